@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/reports"
+)
+
+var _ = register(&command{
+	Name:      "certify",
+	UsageLine: "conform certify --host HOST [--mutant NAME] [--only 1,13] [--area AREA] [--json] [--json-report FILE]",
+	Short:     "run the host-conformance matrix against a host",
+	Long: `Certify runs the items of the host-conformance matrix against one host and
+prints one line per item as it finishes. Each failure gives its reason and a
+command that repeats just that item.
+
+HOST is a built-in host ("reference") or a command line that starts a host
+speaking the host protocol on its standard input and output, for example
+'./my-host' or 'node host.mjs --stdio'. The command line is split into words
+as a POSIX shell would, but no shell runs it.
+
+Every session gets a fresh workspace and store directory and a fresh host
+process. A host that cannot be found is an invocation error (exit 2); a host
+that starts and then crashes, hangs or breaks the protocol fails the item it
+was serving, and the run goes on (exit 1).`,
+	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
+		host := fs.String("host", "", "the host under test: a built-in name or a command line")
+		mutant := fs.String("mutant", "", "serve this named fault of the reference host (with --host reference)")
+		only := fs.String("only", "", "comma-separated item IDs to run (default: all)")
+		area := fs.String("area", "", "run only the items of this area")
+		asJSON := fs.Bool("json", false, "print the result document on standard output and nothing else")
+		jsonReport := fs.String("json-report", "", "write the result document to `FILE`")
+		return func(args []string) error {
+			if len(args) > 0 {
+				return usagef("certify: unexpected arguments %q", args)
+			}
+			if *host == "" {
+				return usagef("certify: --host is required (try --host reference)")
+			}
+			ids, err := parseIDs(*only)
+			if err != nil {
+				return err
+			}
+			progress := stdout
+			if *asJSON {
+				progress = stderr
+			}
+			doc, err := matrix.Run(matrix.Config{
+				Host: *host, Mutant: *mutant, Only: ids, Area: *area,
+				Out: progress, Color: colorOK(progress),
+			})
+			if err != nil {
+				return err
+			}
+			if *jsonReport != "" {
+				if err := reports.WriteFile(*jsonReport, doc); err != nil {
+					return err
+				}
+			}
+			if *asJSON {
+				b, err := json.MarshalIndent(doc, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "%s\n", b)
+			} else {
+				s := doc.Summary
+				fmt.Fprintf(stdout, "\n%d passed, %d failed, %d not applicable, %d skipped\n", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
+			}
+			if doc.Summary.Failed > 0 {
+				return errFailed
+			}
+			return nil
+		}
+	},
+})
+
+func parseIDs(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var ids []int
+	for _, f := range strings.Split(s, ",") {
+		id, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || id < 1 {
+			return nil, usagef("--only %q: want comma-separated item numbers such as 1,13", s)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// colorOK reports whether w is a terminal that wants colour.
+func colorOK(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

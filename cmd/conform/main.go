@@ -1,0 +1,56 @@
+// Command conform certifies hosts of the AI Coder runtime against the
+// host-conformance matrix.
+//
+// Run `conform help` for the commands, and `conform help COMMAND` for one.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/matrix"
+)
+
+// version is conform's version; release builds set it with -ldflags.
+var version = "0.1.0-dev"
+
+func main() {
+	builtin.MaybeServe()
+	os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// errFailed means the command ran and found a failure; it maps to exit 1.
+var errFailed = errors.New("failed")
+
+// usageError is an invocation mistake; it maps to exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// main1 runs one command and maps its error to an exit status: 0 success,
+// 1 something failed, 2 the invocation itself is wrong.
+func main1(args []string, stdout, stderr io.Writer) int {
+	matrix.HarnessVersion = version
+	err := dispatch(args, stdout, stderr)
+	var ue *usageError
+	var ie *matrix.InvocationError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errFailed):
+		return 1
+	case errors.As(err, &ue), errors.As(err, &ie):
+		fmt.Fprintln(stderr, "conform:", err)
+		return 2
+	}
+	fmt.Fprintln(stderr, "conform:", err)
+	return 1
+}

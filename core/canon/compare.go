@@ -1,0 +1,96 @@
+package canon
+
+import (
+	"slices"
+	"unicode/utf8"
+)
+
+// CompareText orders a and b by their UTF-16 code units, as JavaScript's
+// < on strings does (CONTRACTS §1.1). It returns -1, 0 or +1. It agrees with
+// Go's byte order except that a code point above U+FFFF (a surrogate pair
+// starting with U+D800–U+DBFF) sorts before any code point in
+// U+E000–U+FFFF. Invalid UTF-8 bytes compare as U+FFFD.
+func CompareText(a, b string) int {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			return compareUnits(ra, rb)
+		}
+		a, b = a[na:], b[nb:]
+	}
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return -1
+	default:
+		return 1
+	}
+}
+
+// compareUnits compares two different runes as their UTF-16 encodings
+// compare. Within either side of U+FFFF the encoding is monotone, so the
+// runes compare directly; across the boundary the first code units differ
+// (a high surrogate U+D800–U+DBFF against a BMP scalar value, which is never
+// a surrogate) and decide.
+func compareUnits(ra, rb rune) int {
+	if (ra > 0xFFFF) != (rb > 0xFFFF) {
+		ra, rb = firstUnit(ra), firstUnit(rb)
+	}
+	if ra < rb {
+		return -1
+	}
+	return 1
+}
+
+// firstUnit returns the first UTF-16 code unit of r.
+func firstUnit(r rune) rune {
+	if r > 0xFFFF {
+		return 0xD800 + (r-0x10000)>>10
+	}
+	return r
+}
+
+// SortStrings sorts s in place by [CompareText].
+func SortStrings(s []string) {
+	slices.SortFunc(s, CompareText)
+}
+
+// UTF16Len returns the number of UTF-16 code units of s, which is what
+// JavaScript's string.length reports. An invalid UTF-8 byte counts as one
+// unit (it stands for U+FFFD).
+func UTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r > 0xFFFF {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// IsBlank reports whether s is empty after JavaScript's String.prototype.trim,
+// which removes the ECMAScript WhiteSpace and LineTerminator code points
+// (TAB, VT, FF, SP, U+00A0, U+FEFF, the Zs category, LF, CR, U+2028,
+// U+2029). Unlike Go's unicode.IsSpace it keeps U+0085 and removes U+FEFF.
+// "Non-blank" in the contracts means !IsBlank.
+func IsBlank(s string) bool {
+	for _, r := range s {
+		if !isJSSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// isJSSpace reports whether r is removed by JavaScript's trim.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}

@@ -1,0 +1,44 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/port"
+)
+
+// ModelDefinition returns the model-facing definition of d (CONTRACTS
+// §8.2): {"type":"function","function":{"name":modelName,
+// "description":description,"parameters":inputSchema}}. The parameters are
+// a deep copy.
+func ModelDefinition(d Descriptor) port.ToolDefinition {
+	return port.ToolDefinition{
+		Type: "function",
+		Function: port.FunctionSpec{
+			Name:        d.ModelName,
+			Description: d.Description,
+			Parameters:  cloneMap(d.InputSchema),
+		},
+	}
+}
+
+// EstimateDefinitionTokens estimates the tokens definitions take
+// (CONTRACTS §8.2): the UTF-16 length of their compact JSON text divided by
+// four, rounded up. The text is encoded without HTML escaping, as
+// JavaScript's JSON.stringify writes it; key order does not change the
+// length.
+func EstimateDefinitionTokens(definitions []port.ToolDefinition) int {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if definitions == nil {
+		definitions = []port.ToolDefinition{}
+	}
+	if err := enc.Encode(definitions); err != nil {
+		panic(fmt.Sprintf("catalog: encode definitions: %v", err))
+	}
+	n := canon.UTF16Len(string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
+	return (n + 3) / 4
+}

@@ -1,0 +1,49 @@
+package model_test
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/doubles/model"
+)
+
+var _ = Describe("Scripted request records", func() {
+	hash := "sha256:" + strings.Repeat("ab", 32)
+	other := "sha256:" + strings.Repeat("cd", 32)
+
+	It("summarizes every request: outcome, offered tools, task and delivered checkpoints", func() {
+		m := model.NewScripted([]model.Round{model.TextRound("one")})
+		stream(m, request("fix the bug", "list_files", "read_file"))
+		withCheckpoint := request("resume the task")
+		withCheckpoint.Messages = append(withCheckpoint.Messages, port.Message{Role: "user",
+			Content: `[CHECKPOINT]` + "\n" + `{"contentHash":"` + hash + `","goal":"fix the bug","x":{"contentHash":"` + hash + `"}}`})
+		withCheckpoint.Think = true
+		stream(m, withCheckpoint)
+		_, _ = m.StreamRound(canceledContext(), request("fix the bug"))
+
+		Expect(m.Records("fix the bug")).To(Equal([]model.RequestRecord{
+			{Request: 1, Outcome: "round", Round: 1, Messages: 2, ToolNames: []string{"list_files", "read_file"}, ContainsTask: true, CheckpointHashes: []string{}},
+			{Request: 2, Outcome: "exhausted", Messages: 3, ToolNames: []string{}, ToolFree: true, Think: true, ContainsTask: true, CheckpointHashes: []string{hash}},
+			{Request: 3, Outcome: "canceled", Messages: 2, ToolNames: []string{}, ToolFree: true, ContainsTask: true, CheckpointHashes: []string{}},
+		}))
+		Expect(m.Records("something else")[0].ContainsTask).To(BeFalse())
+	})
+
+	It("audits the model context as the lab does", func() {
+		m := model.NewScripted(nil)
+		Expect(m.Audit("task", []string{hash})).To(Equal(model.ContextAudit{AllRequestsContainTask: false, ObservedCheckpointHashes: []string{}}),
+			"no request means the task was never shown")
+
+		stream(m, request("the task"))
+		req := request("the task")
+		req.Messages[0].Content += " " + hash
+		stream(m, req)
+		Expect(m.Audit("the task", []string{other, hash})).To(Equal(model.ContextAudit{AllRequestsContainTask: true, ObservedCheckpointHashes: []string{hash}}))
+
+		stream(m, request("unrelated"))
+		Expect(m.Audit("the task", nil).AllRequestsContainTask).To(BeFalse())
+	})
+})

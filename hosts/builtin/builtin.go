@@ -1,0 +1,87 @@
+// Package builtin names the hosts that ship inside the conform binary and
+// turns a --host value into the command line that starts the host.
+//
+// Built-in hosts run out of process, over the same protocol as any other
+// host: "reference" starts `conform host serve reference`. Under `go test`
+// there is no conform binary, so the test binary re-executes itself; a
+// test's TestMain calls [MaybeServe] first, which serves the host when the
+// process was started that way.
+package builtin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/reference"
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/google/shlex"
+)
+
+// Names lists the built-in hosts.
+func Names() []string {
+	names := make([]string, 0, len(hosts))
+	for n := range hosts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// hosts maps a built-in host name to its handler factory.
+var hosts = map[string]func() wire.Handler{
+	"reference": func() wire.Handler { return reference.New() },
+}
+
+// IsBuiltin reports whether host names a built-in host.
+func IsBuiltin(host string) bool {
+	_, ok := hosts[host]
+	return ok
+}
+
+// Command returns the command line that starts host. A built-in name
+// becomes this executable with `host serve NAME`; anything else is split
+// into words as a POSIX shell would, without running a shell.
+func Command(host string) ([]string, error) {
+	if IsBuiltin(host) {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("cannot find the conform executable to serve %q: %w", host, err)
+		}
+		return []string{exe, "host", "serve", host}, nil
+	}
+	words, err := shlex.Split(host)
+	if err != nil {
+		return nil, fmt.Errorf("cannot split host command %q: %w", host, err)
+	}
+	if len(words) == 0 {
+		return nil, errors.New("empty host command")
+	}
+	return words, nil
+}
+
+// Serve serves the built-in host name on standard input and output until
+// the harness shuts it down.
+func Serve(name string) error {
+	mk, ok := hosts[name]
+	if !ok {
+		return fmt.Errorf("unknown built-in host %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return wire.Serve(context.Background(), os.Stdin, os.Stdout, mk())
+}
+
+// MaybeServe serves a built-in host and exits when the process was started
+// as `<exe> host serve NAME`; otherwise it returns. Test binaries call it
+// first thing in TestMain.
+func MaybeServe() {
+	if len(os.Args) == 4 && os.Args[1] == "host" && os.Args[2] == "serve" {
+		if err := Serve(os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, "conform host:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}

@@ -1,0 +1,182 @@
+package wire
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+//go:embed schema/*.json
+var schemaFS embed.FS
+
+// Schema names of the messages a host sends. ResultSchema maps a method to
+// the schema of its result.
+const (
+	SchemaResponse = "response.json"
+	SchemaRequest  = "request.json"
+)
+
+// ResultSchema returns the schema name for the result of method, or "" if
+// the method has none.
+func ResultSchema(method string) string {
+	switch method {
+	case MethodInitialize:
+		return "initialize.result.json"
+	case MethodToolsList:
+		return "tools-list.result.json"
+	case MethodExecute:
+		return "tool-execute.result.json"
+	case MethodShutdown:
+		return "shutdown.result.json"
+	}
+	return ""
+}
+
+var (
+	schemasOnce sync.Once
+	schemas     map[string]*jsonschema.Schema
+	schemasErr  error
+)
+
+func loadSchemas() (map[string]*jsonschema.Schema, error) {
+	schemasOnce.Do(func() {
+		c := jsonschema.NewCompiler()
+		entries, err := fs.ReadDir(schemaFS, "schema")
+		if err != nil {
+			schemasErr = err
+			return
+		}
+		var names []string
+		for _, e := range entries {
+			b, err := schemaFS.ReadFile("schema/" + e.Name())
+			if err != nil {
+				schemasErr = err
+				return
+			}
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+			if err != nil {
+				schemasErr = fmt.Errorf("wire: schema %q: %w", e.Name(), err)
+				return
+			}
+			if err := c.AddResource(e.Name(), doc); err != nil {
+				schemasErr = fmt.Errorf("wire: schema %q: %w", e.Name(), err)
+				return
+			}
+			names = append(names, e.Name())
+		}
+		schemas = map[string]*jsonschema.Schema{}
+		for _, n := range names {
+			s, err := c.Compile(n)
+			if err != nil {
+				schemasErr = fmt.Errorf("wire: schema %q: %w", n, err)
+				return
+			}
+			schemas[n] = s
+		}
+	})
+	return schemas, schemasErr
+}
+
+// SchemaNames lists the published schemas, sorted.
+func SchemaNames() []string {
+	m, _ := loadSchemas()
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// SchemaText returns the text of the named schema.
+func SchemaText(name string) ([]byte, error) {
+	return schemaFS.ReadFile("schema/" + name)
+}
+
+// A Violation is one way a message fails its schema.
+type Violation struct {
+	Pointer string // JSON pointer of the offending value ("" is the root)
+	Reason  string
+}
+
+// Validate checks raw, a JSON document, against the named schema. It returns
+// nil or the first violation in pointer order, so the report is
+// deterministic.
+func Validate(name string, raw []byte) *Violation {
+	m, err := loadSchemas()
+	if err != nil {
+		return &Violation{Reason: err.Error()}
+	}
+	s, ok := m[name]
+	if !ok {
+		return &Violation{Reason: fmt.Sprintf("no schema %q", name)}
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return &Violation{Reason: "not JSON: " + err.Error()}
+	}
+	err = s.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return &Violation{Reason: err.Error()}
+	}
+	vs := leaves(ve, nil)
+	sort.Slice(vs, func(i, j int) bool {
+		if vs[i].Pointer != vs[j].Pointer {
+			return vs[i].Pointer < vs[j].Pointer
+		}
+		return vs[i].Reason < vs[j].Reason
+	})
+	return &vs[0]
+}
+
+var printer = message.NewPrinter(language.English)
+
+func leaves(ve *jsonschema.ValidationError, out []Violation) []Violation {
+	if len(ve.Causes) > 0 {
+		for _, c := range ve.Causes {
+			out = leaves(c, out)
+		}
+		return out
+	}
+	base := pointer(ve.InstanceLocation)
+	switch k := ve.ErrorKind.(type) {
+	case *kind.Required:
+		for _, p := range k.Missing {
+			out = append(out, Violation{Pointer: base + "/" + escape(p), Reason: "required field is missing"})
+		}
+		return out
+	case *kind.AdditionalProperties:
+		for _, p := range k.Properties {
+			out = append(out, Violation{Pointer: base + "/" + escape(p), Reason: "unknown field"})
+		}
+		return out
+	}
+	return append(out, Violation{Pointer: base, Reason: ve.ErrorKind.LocalizedString(printer)})
+}
+
+func pointer(loc []string) string {
+	var b strings.Builder
+	for _, s := range loc {
+		b.WriteString("/")
+		b.WriteString(escape(s))
+	}
+	return b.String()
+}
+
+func escape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}

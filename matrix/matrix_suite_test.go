@@ -1,0 +1,25 @@
+package matrix
+
+import (
+	"os"
+	"testing"
+
+	"github.com/galaxy-stack/conform/hosts/builtin"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+func TestMain(m *testing.M) {
+	builtin.MaybeServe()
+	os.Exit(m.Run())
+}
+
+// TestMatrix runs every item against the reference host, served by this
+// test binary re-executing itself.
+func TestMatrix(t *testing.T) {
+	RegisterFailHandler(Fail)
+	if err := UseHost(Config{Host: "reference"}); err != nil {
+		t.Fatal(err)
+	}
+	RunSpecs(t, "Matrix against the reference host")
+}

@@ -1,0 +1,304 @@
+package matrix
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/reports"
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
+	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega"
+)
+
+// Version is the version of the matrix: the set of items and what they
+// check.
+const Version = "0.1.0"
+
+// HarnessVersion is conform's version, set by the command line.
+var HarnessVersion = "devel"
+
+// Config says what to certify and how to report it.
+type Config struct {
+	Host   string // the --host value: a built-in name or a command line
+	Mutant string // a named fault of the reference host
+	Only   []int  // item IDs to run; empty runs all
+	Area   string // run only this area
+	// Out receives one line per item as it finishes; nil discards them.
+	Out io.Writer
+	// Color colours the status words of Out.
+	Color bool
+}
+
+// An InvocationError means the certification could not start as asked: a
+// bad selection, or a host command that cannot be found. It maps to exit
+// status 2.
+type InvocationError struct{ Err error }
+
+func (e *InvocationError) Error() string { return e.Err.Error() }
+func (e *InvocationError) Unwrap() error { return e.Err }
+
+// target is the host under test for the specs of this process.
+type target struct {
+	cfg  Config
+	argv []string
+
+	mu    sync.Mutex
+	host  *wire.InitializeResult
+	items map[int]*reports.Item
+	order []int
+}
+
+var current *target
+
+func newTarget(cfg Config) (*target, error) {
+	argv, err := builtin.Command(cfg.Host)
+	if err != nil {
+		return nil, &InvocationError{err}
+	}
+	if cfg.Mutant != "" {
+		if cfg.Host != "reference" {
+			return nil, &InvocationError{fmt.Errorf("--mutant needs --host reference, not %q", cfg.Host)}
+		}
+		argv = append(argv, "--mutant", cfg.Mutant)
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return nil, &InvocationError{fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
+	}
+	return &target{cfg: cfg, argv: argv, items: map[int]*reports.Item{}}, nil
+}
+
+// labelFilter builds the Ginkgo label filter for a selection.
+func labelFilter(cfg Config) string {
+	var parts []string
+	if len(cfg.Only) > 0 {
+		ids := make([]string, len(cfg.Only))
+		for i, id := range cfg.Only {
+			ids[i] = strconv.Itoa(id)
+		}
+		parts = append(parts, "item: containsAny {"+strings.Join(ids, ",")+"}")
+	}
+	if cfg.Area != "" {
+		parts = append(parts, "area: containsAny {"+cfg.Area+"}")
+	}
+	return strings.Join(parts, " && ")
+}
+
+func checkSelection(cfg Config) error {
+	for _, id := range cfg.Only {
+		if _, ok := registry[id]; !ok {
+			return &InvocationError{fmt.Errorf("--only %d: no such matrix item (see `conform matrix`)", id)}
+		}
+	}
+	if cfg.Area != "" && !validArea(cfg.Area) {
+		return &InvocationError{fmt.Errorf("--area %q: unknown area (one of %s)", cfg.Area, strings.Join(Areas, ", "))}
+	}
+	return nil
+}
+
+type failRecorder struct{ failed bool }
+
+func (f *failRecorder) Fail() { f.failed = true }
+
+// Run runs the selected items against cfg.Host in this process and returns
+// the result document. It may be called once per process (Ginkgo runs its
+// suite once); a second certification needs a child process.
+func Run(cfg Config) (*reports.Document, error) {
+	if errs := RegistrationErrors(); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if err := checkSelection(cfg); err != nil {
+		return nil, err
+	}
+	t, err := newTarget(cfg)
+	if err != nil {
+		return nil, err
+	}
+	current = t
+	suite, rep := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
+	suite.LabelFilter = labelFilter(cfg)
+	rep.NoColor = true
+	formatter.ColorableStdOut = io.Discard // conform prints its own lines
+	RegisterFailHandler(Fail)
+	RunSpecs(&failRecorder{}, "conform host-conformance matrix", suite, rep)
+	return t.document(), nil
+}
+
+// UseHost points the specs of this process at host; the project's own test
+// suite calls it before RunSpecs.
+func UseHost(cfg Config) error {
+	t, err := newTarget(cfg)
+	if err != nil {
+		return err
+	}
+	current = t
+	return nil
+}
+
+var _ = ReportAfterEach(func(r SpecReport) {
+	if current != nil {
+		current.collect(r)
+	}
+})
+
+func itemOf(labels []string) (int, bool) {
+	for _, l := range labels {
+		if s, ok := strings.CutPrefix(l, "item:"); ok {
+			if id, err := strconv.Atoi(s); err == nil {
+				return id, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func (t *target) collect(r SpecReport) {
+	id, ok := itemOf(r.Labels())
+	if !ok {
+		return
+	}
+	meta := registry[id]
+	status, reason := reports.Passed, ""
+	switch {
+	case r.State == types.SpecStateSkipped:
+		status = reports.Skipped
+		reason = r.Failure.Message
+		if s, ok := strings.CutPrefix(reason, notApplicablePrefix); ok {
+			status, reason = reports.NotApplicable, s
+		}
+	case r.State.Is(types.SpecStateFailureStates):
+		status = reports.Failed
+		reason = strings.TrimSpace(r.Failure.Message)
+		if r.Failure.ForwardedPanic != "" {
+			reason = strings.TrimSpace(reason + ": " + r.Failure.ForwardedPanic)
+		}
+	}
+	t.mu.Lock()
+	it, seen := t.items[id]
+	if !seen {
+		it = &reports.Item{ID: id, Name: meta.Name, Title: meta.Title, Area: meta.Area, Status: status}
+		t.items[id] = it
+		t.order = append(t.order, id)
+	}
+	it.DurationMs += r.RunTime.Milliseconds()
+	if rank(status) > rank(it.Status) {
+		it.Status = status
+	}
+	if reason != "" {
+		if it.Reason != "" {
+			it.Reason += "\n"
+		}
+		it.Reason += reason
+	}
+	if it.Status == reports.Failed {
+		it.Repro = t.repro(id)
+	}
+	t.mu.Unlock()
+	t.print(id, status, reason, r)
+}
+
+func rank(s string) int {
+	switch s {
+	case reports.Failed:
+		return 3
+	case reports.NotApplicable:
+		return 2
+	case reports.Skipped:
+		return 1
+	}
+	return 0
+}
+
+func (t *target) repro(id int) string {
+	cmd := "conform certify --host " + shellQuote(t.cfg.Host)
+	if t.cfg.Mutant != "" {
+		cmd += " --mutant " + shellQuote(t.cfg.Mutant)
+	}
+	return cmd + " --only " + strconv.Itoa(id)
+}
+
+func (t *target) print(id int, status, reason string, r SpecReport) {
+	w := t.cfg.Out
+	if w == nil {
+		return
+	}
+	word := map[string]string{reports.Passed: "PASS", reports.Failed: "FAIL", reports.NotApplicable: "N/A ", reports.Skipped: "SKIP"}[status]
+	if t.cfg.Color {
+		code := map[string]string{reports.Passed: "32", reports.Failed: "31", reports.NotApplicable: "33", reports.Skipped: "33"}[status]
+		word = "\x1b[" + code + "m" + word + "\x1b[0m"
+	}
+	meta := registry[id]
+	fmt.Fprintf(w, "%s  item %-2d  %-10s  %s (%.2fs)\n", word, id, meta.Area, meta.Title, r.RunTime.Seconds())
+	if status != reports.Passed && reason != "" {
+		for _, line := range strings.Split(reason, "\n") {
+			fmt.Fprintf(w, "        %s\n", line)
+		}
+	}
+	if status == reports.Failed {
+		fmt.Fprintf(w, "        repro: %s\n", t.repro(id))
+	}
+}
+
+// sawHost records what the host said it is, from its first session.
+func (t *target) sawHost(h wire.InitializeResult) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.host == nil {
+		t.host = &h
+	}
+}
+
+func (t *target) document() *reports.Document {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	d := &reports.Document{
+		SchemaVersion: reports.SchemaVersion,
+		Harness:       reports.Harness{Name: "conform", Version: HarnessVersion},
+		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, BinarySHA256: binaryHash(t.argv[0])},
+		OS:            runtime.GOOS, Arch: runtime.GOARCH,
+		MatrixVersion: Version,
+		Items:         []reports.Item{},
+	}
+	if t.host != nil {
+		d.Host.Name, d.Host.Version, d.Host.Doubles = t.host.Host.Name, t.host.Host.Version, t.host.Doubles
+	}
+	ids := append([]int(nil), t.order...)
+	sort.Ints(ids)
+	for _, id := range ids {
+		d.Items = append(d.Items, *t.items[id])
+	}
+	d.Tally()
+	return d
+}
+
+func binaryHash(name string) string {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

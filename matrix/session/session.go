@@ -1,0 +1,215 @@
+// Package session runs one scenario against one host process: a fresh
+// workspace and store directory, the host started and initialized over the
+// host protocol, the core runtime driving the scripted model double and the
+// host's tools, and the harness's own workspace snapshots before and after.
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/run"
+	"github.com/galaxy-stack/conform/doubles/model"
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/matrix/snapshot"
+)
+
+// Scenario is what one session runs.
+type Scenario struct {
+	Name   string
+	Task   string
+	Mode   string            // auto when empty
+	Files  map[string]string // workspace-relative slash path → content
+	Rounds []model.Round
+}
+
+// Outcome is everything a session observed.
+type Outcome struct {
+	Host          wire.InitializeResult
+	Result        run.Result
+	Before, After snapshot.Snapshot
+	ModelConsumed bool
+	// HostError is the first way the host broke the protocol, if it did.
+	HostError error
+	Stderr    string
+}
+
+// Changes lists what changed in the workspace according to the harness's
+// own snapshots.
+func (o *Outcome) Changes() []snapshot.Change { return snapshot.Diff(o.Before, o.After) }
+
+// ToolSequence lists the model-facing names of the dispatched calls.
+func (o *Outcome) ToolSequence() []string {
+	var out []string
+	for _, c := range o.Result.Calls {
+		out = append(out, c.Call.Name)
+	}
+	return out
+}
+
+// Run runs sc against the host started by argv. A host that cannot be
+// started, or that breaks the protocol before the run starts, is returned
+// as an error; a protocol break during the run is recorded in
+// Outcome.HostError and ends the run.
+func Run(ctx context.Context, argv []string, sc Scenario) (*Outcome, error) {
+	dir, err := os.MkdirTemp("", "conform-session-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	ws, store := filepath.Join(dir, "workspace"), filepath.Join(dir, "store")
+	for _, d := range []string{ws, store} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeFiles(ws, sc.Files); err != nil {
+		return nil, err
+	}
+	out := &Outcome{}
+	if out.Before, err = snapshot.Take(ws); err != nil {
+		return nil, err
+	}
+	client, err := wire.Start(argv, wire.StartOptions{Dir: ws})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if cerr := client.Close(5 * time.Second); cerr != nil && out.HostError == nil {
+			out.HostError = cerr
+		}
+		out.Stderr = client.Stderr()
+	}()
+	params, err := initializeParams(ws, store, sc.Mode)
+	if err != nil {
+		return nil, err
+	}
+	if out.Host, err = client.Initialize(ctx, params); err != nil {
+		return out, err
+	}
+	m := model.NewScripted(sc.Rounds)
+	exec := &executor{client: client}
+	out.Result = run.Run(ctx, run.Deps{Model: m, Tools: exec, Clock: &clock{}, IDs: &ids{}}, run.Request{
+		TaskID: "task-1", Task: sc.Task, Mode: sc.Mode,
+	})
+	out.HostError = exec.hostError()
+	out.ModelConsumed = m.Consumed()
+	if out.After, err = snapshot.Take(ws); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+func writeFiles(root string, files map[string]string) error {
+	for p, content := range files {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+			return fmt.Errorf("seeding workspace file %q: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func initializeParams(ws, store, mode string) (wire.InitializeParams, error) {
+	if mode == "" {
+		mode = "auto"
+	}
+	cat, err := json.Marshal(catalog.Core())
+	if err != nil {
+		return wire.InitializeParams{}, err
+	}
+	prof, err := json.Marshal(map[string]any{"version": "1.1.0", "tools": effectProfile})
+	if err != nil {
+		return wire.InitializeParams{}, err
+	}
+	return wire.InitializeParams{
+		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: store,
+		Catalog: cat, EffectProfile: prof, Mode: mode,
+		ApprovalProfile: "balanced", Containment: "best_effort", ToolProfile: "host",
+	}, nil
+}
+
+// effectProfile is the part of the core effect profile the skeleton's tools
+// need.
+var effectProfile = map[string][]string{
+	"project.detect": {"approval", "inspect"},
+	"workspace.list": {"approval", "inspect"},
+	"workspace.read": {"approval", "inspect"},
+}
+
+// executor is the core's tool executor port over the wire client. It keeps
+// the first protocol error the host made.
+type executor struct {
+	client *wire.Client
+	mu     sync.Mutex
+	err    error
+}
+
+func (e *executor) record(err error) {
+	var pe *wire.ProtocolError
+	if errors.As(err, &pe) {
+		e.mu.Lock()
+		if e.err == nil {
+			e.err = err
+		}
+		e.mu.Unlock()
+	}
+}
+
+func (e *executor) hostError() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+func (e *executor) ToolSet(ctx context.Context) (port.ToolSet, error) {
+	ts, err := e.client.ToolSet(ctx)
+	e.record(err)
+	return ts, err
+}
+
+func (e *executor) Execute(ctx context.Context, call port.ToolCall, tc port.ToolContext) (port.ToolResult, error) {
+	args, err := json.Marshal(call.Arguments)
+	if err != nil {
+		return port.ToolResult{}, err
+	}
+	res, err := e.client.Execute(ctx, wire.ExecuteParams{
+		CallID: call.ToolCallID, ModelName: call.Name, Arguments: args,
+		IdempotencyKey: tc.IdempotencyKey, TimeoutMs: tc.TimeoutMs,
+		Context: wire.RunContext{RunID: tc.RunID, TaskID: tc.TaskID, Mode: tc.Mode},
+	})
+	e.record(err)
+	return res, err
+}
+
+// clock is a fixed clock; the skeleton's runs do not depend on time.
+type clock struct{}
+
+func (*clock) Now() int64 { return 0 }
+
+// ids numbers IDs per prefix: run-1, run-2, …
+type ids struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (i *ids) NewID(prefix string) string {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.n == nil {
+		i.n = map[string]int{}
+	}
+	i.n[prefix]++
+	return fmt.Sprintf("%s-%d", prefix, i.n[prefix])
+}

@@ -1,0 +1,154 @@
+// Package snapshot takes the harness's own typed snapshot of a workspace:
+// every entry's kind and, for files and symlinks, a SHA-256 of its bytes or
+// link target. The harness never trusts a host's account of the workspace;
+// it compares snapshots taken before and after a run.
+package snapshot
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Entry kinds, as in the runtime's typed mutation evidence.
+const (
+	KindFile      = "file"
+	KindDirectory = "directory"
+	KindSymlink   = "symlink"
+	KindOther     = "other"
+	KindMissing   = "missing"
+)
+
+// Entry is one workspace entry. Hash is "" for directories and other
+// entries.
+type Entry struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+	Hash string `json:"hash,omitempty"`
+}
+
+// A Snapshot is the sorted list of a workspace's entries, by
+// workspace-relative slash path. The root itself is not listed.
+type Snapshot []Entry
+
+// Ignored lists directory names the snapshot skips: the git baseline the
+// harness itself keeps.
+var Ignored = map[string]bool{".git": true}
+
+// Take snapshots the tree under root.
+func Take(root string) (Snapshot, error) {
+	var out Snapshot
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == root {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() && Ignored[d.Name()] {
+			return filepath.SkipDir
+		}
+		e := Entry{Path: rel}
+		switch t := d.Type(); {
+		case t.IsRegular():
+			e.Kind = KindFile
+			if e.Hash, err = hashFile(p); err != nil {
+				return err
+			}
+		case t.IsDir():
+			e.Kind = KindDirectory
+		case t&fs.ModeSymlink != 0:
+			e.Kind = KindSymlink
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			e.Hash = hashBytes([]byte(filepath.ToSlash(target)))
+		default:
+			e.Kind = KindOther
+		}
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("snapshot of %q: %w", root, err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+func hashFile(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Change is one entry that differs between two snapshots.
+type Change struct {
+	Path   string `json:"path"`
+	Before Entry  `json:"before"`
+	After  Entry  `json:"after"`
+}
+
+// Diff lists the entries that differ from a to b, sorted by path. An entry
+// absent on one side has kind "missing" there.
+func Diff(a, b Snapshot) []Change {
+	am, bm := index(a), index(b)
+	paths := map[string]bool{}
+	for p := range am {
+		paths[p] = true
+	}
+	for p := range bm {
+		paths[p] = true
+	}
+	var sorted []string
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	var out []Change
+	for _, p := range sorted {
+		x, y := am[p], bm[p]
+		if x == y {
+			continue
+		}
+		if x.Kind == "" {
+			x = Entry{Path: p, Kind: KindMissing}
+		}
+		if y.Kind == "" {
+			y = Entry{Path: p, Kind: KindMissing}
+		}
+		out = append(out, Change{Path: p, Before: x, After: y})
+	}
+	return out
+}
+
+func index(s Snapshot) map[string]Entry {
+	m := make(map[string]Entry, len(s))
+	for _, e := range s {
+		m[e.Path] = e
+	}
+	return m
+}

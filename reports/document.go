@@ -1,0 +1,124 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// SchemaVersion is the version of the result document's shape.
+const SchemaVersion = "1"
+
+// Item statuses.
+const (
+	Passed        = "passed"
+	Failed        = "failed"
+	NotApplicable = "not_applicable"
+	Skipped       = "skipped"
+)
+
+// Document is the result of one certification run. Fields other than
+// DurationMs are comparable across runs: they hold no time, PID or
+// temporary path.
+type Document struct {
+	SchemaVersion string  `json:"schemaVersion"`
+	Harness       Harness `json:"harness"`
+	Host          Host    `json:"host"`
+	OS            string  `json:"os"`
+	Arch          string  `json:"arch"`
+	MatrixVersion string  `json:"matrixVersion"`
+	Items         []Item  `json:"items"`
+	Summary       Summary `json:"summary"`
+}
+
+// Harness identifies the conform build that produced a document.
+type Harness struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Host identifies the host under test: how it was started and what it said
+// it is.
+type Host struct {
+	Command      string   `json:"command"`
+	Mutant       string   `json:"mutant,omitempty"`
+	BinarySHA256 string   `json:"binarySha256,omitempty"`
+	Name         string   `json:"name,omitempty"`
+	Version      string   `json:"version,omitempty"`
+	Doubles      []string `json:"doubles,omitempty"`
+}
+
+// Item is the result of one matrix item.
+type Item struct {
+	ID         int    `json:"id"`
+	Name       string `json:"name"`
+	Title      string `json:"title"`
+	Area       string `json:"area"`
+	Status     string `json:"status"`
+	DurationMs int64  `json:"durationMs"`
+	Reason     string `json:"reason,omitempty"`
+	Repro      string `json:"repro,omitempty"`
+	ReplayHash string `json:"replayHash,omitempty"`
+}
+
+// Summary counts items by status.
+type Summary struct {
+	Passed        int `json:"passed"`
+	Failed        int `json:"failed"`
+	NotApplicable int `json:"notApplicable"`
+	Skipped       int `json:"skipped"`
+}
+
+// Tally recomputes d.Summary from d.Items.
+func (d *Document) Tally() {
+	d.Summary = Summary{}
+	for _, it := range d.Items {
+		switch it.Status {
+		case Passed:
+			d.Summary.Passed++
+		case Failed:
+			d.Summary.Failed++
+		case NotApplicable:
+			d.Summary.NotApplicable++
+		case Skipped:
+			d.Summary.Skipped++
+		}
+	}
+}
+
+// WriteFile writes d as indented JSON to path atomically: it writes a
+// temporary file in the same directory and renames it into place, so a
+// reader never sees a partial document.
+func WriteFile(path string, d *Document) error {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append(b, '\n'))
+}
+
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("writing report %q: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("writing report %q: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing report %q: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing report %q: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("writing report %q: %w", path, err)
+	}
+	return nil
+}
