@@ -246,9 +246,8 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.err != nil {
-		err := c.err
 		c.mu.Unlock()
-		return nil, err
+		return nil, c.brokenErr(method)
 	}
 	c.nextID++
 	id := c.nextID
