@@ -1,0 +1,77 @@
+package approval_test
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/decisions.golden from the approval policy")
+
+func TestApproval(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "core/approval")
+}
+
+// toolFact is one line of testdata/tools.json: the catalog facts of
+// CONTRACTS §6.2–§6.3 the approval policy depends on.
+type toolFact struct {
+	ID               string   `json:"id"`
+	ModelName        string   `json:"modelName"`
+	Mutability       string   `json:"mutability"`
+	Risk             string   `json:"risk"`
+	Transport        string   `json:"transport"`
+	EnabledByDefault bool     `json:"enabledByDefault"`
+	Permissions      []string `json:"permissions"`
+}
+
+func loadTools() []catalog.Descriptor {
+	GinkgoHelper()
+	data, err := os.ReadFile(filepath.Join("testdata", "tools.json"))
+	Expect(err).NotTo(HaveOccurred())
+	var facts []toolFact
+	Expect(json.Unmarshal(data, &facts)).To(Succeed())
+	Expect(facts).To(HaveLen(21))
+	out := make([]catalog.Descriptor, len(facts))
+	for i, f := range facts {
+		out[i] = catalog.Descriptor{ID: f.ID, ModelName: f.ModelName, Mutability: f.Mutability, Risk: f.Risk,
+			Transport: f.Transport, Permissions: f.Permissions, EnabledByDefault: f.EnabledByDefault}
+	}
+	return out
+}
+
+func tool(id string) catalog.Descriptor {
+	GinkgoHelper()
+	for _, d := range loadTools() {
+		if d.ID == id {
+			return d
+		}
+	}
+	Fail("no tool " + id)
+	return catalog.Descriptor{}
+}
+
+var allPermissions = []string{"core.artifacts", "core.storage", "fs.workspace", "network.outbound",
+	"preview.local", "process.execute", "user.interaction"}
+
+// stepClock returns t, then t+step, t+2*step, ...
+type stepClock struct {
+	mu      sync.Mutex
+	t, step int64
+}
+
+func (c *stepClock) Now() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.t
+	c.t += c.step
+	return now
+}
