@@ -35,6 +35,7 @@ type BudgetError struct {
 	Tokens, Budget int
 }
 
+// Error states the estimate and the budget.
 func (e *BudgetError) Error() string {
 	return fmt.Sprintf("active tool definitions exceed the budget: %d/%d tokens", e.Tokens, e.Budget)
 }

@@ -18,6 +18,8 @@ type Violation struct {
 	Message string `json:"message"`
 }
 
+// String formats v as "<pointer>: <message>", with "(root)" for the
+// whole value.
 func (v Violation) String() string {
 	at := v.Pointer
 	if at == "" {
@@ -32,6 +34,7 @@ type ValueError struct {
 	Violations []Violation
 }
 
+// Error lists every violation after a fixed prefix.
 func (e *ValueError) Error() string {
 	parts := make([]string, len(e.Violations))
 	for i, v := range e.Violations {
@@ -46,6 +49,7 @@ type DefinitionError struct {
 	Problems []string
 }
 
+// Error lists every definition problem after a fixed prefix.
 func (e *DefinitionError) Error() string {
 	return fmt.Sprintf("schema is not in the supported subset: %s", strings.Join(e.Problems, "; "))
 }
