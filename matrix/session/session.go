@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
@@ -129,7 +130,7 @@ func initializeParams(ws, store, mode string) (wire.InitializeParams, error) {
 	if err != nil {
 		return wire.InitializeParams{}, err
 	}
-	prof, err := json.Marshal(map[string]any{"version": "1.1.0", "tools": effectProfile})
+	prof, err := json.Marshal(map[string]any{"version": effects.ProfileVersion, "tools": effects.CoreProfile()})
 	if err != nil {
 		return wire.InitializeParams{}, err
 	}
@@ -138,14 +139,6 @@ func initializeParams(ws, store, mode string) (wire.InitializeParams, error) {
 		Catalog: cat, EffectProfile: prof, Mode: mode,
 		ApprovalProfile: "balanced", Containment: "best_effort", ToolProfile: "host",
 	}, nil
-}
-
-// effectProfile is the part of the core effect profile the skeleton's tools
-// need.
-var effectProfile = map[string][]string{
-	"project.detect": {"approval", "inspect"},
-	"workspace.list": {"approval", "inspect"},
-	"workspace.read": {"approval", "inspect"},
 }
 
 // executor is the core's tool executor port over the wire client. It keeps
