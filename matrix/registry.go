@@ -17,6 +17,8 @@ type Item struct {
 	Title     string `json:"title"`     // the matrix line
 	Area      string `json:"area"`      // one of Areas
 	Guarantee string `json:"guarantee"` // what a conformant host MUST do
+	// Runnable is true when the item's specs are registered.
+	Runnable bool `json:"runnable"`
 }
 
 var registry = map[int]Item{}
@@ -25,16 +27,22 @@ var registry = map[int]Item{}
 // them all at once.
 var registrationErrors []error
 
-// describeItem registers item and its specs. Call it at package level:
-// var _ = describeItem(Item{...}, func() { It(...) }).
-func describeItem(it Item, body func()) bool {
-	if _, dup := registry[it.ID]; dup {
-		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d registered twice", it.ID))
+// describeItem registers the specs of item id. Call it at package level:
+// var _ = describeItem(1, func() { It(...) }).
+func describeItem(id int, body func()) bool {
+	it, ok := meta(id)
+	if !ok {
+		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d is not in the item catalog", id))
+		it = Item{ID: id, Area: "runtime", Title: fmt.Sprintf("item %d", id)}
+	}
+	if _, dup := registry[id]; dup {
+		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d registered twice", id))
 	}
 	if !validArea(it.Area) {
-		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d has unknown area %q", it.ID, it.Area))
+		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d has unknown area %q", id, it.Area))
 	}
-	registry[it.ID] = it
+	it.Runnable = true
+	registry[id] = it
 	return Describe(fmt.Sprintf("[item %d] %s", it.ID, it.Title),
 		Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), Offset(1), body)
 }
@@ -48,10 +56,13 @@ func validArea(a string) bool {
 	return false
 }
 
-// Items returns the registered items sorted by ID.
+// Items returns every item of the matrix sorted by ID, runnable or not.
 func Items() []Item {
-	out := make([]Item, 0, len(registry))
-	for _, it := range registry {
+	out := make([]Item, 0, len(catalog))
+	for _, it := range catalog {
+		if r, ok := registry[it.ID]; ok {
+			it = r
+		}
 		out = append(out, it)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -98,8 +98,11 @@ func labelFilter(cfg Config) string {
 
 func checkSelection(cfg Config) error {
 	for _, id := range cfg.Only {
-		if _, ok := registry[id]; !ok {
+		if _, ok := meta(id); !ok {
 			return &InvocationError{fmt.Errorf("--only %d: no such matrix item (see `conform matrix`)", id)}
+		}
+		if _, ok := registry[id]; !ok {
+			return &InvocationError{fmt.Errorf("--only %d: item %d is planned but not runnable in this version (see `conform matrix`)", id, id)}
 		}
 	}
 	if cfg.Area != "" && !validArea(cfg.Area) {

@@ -9,11 +9,7 @@ import (
 
 func text(s string) *string { return &s }
 
-var _ = describeItem(Item{
-	ID: 1, Name: "read-only-inspect", Area: "workspace",
-	Title:     "read-only inspect and report",
-	Guarantee: "A host MUST serve list, read and detect calls on a real workspace with host-attested inspect evidence, and MUST NOT change the workspace while doing so.",
-}, func() {
+var _ = describeItem(1, func() {
 	It("completes a scripted list/read/detect run without changing the workspace", func() {
 		out := runSession(session.Scenario{
 			Name: "read-only-inspect",

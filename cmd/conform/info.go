@@ -29,14 +29,18 @@ var _ = register(&command{
 				return nil
 			}
 			tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tAREA\tTITLE")
+			fmt.Fprintln(tw, "ID\tAREA\tSTATE\tTITLE")
+			runnable := 0
 			for _, it := range items {
-				fmt.Fprintf(tw, "%d\t%s\t%s\n", it.ID, it.Area, it.Title)
+				state := "planned"
+				if it.Runnable {
+					state = "runnable"
+					runnable++
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", it.ID, it.Area, state, it.Title)
 			}
 			tw.Flush()
-			for _, it := range items {
-				fmt.Fprintf(stdout, "\n%d. %s\n   %s\n", it.ID, it.Title, it.Guarantee)
-			}
+			fmt.Fprintf(stdout, "\n%d of %d items runnable. 'conform matrix --json' includes each item's guarantee.\n", runnable, len(items))
 			return nil
 		}
 	},
