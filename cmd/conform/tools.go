@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/effects"
+)
+
+// toolRow is one line of `conform tools`: the catalog's summary of a tool
+// joined with the effects its host may attest.
+type toolRow struct {
+	catalog.Row
+	Bootstrap      bool     `json:"bootstrap"`
+	AllowedEffects []string `json:"allowedEffects"`
+}
+
+func toolRows() []toolRow {
+	allowed := map[string][]string{}
+	for _, e := range effects.CoreEntries() {
+		allowed[e.ID] = e.Capabilities
+	}
+	var rows []toolRow
+	for _, r := range catalog.Table() {
+		rows = append(rows, toolRow{Row: r, Bootstrap: r.Activation == "bootstrap", AllowedEffects: allowed[r.ID]})
+	}
+	return rows
+}
+
+var _ = register(&command{
+	Name:      "tools",
+	UsageLine: "conform tools [--json]",
+	Short:     "list the 21 canonical tools with model names, kinds and allowed effects",
+	Long: `Tools lists the core tool catalog a host is certified against: canonical ID,
+model-facing name, category and mutability, risk, whether the tool is active
+from the first turn (bootstrap) or activated through search_tools (lazy), and
+the effects a host may attest for it (effect profile ` + effects.ProfileVersion + `).`,
+	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
+		asJSON := fs.Bool("json", false, "print the catalog as JSON")
+		return func(args []string) error {
+			if len(args) > 0 {
+				return usagef("tools: unexpected arguments %q", args)
+			}
+			rows := toolRows()
+			if *asJSON {
+				b, err := json.MarshalIndent(rows, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "%s\n", b)
+				return nil
+			}
+			tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tMODEL NAME\tKIND\tRISK\tACTIVATION\tALLOWED EFFECTS")
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%s\t%s\t%s\n", r.ID, r.ModelName, r.Category, r.Mutability, r.Risk, r.Activation, strings.Join(r.AllowedEffects, ", "))
+			}
+			return tw.Flush()
+		}
+	},
+})
