@@ -1,0 +1,133 @@
+//go:build linux
+
+package command_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/galaxy-stack/conform/hosts/reference/command"
+)
+
+// verifiedProbe returns the shared probe result, skipping with its reason
+// when bubblewrap is missing or did not verify on this machine.
+func verifiedProbe() command.ProbeResult {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		Skip("bubblewrap (bwrap) is not installed")
+	}
+	p := prober.Probe()
+	if !p.Verified {
+		Skip(fmt.Sprintf("bubblewrap did not verify here: %s", reasonOf(command.StatusFor(command.Required, p))))
+	}
+	return p
+}
+
+var _ = Describe("containment probe (LAB §13.2)", func() {
+	It("reports bubblewrap unavailable when bwrap is not on the path", func() {
+		p := command.NewProber(command.ProberConfig{Path: GinkgoT().TempDir(), HelperArgs: []string{probeHelperArg}}).Probe()
+		Expect(p.Available).To(BeFalse())
+		Expect(p.Backend).To(Equal(command.LinuxBubblewrap))
+		Expect(p.Executable).To(BeNil())
+		Expect(p.Verified).To(BeFalse())
+		Expect(*p.Reason).To(Equal("bubblewrap (bwrap) is not available on PATH."))
+		s := command.StatusFor(command.Required, p)
+		Expect(s.State).To(Equal(command.StateUnavailable))
+	})
+
+	It("never verifies without an in-sandbox helper", func() {
+		if _, err := exec.LookPath("bwrap"); err != nil {
+			Skip("bubblewrap (bwrap) is not installed")
+		}
+		p := command.NewProber(command.ProberConfig{}).Probe()
+		Expect(p.Available).To(BeTrue())
+		Expect(p.Verified).To(BeFalse())
+		Expect(*p.Reason).To(Equal("The bubblewrap conformance probe failed: no in-sandbox probe helper is configured"))
+		Expect(command.StatusFor(command.Required, p).State).To(Equal(command.StateProbeFailed))
+	})
+
+	It("reports bwrap honestly: verified only with all nine assertions", func() {
+		if _, err := exec.LookPath("bwrap"); err != nil {
+			Skip("bubblewrap (bwrap) is not installed")
+		}
+		p := prober.Probe()
+		Expect(p.Available).To(BeTrue())
+		Expect(p.Backend).To(Equal(command.LinuxBubblewrap))
+		Expect(p.HardLinkWriteDenied).To(BeTrue())
+		Expect(p.Verified).To(Equal(p.AssertionsHold()))
+		if p.Verified {
+			Expect(p.Reason).To(BeNil())
+		} else {
+			Expect(*p.Reason).To(HavePrefix("The bubblewrap conformance probe failed: "))
+		}
+		AddReportEntry("bubblewrap probe", p)
+	})
+
+	It("caches the probe for the process", func() {
+		if _, err := exec.LookPath("bwrap"); err != nil {
+			Skip("bubblewrap (bwrap) is not installed")
+		}
+		first := prober.Probe()
+		start := time.Now()
+		Expect(prober.Probe()).To(Equal(first))
+		Expect(time.Since(start)).To(BeNumerically("<", 50*time.Millisecond))
+	})
+
+	Describe("with a verified backend", func() {
+		var (
+			root, outside, sentinel string
+			r                       *command.Runner
+		)
+		BeforeEach(func() {
+			p := verifiedProbe()
+			root, outside = workspace()
+			sentinel = filepath.Join(outside, "sentinel")
+			Expect(os.WriteFile(sentinel, []byte("original"), 0o644)).To(Succeed())
+			r = newRunner(root, func(o *command.Options) { o.Containment = command.Required; o.Probe = &p })
+		})
+
+		It("is active and runs commands contained", func() {
+			s := r.Containment()
+			Expect(s.Active).To(BeTrue())
+			Expect(s.FilesystemWrites).To(Equal("workspace_and_private_temp"))
+			Expect(s.Network).To(Equal("denied"))
+			Expect(os.Mkdir(filepath.Join(root, "sub"), 0o755)).To(Succeed())
+			res, err := r.Run(context.Background(), command.Request{
+				Command: `printf inside > ../inside.txt; pwd; printf changed > "$GALAXY_SENTINEL" || echo denied >&2; printf '%s' "$HOME"`,
+				Cwd:     "sub",
+				Env:     map[string]string{"GALAXY_SENTINEL": sentinel},
+			})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Contained).To(BeTrue())
+			Expect(res.ExitCode).To(Equal(exit(0)))
+			Expect(res.Stdout).To(Equal("/workspace/sub\n/tmp"))
+			Expect(res.Stderr).To(ContainSubstring("denied"))
+			Expect(os.ReadFile(filepath.Join(root, "inside.txt"))).To(Equal([]byte("inside")))
+			Expect(os.ReadFile(sentinel)).To(Equal([]byte("original")))
+		})
+
+		It("refuses a hard-linked workspace before spawning", func() {
+			Expect(os.Link(sentinel, filepath.Join(root, "linked"))).To(Succeed())
+			_, err := r.Run(context.Background(), command.Request{Command: "printf changed > linked"})
+			Expect(err).To(MatchError(command.ErrPermissionDenied))
+			Expect(os.ReadFile(sentinel)).To(Equal([]byte("original")))
+		})
+
+		It("cancels a contained command and leaves nothing running", func() {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(300*time.Millisecond, cancel)
+			res, err := r.Run(ctx, command.Request{Command: "(sleep 0.6; echo late > late.txt) & sleep 30"})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Status).To(Equal(command.StatusCanceled))
+			within(res.DurationMs, 5*time.Second)
+			time.Sleep(700 * time.Millisecond)
+			Expect(filepath.Join(root, "late.txt")).NotTo(BeAnExistingFile())
+		})
+	})
+})

@@ -1,0 +1,212 @@
+//go:build unix
+
+package command_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/galaxy-stack/conform/hosts/reference/command"
+)
+
+// skipWithoutProc skips a spec that reads /proc.
+func skipWithoutProc() {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		Skip("no /proc on this platform")
+	}
+}
+
+var _ = Describe("Run", func() {
+	var (
+		root string
+		r    *command.Runner
+	)
+	BeforeEach(func() {
+		root, _ = workspace()
+		r = newRunner(root)
+	})
+
+	Describe("exit status", func() {
+		It("returns a zero exit as exited with code 0", func() {
+			res := run(r, "true")
+			Expect(res.Status).To(Equal(command.StatusExited))
+			Expect(res.ExitCode).To(Equal(exit(0)))
+		})
+
+		It("returns a non-zero exit as a structured result, not an error", func() {
+			res := run(r, "echo failing; exit 3")
+			Expect(res.Status).To(Equal(command.StatusExited))
+			Expect(res.ExitCode).To(Equal(exit(3)))
+			Expect(res.Stdout).To(Equal("failing\n"))
+			Expect(res.Command).To(Equal("echo failing; exit 3"))
+		})
+
+		It("keeps stdout and stderr apart", func() {
+			res := run(r, "printf out1; printf err1 >&2; printf out2; printf err2 >&2")
+			Expect(res.Stdout).To(Equal("out1out2"))
+			Expect(res.Stderr).To(Equal("err1err2"))
+			Expect(res.StdoutTruncated).To(BeFalse())
+			Expect(res.StderrTruncated).To(BeFalse())
+		})
+	})
+
+	Describe("the interpreter", func() {
+		It("passes shell metacharacters to the shell as one command string", func() {
+			res := run(r, `printf '%s|%s|%s' "a b" '$HOME;*' "$(printf x)" && echo && false || echo chained`)
+			Expect(res.Stdout).To(Equal("a b|$HOME;*|x\nchained\n"))
+		})
+
+		It("runs the POSIX dialect probe: variables, redirection, Unicode and space paths", func() {
+			res := run(r, `GALAXY_LOCAL_VALUE='sh value'; test "$GALAXY_LOCAL_VALUE" = 'sh value' && printf '%s' sh-ok > 'space ü.txt' && cat 'space ü.txt'`)
+			Expect(res.Stdout).To(Equal("sh-ok"))
+			Expect(filepath.Join(root, "space ü.txt")).To(BeARegularFile())
+		})
+
+		It("spawns exactly the published executable and argument prefix", func() {
+			skipWithoutProc()
+			cmd := `tr '\0' '\n' < /proc/$$/cmdline; true`
+			res := run(r, cmd)
+			Expect(strings.Split(strings.TrimSuffix(res.Stdout, "\n"), "\n")).To(Equal(r.Environment().Command.Argv(cmd)))
+		})
+
+		It("shows a different published interpreter in the spawned argv (the check can fail)", func() {
+			skipWithoutProc()
+			if _, err := os.Stat("/bin/bash"); err != nil {
+				Skip("no /bin/bash to publish")
+			}
+			env, err := command.DetectEnvironment()
+			Expect(err).NotTo(HaveOccurred())
+			env.Command.Executable = "/bin/bash"
+			bash := newRunner(root, func(o *command.Options) { o.Environment = &env })
+			res := run(bash, `tr '\0' '\n' < /proc/$$/cmdline; true`)
+			Expect(res.Stdout).To(HavePrefix("/bin/bash\n-c\n"))
+			Expect(strings.Split(strings.TrimSuffix(res.Stdout, "\n"), "\n")).NotTo(Equal(r.Environment().Command.Argv(`tr '\0' '\n' < /proc/$$/cmdline; true`)))
+		})
+
+		It("closes stdin, so a reader sees end of input at once", func() {
+			res := run(r, "cat; echo done")
+			Expect(res.Stdout).To(Equal("done\n"))
+			within(res.DurationMs, 3*time.Second)
+		})
+
+		It("gives the command no terminal", func() {
+			res := run(r, "test -t 0; echo $?; test -t 1; echo $?; test -t 2; echo $?")
+			Expect(res.Stdout).To(Equal("1\n1\n1\n"))
+		})
+	})
+
+	Describe("environment", func() {
+		It("passes the minimal environment plus overrides, never HOME or other host variables", func() {
+			host := []string{"PATH=" + os.Getenv("PATH"), "HOME=/home/someone", "SECRET_TOKEN=s3cr3t", "LANG=C.UTF-8"}
+			r = newRunner(root, func(o *command.Options) { o.HostEnv = host })
+			res, err := r.Run(context.Background(), command.Request{
+				Command: `printf '%s|%s|%s|%s|%s|%s' "$CI" "$FORCE_COLOR" "${HOME-unset}" "${SECRET_TOKEN-unset}" "$LANG" "$GALAXY_INHERITED_VALUE"`,
+				Env:     map[string]string{"GALAXY_INHERITED_VALUE": "from-host"},
+			})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Stdout).To(Equal("1|0|unset|unset|C.UTF-8|from-host"))
+		})
+
+		It("lets overrides replace inherited and fixed variables", func() {
+			res, err := r.Run(context.Background(), command.Request{Command: `printf '%s' "$CI"`, Env: map[string]string{"CI": "override"}})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Stdout).To(Equal("override"))
+		})
+
+		DescribeTable("rejects invalid entries before spawning",
+			func(env map[string]string, name string) {
+				_, err := r.Run(context.Background(), command.Request{Command: "touch marker", Env: env})
+				Expect(code(err)).To(Equal(command.InvalidInput))
+				Expect(message(err)).To(Equal("Invalid environment entry '" + name + "'."))
+				Expect(filepath.Join(root, "marker")).NotTo(BeAnExistingFile())
+			},
+			Entry("a dash in the name", map[string]string{"BAD-NAME": "x"}, "BAD-NAME"),
+			Entry("a leading digit", map[string]string{"1X": "x"}, "1X"),
+			Entry("a NUL in the value", map[string]string{"GOOD": "a\x00b"}, "GOOD"),
+			Entry("the first invalid name in name order", map[string]string{"Z-Z": "", "A-A": ""}, "A-A"),
+		)
+	})
+
+	Describe("input validation", func() {
+		DescribeTable("refuses bad requests with the port's code and message, spawning nothing",
+			func(req command.Request, c command.Code, msg string) {
+				if req.Command == "" {
+					req.Command = "touch marker"
+				}
+				_, err := r.Run(context.Background(), req)
+				Expect(code(err)).To(Equal(c))
+				Expect(message(err)).To(Equal(msg))
+				Expect(filepath.Join(root, "marker")).NotTo(BeAnExistingFile())
+			},
+			Entry("a blank command", command.Request{Command: " \t\n"}, command.InvalidInput, "Command must contain between 1 and 32768 characters."),
+			Entry("a command over 32768 UTF-16 units", command.Request{Command: "touch marker; #" + strings.Repeat("😀", 16377)}, command.InvalidInput, "Command must contain between 1 and 32768 characters."),
+			Entry("a negative timeout", command.Request{TimeoutMs: -1}, command.InvalidInput, "timeoutMs must be a positive integer."),
+			Entry("an output bound over 4 MiB", command.Request{MaxOutputBytes: command.MaxOutputBytes + 1}, command.InvalidInput, "maxOutputBytes must be between 1 and 4194304."),
+			Entry("a negative output bound", command.Request{MaxOutputBytes: -1}, command.InvalidInput, "maxOutputBytes must be between 1 and 4194304."),
+			Entry("an elapsed deadline", command.Request{Deadline: time.Now().Add(-time.Second)}, command.DeadlineExceeded, "The run deadline elapsed."),
+		)
+
+		It("accepts a command of exactly 32768 UTF-16 units", func() {
+			cmd := "touch marker; #" + strings.Repeat("😀", (32768-15)/2) + "x"
+			Expect(len([]rune(cmd)) + strings.Count(cmd, "😀")).To(Equal(32768))
+			run(r, cmd)
+			Expect(filepath.Join(root, "marker")).To(BeAnExistingFile())
+		})
+
+		It("refuses a canceled context before spawning", func() {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			_, err := r.Run(ctx, command.Request{Command: "touch marker"})
+			Expect(err).To(MatchError(command.ErrCanceled))
+			Expect(message(err)).To(Equal("The run was canceled."))
+			Expect(filepath.Join(root, "marker")).NotTo(BeAnExistingFile())
+		})
+	})
+
+	Describe("cwd", func() {
+		BeforeEach(func() {
+			Expect(os.MkdirAll(filepath.Join(root, "sub", "deeper"), 0o755)).To(Succeed())
+			Expect(os.WriteFile(filepath.Join(root, "file.txt"), nil, 0o644)).To(Succeed())
+			Expect(os.Symlink("sub", filepath.Join(root, "inner-link"))).To(Succeed())
+			Expect(os.Symlink(filepath.Dir(root), filepath.Join(root, "escape"))).To(Succeed())
+		})
+
+		DescribeTable("runs inside the workspace",
+			func(cwd, want string) {
+				res, err := r.Run(context.Background(), command.Request{Command: "pwd -P", Cwd: cwd})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(strings.TrimSpace(res.Stdout)).To(Equal(filepath.Join(root, want)))
+			},
+			Entry("the default", "", "."),
+			Entry("the root", ".", "."),
+			Entry("a subdirectory", "sub/deeper", "sub/deeper"),
+			Entry("a dot segment", "./sub/.", "sub"),
+			Entry("a symlink that stays inside", "inner-link", "sub"),
+		)
+
+		DescribeTable("rejects escapes and bad directories before spawning",
+			func(cwd string, c command.Code, msg string) {
+				_, err := r.Run(context.Background(), command.Request{Command: "touch marker", Cwd: cwd})
+				Expect(code(err)).To(Equal(c))
+				if msg != "" {
+					Expect(message(err)).To(Equal(msg))
+				}
+				Expect(message(err)).NotTo(ContainSubstring(root))
+				Expect(filepath.Join(filepath.Dir(root), "marker")).NotTo(BeAnExistingFile())
+			},
+			Entry("the parent", "..", command.PermissionDenied, "Workspace path escapes the configured root: '..'."),
+			Entry("a traversal", "sub/../../x", command.PermissionDenied, "Workspace path escapes the configured root: 'sub/../../x'."),
+			Entry("an absolute path", "/tmp", command.PermissionDenied, "Workspace paths must be relative."),
+			Entry("a symlink leaving the root", "escape", command.PermissionDenied, "Workspace symlink escapes the configured root: 'escape'."),
+			Entry("a missing directory", "missing", command.NotFound, ""),
+			Entry("a file", "file.txt", command.InvalidInput, "Command cwd must be a workspace directory."),
+			Entry("a NUL byte", "sub\x00", command.InvalidInput, "Workspace path contains a null byte."),
+		)
+	})
+})

@@ -1,0 +1,164 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// abandonAfter bounds how long output pipes may stay open after the
+// process group got SIGKILL: a process that left the group (setsid) and
+// still holds a pipe would otherwise keep the call open forever.
+const abandonAfter = 2 * time.Second
+
+// A launch is one process to start: the resolved program, its argv (argv[0]
+// included), working directory and complete environment.
+type launch struct {
+	path string
+	argv []string
+	dir  string
+	env  []string
+}
+
+// A stream collects one output pipe: the bounded tail and, optionally, the
+// complete bytes in a spill file.
+type stream struct {
+	tail      *tailBuffer
+	spill     *os.File
+	spillPath string
+	spillErr  error
+}
+
+// drain copies r into the stream until EOF or error, then closes the spill
+// file and done. It never stops reading early, so a command is never
+// blocked on a full pipe.
+func (s *stream) drain(r io.Reader, done chan<- struct{}) {
+	defer close(done)
+	buf := make([]byte, 64*1024)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			_, _ = s.tail.Write(buf[:n])
+			if s.spill != nil && s.spillErr == nil {
+				if _, werr := s.spill.Write(buf[:n]); werr != nil {
+					s.spillErr = werr
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if s.spill != nil {
+		if err := s.spill.Close(); err != nil && s.spillErr == nil {
+			s.spillErr = err
+		}
+	}
+}
+
+// An outcome is how a supervised process ended.
+type outcome struct {
+	exitCode *int
+	status   ExitStatus
+	duration time.Duration
+}
+
+// supervise runs l with stdin closed (the null device), stdout and stderr
+// piped into out and errs, and no terminal. The timeout or ctx ending
+// terminates the whole process group (SIGTERM, then SIGKILL after
+// KillGrace) with status timed_out or canceled; a context that ended by
+// its deadline counts as timed_out. supervise returns only when the child
+// has exited, both pipes have closed and no member of its process group is
+// left (survivors of a normal exit are terminated the same way).
+func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *stream) (outcome, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return outcome{}, spawnError(err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return outcome{}, spawnError(err)
+	}
+	cmd := &exec.Cmd{
+		Path:        l.path,
+		Args:        l.argv,
+		Dir:         l.dir,
+		Env:         l.env,
+		Stdout:      outW,
+		Stderr:      errW,
+		SysProcAttr: sysProcAttr(l.argv),
+	}
+	start := time.Now()
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return outcome{}, spawnError(err)
+	}
+	outDone, errDone, exited := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go out.drain(outR, outDone)
+	go errs.drain(errR, errDone)
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	status := StatusExited
+	terminating := false
+	var kill, abandon <-chan time.Time
+	stop := func(s ExitStatus) {
+		if terminating {
+			return
+		}
+		terminating, status = true, s
+		terminateTree(cmd.Process, false)
+		kill = time.After(KillGrace)
+	}
+	done := ctx.Done()
+	outC, errC, exitC := (<-chan struct{})(outDone), (<-chan struct{})(errDone), (<-chan struct{})(exited)
+	for outC != nil || errC != nil || exitC != nil {
+		select {
+		case <-done:
+			done = nil
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				stop(StatusTimedOut)
+			} else {
+				stop(StatusCanceled)
+			}
+		case <-timer.C:
+			stop(StatusTimedOut)
+		case <-kill:
+			kill = nil
+			terminateTree(cmd.Process, true)
+			abandon = time.After(abandonAfter)
+		case <-abandon:
+			abandon = nil
+			outR.Close()
+			errR.Close()
+		case <-outC:
+			outC = nil
+		case <-errC:
+			errC = nil
+		case <-exitC:
+			exitC = nil
+		}
+	}
+	outR.Close()
+	errR.Close()
+	reapGroup(cmd.Process.Pid, KillGrace)
+	o := outcome{status: status, duration: time.Since(start)}
+	if ps := cmd.ProcessState; ps != nil && ps.Exited() {
+		code := ps.ExitCode()
+		o.exitCode = &code
+	}
+	return o, nil
+}
