@@ -3,169 +3,355 @@ package reference
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
+	"time"
 
+	"github.com/galaxy-stack/conform/core/approval"
 	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/schema"
+	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 	"github.com/galaxy-stack/conform/hosts/wire"
-	"github.com/gowebpki/jcs"
 )
 
 // Name and Version identify the reference host.
 const (
 	Name    = "conform-reference"
-	Version = "0.1.0"
+	Version = "1.0.0"
 )
 
-// A Host is one reference host session. Its zero value is not usable; call
-// New.
+// A Host is one reference host process: it serves one session, opened by
+// initialize, over the host protocol. Create it with New or NewWith; it is
+// a wire.Handler, so wire.Serve serves it.
 type Host struct {
-	mu       sync.Mutex
-	root     string
-	profile  map[string][]string
-	catalog  []catalog.Descriptor
-	active   []catalog.Descriptor
-	initDone bool
-}
+	opts   Options
+	prober *command.Prober
+	mux    *wire.Mux
 
-// New returns a host waiting for initialize.
-func New() *Host { return &Host{} }
+	mu sync.Mutex
+	s  *session // nil until initialize succeeds
+}
 
 var _ wire.Handler = (*Host)(nil)
 
-// tool is the implementation of one canonical tool.
-type tool func(ctx context.Context, h *Host, args map[string]any) (port.ToolResult, error)
+// New returns a conformant reference host waiting for initialize.
+func New() *Host { return NewWith(Options{}) }
 
-// tools are the canonical tools this host backs.
-var tools = map[string]tool{
-	"project.detect": detectProject,
-	"workspace.list": listFiles,
-	"workspace.read": readFile,
+// NewWith returns a reference host configured by opts. The containment
+// probe starts at once, in the background, so that initialize rarely waits
+// for it.
+func NewWith(opts Options) *Host {
+	h := &Host{opts: opts, prober: opts.Prober}
+	if h.prober == nil {
+		h.prober = command.NewProber(command.ProberConfig{HelperArgs: ProbeHelperArgs})
+	}
+	go h.prober.Probe()
+	m := wire.NewMux()
+	m.Register(wire.MethodInitialize, wire.Typed(h.initialize))
+	m.Register(wire.MethodToolsList, wire.Typed(withSession(h, (*session).toolSet)))
+	m.Register(wire.MethodToolsRestore, wire.Typed(withSession(h, (*session).restore)))
+	m.Register(wire.MethodExecute, wire.Typed(withSession(h, (*session).execute)))
+	m.Register(wire.MethodFingerprint, wire.Typed(withSession(h, (*session).fingerprint)))
+	m.Register(wire.MethodStorePut, wire.Typed(withSession(h, (*session).storePut)))
+	m.Register(wire.MethodStoreGet, wire.Typed(withSession(h, (*session).storeGet)))
+	m.Register(wire.MethodStoreList, wire.Typed(withSession(h, (*session).storeList)))
+	m.Register(wire.MethodTraceAppend, wire.Typed(withSession(h, (*session).traceAppend)))
+	m.Register(wire.MethodTraceFlush, wire.Typed(withSession(h, (*session).traceFlush)))
+	m.Register(wire.MethodTraceList, wire.Typed(withSession(h, (*session).traceList)))
+	m.Register(wire.MethodShutdown, wire.Typed(h.shutdown))
+	h.mux = m
+	return h
 }
 
 // Handle answers one request of the host protocol.
 func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	switch method {
-	case wire.MethodInitialize:
-		return h.initialize(params)
-	case wire.MethodToolsList:
-		return h.toolSet()
-	case wire.MethodExecute:
-		return h.execute(ctx, params)
-	case wire.MethodShutdown:
-		return struct{}{}, nil
-	}
-	return nil, &wire.Error{Code: wire.ErrMethodNotFound.Code, Message: "method not found: " + method}
+	return h.mux.Handle(ctx, method, params)
 }
 
-type effectProfile struct {
-	Version string              `json:"version"`
-	Tools   map[string][]string `json:"tools"`
+// withSession adapts a session method to a typed handler that answers
+// ErrNotInitialized before initialize.
+func withSession[P, R any](h *Host, fn func(*session, context.Context, P) (R, error)) func(context.Context, P) (R, error) {
+	return func(ctx context.Context, p P) (R, error) {
+		h.mu.Lock()
+		s := h.s
+		h.mu.Unlock()
+		if s == nil {
+			var zero R
+			return zero, wire.ErrNotInitialized
+		}
+		return fn(s, ctx, p)
+	}
 }
 
-func (h *Host) initialize(params json.RawMessage) (any, error) {
-	var p wire.InitializeParams
-	if err := wire.Decode(params, &p); err != nil {
-		return nil, err
+func invalidParams(format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.ErrInvalidParams.Code, Message: "invalid params: " + fmt.Sprintf(format, args...)}
+}
+
+// grantedPermissions are the permissions each tool profile grants
+// (LAB §20.1).
+func grantedPermissions(profile string) []string {
+	perms := []string{catalog.PermCoreStorage, catalog.PermFSWorkspace, catalog.PermProcessExecute}
+	if profile == wire.ToolProfileFullContract {
+		perms = append(perms, catalog.PermCoreArtifacts, catalog.PermNetworkOutbound, catalog.PermPreviewLocal, catalog.PermUserInteraction)
 	}
-	var descs []catalog.Descriptor
-	if err := json.Unmarshal(p.Catalog, &descs); err != nil {
-		return nil, &wire.Error{Code: wire.ErrInvalidParams.Code, Message: "catalog: " + err.Error()}
-	}
-	var prof effectProfile
-	if err := json.Unmarshal(p.EffectProfile, &prof); err != nil {
-		return nil, &wire.Error{Code: wire.ErrInvalidParams.Code, Message: "effectProfile: " + err.Error()}
-	}
+	return perms
+}
+
+func (h *Host) initialize(ctx context.Context, p wire.InitializeParams) (wire.InitializeResult, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.root = p.WorkspaceRoot
-	h.profile = prof.Tools
-	h.catalog = descs
-	h.active = nil
-	var backed []string
-	for _, d := range descs {
-		if _, ok := tools[d.ID]; !ok {
-			continue
-		}
-		backed = append(backed, d.ID)
-		if d.EnabledByDefault {
-			h.active = append(h.active, d)
+	if h.s != nil {
+		return wire.InitializeResult{}, &wire.Error{Code: wire.ErrInvalidRequest.Code, Message: "initialize was already called"}
+	}
+	s, err := h.open(p)
+	if err != nil {
+		return wire.InitializeResult{}, err
+	}
+	h.s = s
+	return s.initResult(), nil
+}
+
+func (h *Host) shutdown(ctx context.Context, _ struct{}) (struct{}, error) {
+	h.mu.Lock()
+	s := h.s
+	h.mu.Unlock()
+	if s != nil {
+		s.close()
+	}
+	return struct{}{}, nil
+}
+
+// session is the state of one initialized session.
+type session struct {
+	h         *Host
+	params    wire.InitializeParams
+	faults    Faults
+	root      *workspace.Root
+	storeDir  string
+	runner    *command.Runner // nil when commands cannot run here
+	published command.Environment
+	registry  *catalog.Registry
+	policy    *approval.Policy
+	strict    *approval.Policy // asks for every high-risk call
+	validator *schema.Validator
+	profile   map[string][]string
+	backed    []string
+	git       string // git executable, "" when git.exec is not backed
+	store     *fileStore
+	trace     *fileTrace
+	tasks     *taskStore
+	idem      *idempotency
+	now       func() time.Time
+}
+
+func (h *Host) open(p wire.InitializeParams) (*session, error) {
+	if p.ProtocolVersion != wire.ProtocolVersion {
+		return nil, invalidParams("protocolVersion %q is not %q", p.ProtocolVersion, wire.ProtocolVersion)
+	}
+	if err := catalog.CheckDocument(p.Catalog.Tools); err != nil {
+		return nil, invalidParams("catalog: %v", err)
+	}
+	root, err := workspace.Open(p.WorkspaceRoot)
+	if err != nil {
+		return nil, invalidParams("workspaceRoot: %v", err)
+	}
+	storeDir, err := openStoreDir(p.StoreDir, root.Dir())
+	if err != nil {
+		return nil, invalidParams("storeDir: %v", err)
+	}
+	s := &session{
+		h: h, params: p, faults: h.opts.Faults, root: root, storeDir: storeDir,
+		validator: schema.NewValidator(), profile: p.EffectProfile.Tools, now: h.opts.Now,
+	}
+	if s.now == nil {
+		s.now = func() time.Time { return time.Unix(0, 0).UTC() }
+	}
+	for id, caps := range p.EffectProfile.Tools {
+		if effects.IsCoreTool(id) {
+			if err := effects.AssertCoreCapabilities(id, caps); err != nil {
+				return nil, invalidParams("effectProfile: %v", err)
+			}
 		}
 	}
-	sort.Strings(backed)
-	h.initDone = true
-	return wire.InitializeResult{
+	if err := s.openCommands(); err != nil {
+		return nil, err
+	}
+	s.git = h.findGit()
+	if s.store, err = newFileStore(storeDir, s.faults.StoreAckWithoutPersist); err != nil {
+		return nil, invalidParams("storeDir: %v", err)
+	}
+	if s.trace, err = openTrace(storeDir, s.faults.TraceFlushNotDurable); err != nil {
+		return nil, invalidParams("storeDir: %v", err)
+	}
+	s.tasks = newTaskStore(storeDir, s.faults.LoseTaskCheckpoint)
+	s.idem = newIdempotency(storeDir)
+	if err := s.buildRegistry(); err != nil {
+		return nil, err
+	}
+	if err := s.buildPolicies(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// openStoreDir checks that dir is an absolute directory outside the
+// workspace (CONTRACTS §13.7), creating it if needed, and returns its real
+// path.
+func openStoreDir(dir, workspaceReal string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("%q is not absolute", dir)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	if within(real, workspaceReal) || within(workspaceReal, real) {
+		return "", errors.New("the store overlaps the workspace")
+	}
+	return real, nil
+}
+
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+func (h *Host) findGit() string {
+	name := h.opts.Git
+	if name == "" {
+		name = "git"
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+func (s *session) openCommands() error {
+	probe := s.h.prober.Probe()
+	if s.params.ForbidContainmentBackends {
+		probe = command.ForbiddenProbe()
+	}
+	spill := filepath.Join(s.storeDir, "spill")
+	if err := os.MkdirAll(spill, 0o700); err != nil {
+		return invalidParams("storeDir: %v", err)
+	}
+	r, err := command.New(command.Options{Root: s.root.Dir(), Containment: command.Mode(s.params.Containment), Probe: &probe, SpillDir: spill})
+	if err != nil {
+		// No interpreter on this platform: command tools are not backed.
+		return nil
+	}
+	s.runner = r
+	s.published = r.Environment()
+	if s.faults.PublishOtherEnvironment {
+		s.published.Command.Executable = "/bin/bash"
+		s.published.Command.Shell = "bash"
+	}
+	return nil
+}
+
+// backedTools are the canonical tools this host can serve in the session.
+func (s *session) backedTools() []string {
+	ids := []string{"catalog.search", "project.detect", "task.checkpoint", "workspace.edit",
+		"workspace.glob", "workspace.grep", "workspace.list", "workspace.read", "workspace.write"}
+	if s.runner != nil {
+		ids = append(ids, "command.run", "project.validate")
+	}
+	if s.git != "" {
+		ids = append(ids, "git.exec")
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+func (s *session) buildRegistry() error {
+	inCatalog := map[string]bool{}
+	for _, d := range s.params.Catalog.Tools {
+		inCatalog[d.ID] = true
+	}
+	for _, id := range s.backedTools() {
+		if inCatalog[id] {
+			s.backed = append(s.backed, id)
+		}
+	}
+	snap, err := catalog.NewSnapshot(catalog.Options{
+		Descriptors:        s.params.Catalog.Tools,
+		AvailableToolIDs:   s.backed,
+		GrantedPermissions: grantedPermissions(s.params.ToolProfile),
+		Mode:               s.params.Mode,
+	})
+	if err != nil {
+		return invalidParams("catalog: %v", err)
+	}
+	reg, err := catalog.NewRegistry(snap)
+	if err != nil {
+		return invalidParams("catalog: %v", err)
+	}
+	s.registry = reg
+	return nil
+}
+
+func (s *session) buildPolicies() error {
+	profile, err := approval.ParseProfile(s.params.ApprovalProfile)
+	if err != nil {
+		return invalidParams("approvalProfile: %v", err)
+	}
+	opts := []approval.Option{
+		approval.WithPermissions(grantedPermissions(s.params.ToolProfile)...),
+		approval.WithApprover(approval.ApproverFunc(s.askHarness)),
+	}
+	if s.params.ApprovalTimeoutMs > 0 {
+		opts = append(opts, approval.WithTimeout(int64(s.params.ApprovalTimeoutMs)))
+	}
+	if s.policy, err = approval.NewPolicy(profile, opts...); err != nil {
+		return err
+	}
+	s.strict, err = approval.NewPolicy(approval.Strict, opts...)
+	return err
+}
+
+func (s *session) initResult() wire.InitializeResult {
+	r := wire.InitializeResult{
 		ProtocolVersion: wire.ProtocolVersion,
 		Host:            wire.HostInfo{Name: Name, Version: Version},
-		Tools:           backed,
-		Capabilities:    wire.HostCapabilities{},
-	}, nil
-}
-
-func (h *Host) toolSet() (any, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !h.initDone {
-		return nil, &wire.Error{Code: wire.ErrInvalidRequest.Code, Message: "tools/list before initialize"}
+		Tools:           append([]string{}, s.backed...),
+		Capabilities:    wire.HostCapabilities{Store: true, Trace: true, Spill: s.runner != nil, Fingerprint: true},
 	}
-	set := port.ToolSet{
-		Definitions:        []port.ToolDefinition{},
-		CanonicalToolIDs:   map[string]string{},
-		EffectCapabilities: map[string][]string{},
-	}
-	for _, d := range h.active {
-		set.Definitions = append(set.Definitions, port.ToolDefinition{
-			Type:     "function",
-			Function: port.FunctionSpec{Name: d.ModelName, Description: d.Description, Parameters: d.InputSchema},
-		})
-		set.CanonicalToolIDs[d.ModelName] = d.ID
-		set.EffectCapabilities[d.ID] = h.profile[d.ID]
-	}
-	b, err := json.Marshal(set.Definitions)
-	if err != nil {
-		return nil, err
-	}
-	canon, err := jcs.Transform(b)
-	if err != nil {
-		return nil, err
-	}
-	set.SnapshotHash = hashBytes(canon)
-	return set, nil
-}
-
-func (h *Host) execute(ctx context.Context, params json.RawMessage) (any, error) {
-	var p wire.ExecuteParams
-	if err := wire.Decode(params, &p); err != nil {
-		return nil, err
-	}
-	h.mu.Lock()
-	var desc *catalog.Descriptor
-	for i := range h.active {
-		if h.active[i].ModelName == p.ModelName {
-			desc = &h.active[i]
+	if s.runner != nil {
+		e := s.published
+		r.CommandEnvironment = &wire.CommandEnvironment{
+			Architecture: e.Architecture, OperatingSystem: e.OperatingSystem,
+			Command: wire.CommandInterpreter{
+				ArgumentsPrefix: append([]string{}, e.Command.ArgumentsPrefix...), CommandMode: e.Command.CommandMode,
+				Executable: e.Command.Executable, Interactive: e.Command.Interactive, PathStyle: e.Command.PathStyle,
+				Shell: e.Command.Shell, Stdin: e.Command.Stdin, TTY: e.Command.TTY,
+			},
+		}
+		st := s.runner.Containment()
+		r.Containment = &wire.Containment{
+			Active: st.Active, Backend: string(st.Backend), Executable: st.Executable,
+			FilesystemReads: st.FilesystemReads, FilesystemWrites: st.FilesystemWrites, Mode: string(st.Mode),
+			Network: st.Network, Reason: st.Reason, State: string(st.State), Verified: st.Verified,
+		}
+		if s.faults.SandboxLabelBestEffort && !st.Verified {
+			r.Containment.Active, r.Containment.Verified, r.Containment.State = true, true, string(command.StateActive)
+			r.Containment.Reason = nil
 		}
 	}
-	h.mu.Unlock()
-	if desc == nil {
-		return failure("", "NOT_FOUND", fmt.Sprintf("tool %q is not active", p.ModelName)), nil
-	}
-	var args map[string]any
-	if err := json.Unmarshal(p.Arguments, &args); err != nil || args == nil {
-		return failure(desc.ID, "INVALID_INPUT", "arguments must be a JSON object"), nil
-	}
-	res, err := tools[desc.ID](ctx, h, args)
-	if err != nil {
-		return nil, err
-	}
-	res.CanonicalToolID = desc.ID
-	return res, nil
+	return r
 }
 
-func failure(id, code, msg string) port.ToolResult {
-	return port.ToolResult{
-		OK: false, CanonicalToolID: id, Content: msg, Summary: msg, Trust: "trusted",
-		Error: &port.ToolError{Code: code, Message: msg},
-	}
+func (s *session) close() {
+	s.trace.close()
 }

@@ -52,6 +52,7 @@ type Conn struct {
 	mu       sync.Mutex
 	nextID   int64
 	pending  map[int64]chan reply
+	given    map[int64]bool // calls given up on; their late answers are dropped
 	inflight map[string]context.CancelFunc
 	err      error // set once the connection is broken
 	done     chan struct{}
@@ -69,6 +70,7 @@ func NewConn(f *Framer, opts ConnOptions) *Conn {
 		f:        f,
 		opts:     opts,
 		pending:  map[int64]chan reply{},
+		given:    map[int64]bool{},
 		inflight: map[string]context.CancelFunc{},
 		done:     make(chan struct{}),
 	}
@@ -133,6 +135,11 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 		if v := Validate(name, line); v != nil {
 			return &ProtocolError{Pointer: v.Pointer, Reason: "not a JSON-RPC 2.0 message: " + v.Reason, Quote: quote(line)}
 		}
+		if probe.Method != nil {
+			if err := validateParams(*probe.Method, line); err != nil {
+				return err
+			}
+		}
 	}
 	var msg Message
 	if err := json.Unmarshal(line, &msg); err != nil {
@@ -149,7 +156,12 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 	c.mu.Lock()
 	ch, ok := c.pending[id]
 	delete(c.pending, id)
+	late := c.given[id]
+	delete(c.given, id)
 	c.mu.Unlock()
+	if late {
+		return nil
+	}
 	if err != nil || !ok {
 		return &ProtocolError{Reason: fmt.Sprintf("response to unknown request id %s", *msg.ID), Quote: quote(line)}
 	}
@@ -171,7 +183,7 @@ func (c *Conn) serve(ctx context.Context, msg *Message) {
 		}
 		return
 	}
-	hctx, cancel := context.WithCancel(ctx)
+	hctx, cancel := context.WithCancel(context.WithValue(ctx, connKey{}, c))
 	key := ""
 	if msg.ID != nil {
 		key = string(*msg.ID)
@@ -277,11 +289,24 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 			return nil, c.brokenErr(method)
 		}
 	case <-ctx.Done():
-		c.forget(id)
+		c.mu.Lock()
+		if _, ok := c.pending[id]; ok {
+			delete(c.pending, id)
+			c.given[id] = true
+		}
+		c.mu.Unlock()
 		_ = c.Notify(MethodCancel, map[string]any{"id": id})
 		return nil, ctx.Err()
 	}
 	if r.msg.Error != nil {
+		if c.opts.Strict {
+			if name := ErrorDataSchema(r.msg.Error.Code); name != "" {
+				data, _ := json.Marshal(r.msg.Error.Data)
+				if v := Validate(name, data); v != nil {
+					return nil, &ProtocolError{Method: method, Pointer: "/error/data" + v.Pointer, Reason: v.Reason, Quote: quote(r.line)}
+				}
+			}
+		}
 		return nil, r.msg.Error
 	}
 	if c.opts.Strict {
@@ -313,6 +338,40 @@ func (c *Conn) brokenErr(method string) error {
 		return &ProtocolError{Method: method, Reason: ReasonClosed}
 	}
 	return err
+}
+
+// connKey is the context key of the connection a handler serves.
+type connKey struct{}
+
+// ConnFrom returns the connection whose peer sent the request a handler is
+// answering, so that the handler can call the peer back (a host asking
+// approval/request, for one). It returns nil outside a handler.
+func ConnFrom(ctx context.Context) *Conn {
+	c, _ := ctx.Value(connKey{}).(*Conn)
+	return c
+}
+
+// validateParams checks the params of a request the peer sent against the
+// method's published schema; a method without one is not checked here.
+func validateParams(method string, line []byte) error {
+	name := ParamsSchema(method)
+	if name == "" {
+		return nil
+	}
+	var m struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		return &ProtocolError{Method: method, Reason: "not a JSON-RPC 2.0 message: " + err.Error(), Quote: quote(line)}
+	}
+	params := m.Params
+	if len(params) == 0 {
+		params = json.RawMessage("{}")
+	}
+	if v := Validate(name, params); v != nil {
+		return &ProtocolError{Pointer: "/params" + v.Pointer, Reason: fmt.Sprintf("its %q request: %s", method, v.Reason), Quote: quote(line)}
+	}
+	return nil
 }
 
 // ReasonClosed is the reason given when a host ends its output while a

@@ -1,11 +1,20 @@
-// Package wire is the host protocol: JSON-RPC 2.0 messages, one JSON object
-// per line, on a host process's stdin and stdout, in both directions.
+// Package wire is the host protocol (version 1): JSON-RPC 2.0 messages, one
+// JSON object per line, on a host process's stdin and stdout, in both
+// directions.
 //
-// The harness side is a [Client]: it starts a host process, validates every
-// message the host sends against the JSON Schemas in schema/, and reports a
-// violation as a [*ProtocolError] naming the method, the JSON pointer of the
-// offending field and a quote of what the host sent. The host side is a
-// [Server]: a Go host is a set of [Handler]s.
+// The harness side is a [Client]: it starts a host process ([Start]) or
+// connects to one in this process ([Connect]), validates every message the
+// host sends against the JSON Schemas in schema/, and reports a violation
+// as a [*ProtocolError] naming the method, the JSON pointer of the
+// offending field and a quote of what the host sent. Its typed methods
+// cover every method of the protocol; the host's approval/request is
+// answered by [StartOptions].Approver.
+//
+// The host side is a server kit: a Go host is a [Mux] of handlers, each
+// usually a typed function adapted by [Typed], served by [Serve]. A
+// handler calls the harness back through [ConnFrom] or [RequestApproval],
+// and reports failures with the protocol's errors ([PortFailure],
+// [UnknownOutcomeError], [ErrNotInitialized]).
 //
 // PROTOCOL.md beside this file is the protocol's reference for host authors
 // in any language.

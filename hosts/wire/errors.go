@@ -1,9 +1,12 @@
 package wire
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/galaxy-stack/conform/core/port"
 )
 
 // Error is a JSON-RPC error object. Two Errors match with errors.Is when
@@ -33,6 +36,59 @@ var (
 	// caller; conform uses it for $/cancelRequest.
 	ErrRequestCancelled = &Error{Code: -32800, Message: "request cancelled"}
 )
+
+// conform's own error codes, extensions of JSON-RPC 2.0 in the range the
+// specification leaves to servers.
+var (
+	// ErrPortFailure is a structured port failure (CONTRACTS §2) of a
+	// store, trace, fingerprint or restore request; its data is the port
+	// error {code, message, retryable}.
+	ErrPortFailure = &Error{Code: -32001, Message: "port failure"}
+	// ErrNotInitialized answers any request but initialize and shutdown
+	// sent before initialize succeeded.
+	ErrNotInitialized = &Error{Code: -32002, Message: "host not initialized"}
+	// ErrUnknownOutcome answers a tool/execute whose side effects are
+	// unknown (DECISIONS 66): an adapter failure after dispatch started,
+	// an output that fails its schema, or unverifiable mutation evidence.
+	// Its data is an UnknownOutcome. The core fails the run closed.
+	ErrUnknownOutcome = &Error{Code: -32010, Message: "unknown side-effect outcome"}
+)
+
+// PortFailure returns the protocol error carrying port error e.
+func PortFailure(e *port.Error) *Error {
+	return &Error{Code: ErrPortFailure.Code, Message: e.Code + ": " + e.Message, Data: e}
+}
+
+// AsPortError returns the port error carried by err, an ErrPortFailure
+// received from the peer or built by PortFailure.
+func AsPortError(err error) (*port.Error, bool) {
+	var we *Error
+	if !errors.As(err, &we) || we.Code != ErrPortFailure.Code {
+		return nil, false
+	}
+	switch d := we.Data.(type) {
+	case *port.Error:
+		return d, true
+	case port.Error:
+		return &d, true
+	}
+	b, merr := json.Marshal(we.Data)
+	if merr != nil {
+		return nil, false
+	}
+	var pe port.Error
+	if json.Unmarshal(b, &pe) != nil || pe.Code == "" {
+		return nil, false
+	}
+	return &pe, true
+}
+
+// UnknownOutcomeError returns the protocol error for a tool call whose
+// side effects are unknown.
+func UnknownOutcomeError(canonicalID, reason string) *Error {
+	return &Error{Code: ErrUnknownOutcome.Code, Message: "unknown side-effect outcome: " + reason,
+		Data: UnknownOutcome{CanonicalToolID: canonicalID, Reason: reason}}
+}
 
 // A ProtocolError says that a host broke the protocol: it sent something
 // that is not JSON-RPC, that fails the message's schema, or nothing at all.

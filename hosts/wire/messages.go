@@ -1,17 +1,43 @@
 package wire
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+)
 
 // ProtocolVersion is the version of the host protocol this package speaks.
-const ProtocolVersion = "0"
+const ProtocolVersion = "1"
 
-// Method names of the host protocol.
+// Method names of the host protocol. Every method but approval/request is
+// sent by the harness to the host; approval/request is sent by the host to
+// the harness. $/cancelRequest is a notification either side may send.
 const (
-	MethodInitialize = "initialize"
-	MethodToolsList  = "tools/list"
-	MethodExecute    = "tool/execute"
-	MethodShutdown   = "shutdown"
+	MethodInitialize   = "initialize"
+	MethodToolsList    = "tools/list"
+	MethodToolsRestore = "tools/restore"
+	MethodExecute      = "tool/execute"
+	MethodFingerprint  = "workspace/fingerprint"
+	MethodStorePut     = "store/put"
+	MethodStoreGet     = "store/get"
+	MethodStoreList    = "store/list"
+	MethodTraceAppend  = "trace/append"
+	MethodTraceFlush   = "trace/flush"
+	MethodTraceList    = "trace/list"
+	MethodShutdown     = "shutdown"
+	MethodApproval     = "approval/request"
 )
+
+// Methods lists every request method of the protocol in the order of
+// PROTOCOL.md.
+func Methods() []string {
+	return []string{
+		MethodInitialize, MethodToolsList, MethodToolsRestore, MethodExecute,
+		MethodFingerprint, MethodStorePut, MethodStoreGet, MethodStoreList,
+		MethodTraceAppend, MethodTraceFlush, MethodTraceList, MethodShutdown,
+		MethodApproval,
+	}
+}
 
 // Message is one JSON-RPC 2.0 message as it appears on the wire. A request
 // has Method and ID; a notification has Method and no ID; a response has ID
@@ -28,28 +54,54 @@ type Message struct {
 // IsRequest reports whether m is a request or a notification.
 func (m *Message) IsRequest() bool { return m.Method != "" }
 
+// Containment policies a session may ask for (LAB §13.1).
+const (
+	ContainmentRequired   = "required"
+	ContainmentBestEffort = "best_effort"
+)
+
+// Tool profiles (LAB §20.1).
+const (
+	ToolProfileHost         = "host"
+	ToolProfileFullContract = "full_contract"
+)
+
 // InitializeParams opens a session: the workspace and store the host must
 // use, the tool catalog and effect profile, and the run's policy settings.
 type InitializeParams struct {
-	ProtocolVersion string          `json:"protocolVersion"`
-	WorkspaceRoot   string          `json:"workspaceRoot"`
-	StoreDir        string          `json:"storeDir"`
-	Catalog         json.RawMessage `json:"catalog"`
-	EffectProfile   json.RawMessage `json:"effectProfile"`
-	Mode            string          `json:"mode"`
-	ApprovalProfile string          `json:"approvalProfile"`
-	Containment     string          `json:"containment"`
-	ToolProfile     string          `json:"toolProfile"`
+	ProtocolVersion string              `json:"protocolVersion"`
+	WorkspaceRoot   string              `json:"workspaceRoot"`
+	StoreDir        string              `json:"storeDir"`
+	Catalog         catalog.HostCatalog `json:"catalog"`
+	EffectProfile   EffectProfile       `json:"effectProfile"`
+	Mode            string              `json:"mode"`
+	ApprovalProfile string              `json:"approvalProfile"`
+	Containment     string              `json:"containment"`
+	ToolProfile     string              `json:"toolProfile"`
+	// ApprovalTimeoutMs bounds how long the host waits for an answer to
+	// approval/request; 0 means the host's default (30000).
+	ApprovalTimeoutMs int `json:"approvalTimeoutMs,omitempty"`
+	// ForbidContainmentBackends makes the host behave as if no containment
+	// backend existed (DECISIONS 65).
+	ForbidContainmentBackends bool `json:"forbidContainmentBackends,omitempty"`
+}
+
+// EffectProfile is the versioned effect profile (CONTRACTS §7.3): the most
+// each canonical tool may attest.
+type EffectProfile struct {
+	Version string              `json:"version"`
+	Tools   map[string][]string `json:"tools"`
 }
 
 // InitializeResult is the host's answer to initialize.
 type InitializeResult struct {
-	ProtocolVersion    string           `json:"protocolVersion"`
-	Host               HostInfo         `json:"host"`
-	Tools              []string         `json:"tools"`
-	CommandEnvironment json.RawMessage  `json:"commandEnvironment,omitempty"`
-	Capabilities       HostCapabilities `json:"capabilities"`
-	Doubles            []string         `json:"doubles,omitempty"`
+	ProtocolVersion    string              `json:"protocolVersion"`
+	Host               HostInfo            `json:"host"`
+	Tools              []string            `json:"tools"`
+	CommandEnvironment *CommandEnvironment `json:"commandEnvironment,omitempty"`
+	Containment        *Containment        `json:"containment,omitempty"`
+	Capabilities       HostCapabilities    `json:"capabilities"`
+	Doubles            []string            `json:"doubles,omitempty"`
 }
 
 // HostInfo names a host implementation.
@@ -58,11 +110,58 @@ type HostInfo struct {
 	Version string `json:"version"`
 }
 
-// HostCapabilities says which harness-facing services a host offers.
+// HostCapabilities says which harness-facing services a host offers: the
+// checkpoint store (store/*), the durable trace (trace/*), spill files for
+// complete command output, and the workspace fingerprint.
 type HostCapabilities struct {
-	Store bool `json:"store"`
-	Trace bool `json:"trace"`
-	Spill bool `json:"spill"`
+	Store       bool `json:"store"`
+	Trace       bool `json:"trace"`
+	Spill       bool `json:"spill"`
+	Fingerprint bool `json:"fingerprint"`
+}
+
+// CommandEnvironment is the host environment a host publishes
+// (CONTRACTS §9.2 hostEnvironment, LAB §12): the one interpreter that runs
+// every command string.
+type CommandEnvironment struct {
+	Architecture    string             `json:"architecture"`
+	Command         CommandInterpreter `json:"command"`
+	OperatingSystem string             `json:"operatingSystem"`
+}
+
+// CommandInterpreter is the command part of a CommandEnvironment.
+type CommandInterpreter struct {
+	ArgumentsPrefix []string `json:"argumentsPrefix"`
+	CommandMode     string   `json:"commandMode"`
+	Executable      string   `json:"executable"`
+	Interactive     bool     `json:"interactive"`
+	PathStyle       string   `json:"pathStyle"`
+	Shell           string   `json:"shell"`
+	Stdin           string   `json:"stdin"`
+	TTY             bool     `json:"tty"`
+}
+
+// Containment is the command-containment status a host publishes and
+// enforces (LAB §13.3). Verified is true only when Active.
+type Containment struct {
+	Active           bool    `json:"active"`
+	Backend          string  `json:"backend"`
+	Executable       *string `json:"executable"`
+	FilesystemReads  string  `json:"filesystemReads"`
+	FilesystemWrites string  `json:"filesystemWrites"`
+	Mode             string  `json:"mode"`
+	Network          string  `json:"network"`
+	Reason           *string `json:"reason"`
+	State            string  `json:"state"`
+	Verified         bool    `json:"verified"`
+}
+
+// RestoreParams asks the host to restore a checkpointed active tool set:
+// the model-facing names to activate and the snapshot hash the result must
+// have.
+type RestoreParams struct {
+	Names        []string `json:"names"`
+	SnapshotHash string   `json:"snapshotHash"`
 }
 
 // ExecuteParams asks the host to run one tool call.
@@ -80,4 +179,168 @@ type RunContext struct {
 	RunID  string `json:"runId"`
 	TaskID string `json:"taskId"`
 	Mode   string `json:"mode"`
+}
+
+// Fingerprint actions.
+const (
+	FingerprintCapture = "capture"
+	FingerprintVerify  = "verify"
+)
+
+// FingerprintParams asks for the relevant-workspace fingerprint
+// (CONTRACTS §13.8): capture binds ActiveFiles and DirtyStateSummary;
+// verify re-reads the workspace and compares with State.
+type FingerprintParams struct {
+	Action            string          `json:"action"`
+	ActiveFiles       []ActiveFile    `json:"activeFiles,omitempty"`
+	DirtyStateSummary *string         `json:"dirtyStateSummary,omitempty"`
+	State             *WorkspaceState `json:"state,omitempty"`
+}
+
+// ActiveFile is a task-relevant path the fingerprint binds: its kind and
+// content hash as the run last observed or wrote them.
+type ActiveFile struct {
+	Path        string  `json:"path"`
+	Kind        string  `json:"kind,omitempty"`
+	ContentHash *string `json:"contentHash"`
+}
+
+// WorkspaceState is a captured fingerprint with the inputs it binds.
+type WorkspaceState struct {
+	ActiveFiles       []ActiveFile `json:"activeFiles"`
+	DirtyStateSummary *string      `json:"dirtyStateSummary"`
+	StateFingerprint  string       `json:"stateFingerprint"`
+}
+
+// FingerprintResult answers workspace/fingerprint. A capture fills State
+// and Consistency; a verify fills CurrentFingerprint and Matches.
+type FingerprintResult struct {
+	Consistency        string          `json:"consistency,omitempty"`
+	State              *WorkspaceState `json:"state,omitempty"`
+	CurrentFingerprint string          `json:"currentFingerprint,omitempty"`
+	Matches            *bool           `json:"matches,omitempty"`
+}
+
+// ConsistencySerialized is the only fingerprint consistency a host may
+// claim (CONTRACTS §13.8).
+const ConsistencySerialized = "serialized_workspace"
+
+// Store document kinds.
+const (
+	KindCheckpoint  = "checkpoint"
+	KindFinalReport = "final_report"
+)
+
+// StorePutParams stores one document of a run durably.
+type StorePutParams struct {
+	RunID    string          `json:"runId"`
+	Kind     string          `json:"kind"`
+	Document json.RawMessage `json:"document"`
+}
+
+// StorePutResult acknowledges a durable put.
+type StorePutResult struct {
+	Sequence    int    `json:"sequence"`
+	ArtifactRef string `json:"artifactRef"`
+}
+
+// StoreGetParams asks for the latest document of one kind of a run.
+type StoreGetParams struct {
+	RunID string `json:"runId"`
+	Kind  string `json:"kind"`
+}
+
+// StoreGetResult holds the latest document, or a JSON null when there is
+// none.
+type StoreGetResult struct {
+	Document json.RawMessage `json:"document"`
+}
+
+// StoreListParams asks for every document of one kind of a run.
+type StoreListParams struct {
+	RunID string `json:"runId"`
+	Kind  string `json:"kind"`
+}
+
+// StoreListResult lists documents in the order they were put.
+type StoreListResult struct {
+	Entries []StoreEntry `json:"entries"`
+}
+
+// StoreEntry is one stored document.
+type StoreEntry struct {
+	Sequence    int             `json:"sequence"`
+	ArtifactRef string          `json:"artifactRef"`
+	Document    json.RawMessage `json:"document"`
+}
+
+// TraceAppendParams appends one trace event (CONTRACTS §13.9).
+type TraceAppendParams struct {
+	Event TraceEvent `json:"event"`
+}
+
+// TraceEvent is one trace record, as port.TraceEvent.
+type TraceEvent struct {
+	EventID     string          `json:"eventId"`
+	ExecutionID string          `json:"executionId"`
+	Kind        string          `json:"kind"`
+	Payload     json.RawMessage `json:"payload"`
+	RunID       string          `json:"runId"`
+	Sequence    int64           `json:"sequence"`
+	TaskID      string          `json:"taskId"`
+	Timestamp   string          `json:"timestamp"`
+}
+
+// TraceFlushResult acknowledges a durable flush: every accepted event is on
+// stable storage.
+type TraceFlushResult struct {
+	DurableEvents int `json:"durableEvents"`
+}
+
+// TraceListParams asks for the durable trace of one run.
+type TraceListParams struct {
+	RunID string `json:"runId"`
+}
+
+// TraceListResult lists a run's durable events in append order.
+type TraceListResult struct {
+	Events []TraceEvent `json:"events"`
+}
+
+// ApprovalParams is the host's approval/request: one call that needs a
+// decision (CONTRACTS §10.3).
+type ApprovalParams struct {
+	RequestID       string          `json:"requestId"`
+	CanonicalToolID string          `json:"canonicalToolId"`
+	ModelName       string          `json:"modelName"`
+	Arguments       json.RawMessage `json:"arguments"`
+	Risk            string          `json:"risk"`
+	Mutability      string          `json:"mutability"`
+	ApprovalProfile string          `json:"approvalProfile"`
+	Reason          string          `json:"reason"`
+	SuggestedScope  string          `json:"suggestedScope"`
+	TimeoutMs       int             `json:"timeoutMs"`
+	Context         ApprovalContext `json:"context"`
+}
+
+// ApprovalContext correlates an approval request with its call.
+type ApprovalContext struct {
+	RunID      string `json:"runId"`
+	TaskID     string `json:"taskId"`
+	ToolCallID string `json:"toolCallId"`
+	Mode       string `json:"mode"`
+}
+
+// ApprovalDecision is the harness's answer to approval/request.
+type ApprovalDecision struct {
+	Approved bool   `json:"approved"`
+	Scope    string `json:"scope"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// UnknownOutcome is the data of an ErrUnknownOutcome error: the call's
+// side effects may or may not have happened (DECISIONS 66).
+type UnknownOutcome struct {
+	CanonicalToolID string `json:"canonicalToolId"`
+	Reason          string `json:"reason"`
 }

@@ -19,25 +19,64 @@ import (
 //go:embed schema/*.json
 var schemaFS embed.FS
 
-// Schema names of the messages a host sends. ResultSchema maps a method to
-// the schema of its result.
+// Schema names of the JSON-RPC envelopes a host sends.
 const (
 	SchemaResponse = "response.json"
 	SchemaRequest  = "request.json"
 )
 
+// schemaBase maps each method to the base name of its schemas: the params
+// are "<base>.params.json" and the result "<base>.result.json".
+var schemaBase = map[string]string{
+	MethodInitialize:   "initialize",
+	MethodToolsList:    "tools-list",
+	MethodToolsRestore: "tools-restore",
+	MethodExecute:      "tool-execute",
+	MethodFingerprint:  "workspace-fingerprint",
+	MethodStorePut:     "store-put",
+	MethodStoreGet:     "store-get",
+	MethodStoreList:    "store-list",
+	MethodTraceAppend:  "trace-append",
+	MethodTraceFlush:   "trace-flush",
+	MethodTraceList:    "trace-list",
+	MethodShutdown:     "shutdown",
+	MethodApproval:     "approval-request",
+	MethodCancel:       "cancel-request",
+}
+
 // ResultSchema returns the schema name for the result of method, or "" if
-// the method has none.
+// the method has none. tools/restore answers with the tool set, as
+// tools/list does.
 func ResultSchema(method string) string {
-	switch method {
-	case MethodInitialize:
-		return "initialize.result.json"
-	case MethodToolsList:
+	if method == MethodToolsRestore {
 		return "tools-list.result.json"
-	case MethodExecute:
-		return "tool-execute.result.json"
-	case MethodShutdown:
-		return "shutdown.result.json"
+	}
+	if method == MethodCancel {
+		return ""
+	}
+	if b, ok := schemaBase[method]; ok {
+		return b + ".result.json"
+	}
+	return ""
+}
+
+// ParamsSchema returns the schema name for the params of method, or "" if
+// the method is unknown.
+func ParamsSchema(method string) string {
+	if b, ok := schemaBase[method]; ok {
+		return b + ".params.json"
+	}
+	return ""
+}
+
+// ErrorDataSchema returns the schema name for the data of an error with
+// code, or "" when the data is free-form.
+func ErrorDataSchema(code int64) string {
+	switch code {
+	case ErrPortFailure.Code:
+		return "port-error.json"
+	case ErrUnknownOutcome.Code:
+		return "unknown-outcome.json"
 	}
 	return ""
 }

@@ -13,7 +13,7 @@ import (
 )
 
 var _ = Describe("schemas", func() {
-	valid := `{"protocolVersion":"0","host":{"name":"h","version":"1"},"tools":["workspace.read"],"capabilities":{"store":false,"trace":false,"spill":false}}`
+	valid := `{"protocolVersion":"1","host":{"name":"h","version":"1"},"tools":["workspace.read"],"capabilities":{"store":false,"trace":false,"spill":false,"fingerprint":false}}`
 
 	It("accept a well-formed initialize result", func() {
 		Expect(wire.Validate("initialize.result.json", []byte(valid))).To(BeNil())
@@ -72,7 +72,7 @@ func pipePair(h wire.Handler) *wire.Conn {
 var _ = Describe("Conn", func() {
 	It("round-trips a call and validates its result", func() {
 		c := pipePair(wire.HandlerFunc(func(ctx context.Context, method string, p json.RawMessage) (any, error) {
-			return map[string]any{"protocolVersion": "0", "host": map[string]any{"name": "x", "version": "1"}, "tools": []string{}, "capabilities": map[string]bool{"store": false, "trace": false, "spill": false}}, nil
+			return map[string]any{"protocolVersion": "1", "host": map[string]any{"name": "x", "version": "1"}, "tools": []string{}, "capabilities": map[string]bool{"store": false, "trace": false, "spill": false, "fingerprint": false}}, nil
 		}))
 		_, err := c.Call(context.Background(), wire.MethodInitialize, map[string]any{})
 		Expect(err).NotTo(HaveOccurred())
@@ -80,7 +80,7 @@ var _ = Describe("Conn", func() {
 
 	It("reports a result that breaks its schema as a ProtocolError with the pointer", func() {
 		c := pipePair(wire.HandlerFunc(func(ctx context.Context, method string, p json.RawMessage) (any, error) {
-			return map[string]any{"protocolVersion": "0"}, nil
+			return map[string]any{"protocolVersion": "1"}, nil
 		}))
 		_, err := c.Call(context.Background(), wire.MethodInitialize, map[string]any{})
 		var pe *wire.ProtocolError

@@ -1,0 +1,70 @@
+package reference
+
+import (
+	"time"
+
+	"github.com/galaxy-stack/conform/hosts/reference/command"
+)
+
+// ProbeHelperArgs are the arguments that make the host's own binary act as
+// the in-sandbox containment probe helper (DECISIONS 64): the binary must
+// call command.ProbeHelperMain and exit when started with them.
+var ProbeHelperArgs = []string{"host", "containment-probe"}
+
+// Options configure a reference host. The zero value is the conformant
+// reference host; every field is optional.
+type Options struct {
+	// Prober probes command containment. Nil means a Prober of the host's
+	// own, started when the host is created, re-executing the host binary
+	// with ProbeHelperArgs.
+	Prober *command.Prober
+	// Now stamps task.checkpoint updates. Nil means the Unix epoch, so
+	// that the host's model-visible output is a deterministic function
+	// of its inputs (time never crosses the wire).
+	Now func() time.Time
+	// Git is the git executable; "" means "git" on PATH. When it cannot
+	// be found the host does not back git.exec.
+	Git string
+	// Faults switches on named deviations from the conformant behaviour;
+	// the zero value switches none on. Only the mutants use them.
+	Faults Faults
+}
+
+// Faults are the seams of the reference host's own duties (tool executor,
+// stores, trace) where a mutant may break exactly one guarantee. Each field
+// names the guarantee it breaks.
+type Faults struct {
+	// SkipArgumentValidation runs tools on arguments that fail the input
+	// schema.
+	SkipArgumentValidation bool
+	// SkipOutputValidation returns outputs that fail the output schema as
+	// ordinary results instead of unknown outcomes.
+	SkipOutputValidation bool
+	// ExecuteBeforeApproval dispatches the call first and asks for
+	// approval afterwards.
+	ExecuteBeforeApproval bool
+	// IgnoreIdempotencyKey re-executes a with_key tool whose key was seen.
+	IgnoreIdempotencyKey bool
+	// ForgeWriteEvidence attests a write of every path a successful
+	// workspace mutation names, even when the snapshots do not show it,
+	// and skips the check of port hashes against the snapshots.
+	ForgeWriteEvidence bool
+	// StoreAckWithoutPersist acknowledges store/put without writing.
+	StoreAckWithoutPersist bool
+	// TraceFlushNotDurable answers trace/flush without syncing, and keeps
+	// appended events in memory only.
+	TraceFlushNotDurable bool
+	// LoseTaskCheckpoint keeps task.checkpoint state in process memory,
+	// so a fresh host process does not see it.
+	LoseTaskCheckpoint bool
+	// MergeCommandStreams reports stderr inside stdout for command.run.
+	MergeCommandStreams bool
+	// SandboxLabelBestEffort publishes best-effort containment as active
+	// and verified.
+	SandboxLabelBestEffort bool
+	// PublishOtherEnvironment publishes a command environment different
+	// from the one commands are spawned from.
+	PublishOtherEnvironment bool
+	// DiffReviewWhenTruncated attests diffReview for a truncated diff.
+	DiffReviewWhenTruncated bool
+}

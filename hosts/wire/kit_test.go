@@ -1,0 +1,120 @@
+package wire_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/wire"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// kitPair serves h in process and returns a strict client for it.
+func kitPair(h wire.Handler, approver func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)) *wire.Client {
+	cr, hw := io.Pipe()
+	hr, cw := io.Pipe()
+	go func() { _ = wire.Serve(context.Background(), hr, hw, h); hw.Close() }()
+	c := wire.Connect(cr, cw, wire.StartOptions{Approver: approver, CallTimeout: 5 * time.Second})
+	DeferCleanup(func() { _ = c.Close(time.Second) })
+	return c
+}
+
+var _ = Describe("server kit", func() {
+	It("dispatches by method, decodes params against their schema and names unknown methods", func() {
+		mux := wire.NewMux()
+		mux.Register(wire.MethodTraceList, wire.Typed(func(ctx context.Context, p wire.TraceListParams) (wire.TraceListResult, error) {
+			return wire.TraceListResult{Events: []wire.TraceEvent{}}, nil
+		}))
+		c := kitPair(mux, nil)
+		evs, err := c.TraceList(context.Background(), "run-1")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(evs).To(BeEmpty())
+		_, err = c.TraceList(context.Background(), "")
+		Expect(errors.Is(err, wire.ErrInvalidParams)).To(BeTrue())
+		Expect(err.Error()).To(ContainSubstring("at /params/runId"))
+		_, err = c.TraceFlush(context.Background())
+		Expect(errors.Is(err, wire.ErrMethodNotFound)).To(BeTrue())
+		Expect(err.Error()).To(ContainSubstring("trace/flush"))
+	})
+
+	It("carries port failures with their data, and rejects malformed data", func() {
+		mux := wire.NewMux()
+		mux.Register(wire.MethodTraceFlush, wire.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+			return wire.TraceFlushResult{}, wire.PortFailure(&port.Error{Code: port.CodeIOError, Message: "disk full"})
+		}))
+		mux.Register(wire.MethodTraceList, wire.HandlerFunc(func(ctx context.Context, m string, p json.RawMessage) (any, error) {
+			return nil, &wire.Error{Code: wire.ErrPortFailure.Code, Message: "x", Data: map[string]any{"code": "NOPE"}}
+		}))
+		c := kitPair(mux, nil)
+		_, err := c.TraceFlush(context.Background())
+		pe, ok := wire.AsPortError(err)
+		Expect(ok).To(BeTrue())
+		Expect(pe.Code).To(Equal(port.CodeIOError))
+		_, err = c.TraceList(context.Background(), "r")
+		var perr *wire.ProtocolError
+		Expect(errors.As(err, &perr)).To(BeTrue(), "%v", err)
+		Expect(perr.Pointer).To(HavePrefix("/error/data"))
+	})
+
+	It("lets a handler ask the harness for approval, and withdraws the question on cancel", func() {
+		mux := wire.NewMux()
+		mux.Register(wire.MethodTraceFlush, wire.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+			d, err := wire.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c", CanonicalToolID: "workspace.write", ModelName: "write_file",
+				Arguments: json.RawMessage(`{}`), Risk: "medium", Mutability: "write", ApprovalProfile: "strict", Reason: "why",
+				SuggestedScope: "once", TimeoutMs: 1000, Context: wire.ApprovalContext{RunID: "r", TaskID: "t", ToolCallID: "c", Mode: "auto"}})
+			if err != nil {
+				return wire.TraceFlushResult{}, err
+			}
+			if d.Approved {
+				return wire.TraceFlushResult{DurableEvents: 1}, nil
+			}
+			return wire.TraceFlushResult{}, nil
+		}))
+		c := kitPair(mux, func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+			return wire.ApprovalDecision{Approved: p.CanonicalToolID == "workspace.write", Scope: "once"}, nil
+		})
+		n, err := c.TraceFlush(context.Background())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(Equal(1))
+	})
+
+	It("drops the late answer to a cancelled call and keeps the connection", func() {
+		release := make(chan struct{})
+		mux := wire.NewMux()
+		mux.Register(wire.MethodTraceList, wire.Typed(func(ctx context.Context, p wire.TraceListParams) (wire.TraceListResult, error) {
+			if p.RunID == "slow" {
+				<-ctx.Done()
+				<-release
+			}
+			return wire.TraceListResult{Events: []wire.TraceEvent{}}, nil
+		}))
+		c := kitPair(mux, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+		_, err := c.TraceList(ctx, "slow")
+		Expect(err).To(MatchError(context.Canceled))
+		close(release)
+		time.Sleep(50 * time.Millisecond)
+		_, err = c.TraceList(context.Background(), "fast")
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	It("fails the connection when the host sends a request that breaks its schema", func() {
+		mux := wire.NewMux()
+		mux.Register(wire.MethodTraceFlush, wire.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+			_, err := wire.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c"})
+			return wire.TraceFlushResult{}, err
+		}))
+		c := kitPair(mux, func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+			return wire.ApprovalDecision{Approved: true, Scope: "once"}, nil
+		})
+		_, err := c.TraceFlush(context.Background())
+		var perr *wire.ProtocolError
+		Expect(errors.As(err, &perr)).To(BeTrue(), "%v", err)
+		Expect(perr.Pointer).To(HavePrefix("/params/"))
+	})
+})
