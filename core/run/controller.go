@@ -2,259 +2,174 @@ package run
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"strings"
-
-	"github.com/galaxy-stack/conform/core/port"
-	"github.com/gowebpki/jcs"
+	"sync"
 )
 
-// Default budgets.
+// Default control reasons (RUNTIME §2).
 const (
-	DefaultMaxTurns     = 24
-	DefaultMaxToolCalls = 64
-	defaultToolTimeout  = 120000
+	DefaultCancelReason = "Canceled by caller."
+	DefaultPauseReason  = "Paused by caller."
 )
 
-// runError is a runtime error that ends the run.
-type runError struct {
-	code string
-	msg  string
+// Approval decisions for ResolveApproval.
+const (
+	DecisionGranted = "granted"
+	DecisionDenied  = "denied"
+)
+
+// A Controller starts and controls runs (AiCoderRunController, RUNTIME §2).
+// It keeps the active runs keyed by run ID; one run at a time per ID. It is
+// safe for concurrent use.
+type Controller struct {
+	deps   Deps
+	mu     sync.Mutex
+	active map[string]*session
 }
 
-func (e *runError) Error() string { return e.code + ": " + e.msg }
-
-func fail(code, format string, args ...any) *runError {
-	return &runError{code: code, msg: fmt.Sprintf(format, args...)}
+// New returns a controller over deps.
+func New(deps Deps) *Controller {
+	return &Controller{deps: deps.withDefaults(), active: map[string]*session{}}
 }
 
-// Run executes req to the end and returns how it ended. It never panics on
-// bad input from the model or the host; those end the run as failed with a
-// runtime error code.
-func Run(ctx context.Context, deps Deps, req Request) Result {
-	c := &controller{deps: deps, req: req}
-	c.res.RunID = deps.IDs.NewID("run")
-	if err := c.loop(ctx); err != nil {
-		c.res.Status = StatusFailed
-		c.res.ErrorCode = err.code
-		c.res.ErrorMessage = err.msg
-		if ctx.Err() != nil && err.code == CodeCanceled {
-			c.res.Status = StatusCanceled
-		}
+// Start validates req synchronously and launches a new run. A validation or
+// budget failure, missing ports, or an active run with the same ID is
+// returned as a *RequestError and nothing is started.
+func (c *Controller) Start(req Request) (*Handle, error) { return c.launch(req, false) }
+
+// Resume validates req (which needs RunID) and launches a run that restores
+// a trusted checkpoint: the request's own checkpoint with CheckpointTrust
+// "trusted_host", else the store's latest one. Resume failures end the run
+// CHECKPOINT_INCOMPATIBLE; they are not synchronous errors.
+func (c *Controller) Resume(req Request) (*Handle, error) { return c.launch(req, true) }
+
+// Cancel records a cancel intent for the active run runID; reason "" means
+// DefaultCancelReason. It returns false when no such run is active.
+func (c *Controller) Cancel(runID, reason string) bool {
+	if reason == "" {
+		reason = DefaultCancelReason
 	}
-	return c.res
-}
-
-type controller struct {
-	deps     Deps
-	req      Request
-	res      Result
-	messages []port.Message
-	seenIDs  map[string]bool
-}
-
-func (c *controller) emit(e Event) {
-	if c.deps.OnEvent != nil {
-		c.deps.OnEvent(e)
+	s := c.lookup(runID)
+	if s == nil {
+		return false
 	}
+	s.requestControl(CodeCanceled, reason)
+	return true
 }
 
-func (c *controller) mode() string {
-	if c.req.Mode == "" {
-		return "auto"
+// Pause records a pause intent for the active run runID; reason "" means
+// DefaultPauseReason. It returns false when no such run is active.
+func (c *Controller) Pause(runID, reason string) bool {
+	if reason == "" {
+		reason = DefaultPauseReason
 	}
-	return c.req.Mode
+	s := c.lookup(runID)
+	if s == nil {
+		return false
+	}
+	s.requestControl(CodePaused, reason)
+	return true
 }
 
-func (c *controller) loop(ctx context.Context) *runError {
-	tools, err := c.deps.Tools.ToolSet(ctx)
+// ResolveApproval resolves the pending approval requestID of the active run
+// runID with decision "granted" or "denied" (RUNTIME §23.3). It returns false
+// when the run is not active, the request is not pending or the decision is
+// not one of the two.
+func (c *Controller) ResolveApproval(runID, requestID, decision string) bool {
+	s := c.lookup(runID)
+	if s == nil {
+		return false
+	}
+	return s.resolveApproval(requestID, decision)
+}
+
+func (c *Controller) lookup(runID string) *session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.active[runID]
+}
+
+func (c *Controller) launch(req Request, resume bool) (*Handle, error) {
+	if c.deps.Model == nil || c.deps.Tools == nil {
+		return nil, &RequestError{Kind: "TypeError", Message: "AI Coder run dependencies require a model and a tool executor."}
+	}
+	runID := req.RunID
+	if !resume && runID == "" {
+		runID = c.deps.IDs.NewID("run")
+	}
+	if err := req.validate(runID); err != nil {
+		return nil, err
+	}
+	budget, err := NormalizeBudget(req.Budget)
 	if err != nil {
-		return fail(CodeToolExecution, "loading the host tool set: %v", err)
+		return nil, err
 	}
-	maxTurns := c.req.MaxTurns
-	if maxTurns <= 0 {
-		maxTurns = DefaultMaxTurns
+	snap := req.clone()
+	snap.RunID = runID
+	snap.Checkpoint = append([]byte(nil), req.Checkpoint...)
+	c.mu.Lock()
+	if _, ok := c.active[runID]; ok {
+		c.mu.Unlock()
+		return nil, &RequestError{Kind: "Error", Message: "AI Coder run " + runID + " is already active."}
 	}
-	maxCalls := c.req.MaxToolCalls
-	if maxCalls <= 0 {
-		maxCalls = DefaultMaxToolCalls
-	}
-	c.seenIDs = map[string]bool{}
-	c.messages = []port.Message{
-		{Role: "system", Content: systemPrompt},
-		{Role: "user", Content: "Task: " + c.req.Task},
-	}
-	for turn := 1; ; turn++ {
-		if turn > maxTurns {
-			return fail(CodeMaxTurns, "the run used its %d model turns", maxTurns)
-		}
-		c.res.Turns = turn
-		if ctx.Err() != nil {
-			return fail(CodeCanceled, "the run was canceled")
-		}
-		round, rerr := c.round(ctx, turn, tools)
-		if rerr != nil {
-			return rerr
-		}
-		c.messages = append(c.messages, port.Message{Role: "assistant", Content: round.content, ToolCalls: round.calls})
-		if len(round.calls) == 0 {
-			c.res.Status = StatusCompleted
-			c.res.FinalResponse = round.content
-			return nil
-		}
-		if len(c.res.Calls)+len(round.calls) > maxCalls {
-			return fail(CodeMaxToolCalls, "the run would exceed its %d tool calls", maxCalls)
-		}
-		for _, call := range round.calls {
-			if err := c.dispatch(ctx, turn, tools, call); err != nil {
-				return err
-			}
-		}
-	}
+	s := newSession(c.deps, snap, budget, resume)
+	c.active[runID] = s
+	c.mu.Unlock()
+	s.armDeadline()
+	go func() {
+		res := s.execute()
+		s.stopDeadline()
+		c.mu.Lock()
+		delete(c.active, runID)
+		c.mu.Unlock()
+		s.finishWith(res)
+	}()
+	return &Handle{RunID: runID, s: s, c: c}, nil
 }
 
-type roundResult struct {
-	content string
-	calls   []port.ToolCall
+// A Handle is one launched run (AiCoderRunHandle).
+type Handle struct {
+	// RunID is the run's ID.
+	RunID string
+	s     *session
+	c     *Controller
 }
 
-// round streams one model round and checks the stream's ordering rules.
-func (c *controller) round(ctx context.Context, turn int, tools port.ToolSet) (roundResult, *runError) {
-	events, err := c.deps.Model.StreamRound(ctx, port.RoundRequest{Messages: c.messages, Tools: tools.Definitions})
-	if err != nil {
-		return roundResult{}, fail(CodeProviderError, "model round %d: %v", turn, err)
-	}
-	offered := map[string]bool{}
-	for _, d := range tools.Definitions {
-		offered[d.Function.Name] = true
-	}
-	var r roundResult
-	var streamed strings.Builder
-	started, done := false, false
-	for _, ev := range events {
-		ev := ev
-		c.emit(Event{Type: "model", Turn: turn, Model: &ev})
-		if done {
-			return r, fail(CodeInvalidModelStream, "event %q after done", ev.Type)
-		}
-		if ev.Type != port.EventStarted && ev.Type != port.EventError && ev.Type != port.EventCanceled && !started {
-			return r, fail(CodeInvalidModelStream, "event %q before started", ev.Type)
-		}
-		switch ev.Type {
-		case port.EventStarted:
-			if started {
-				return r, fail(CodeInvalidModelStream, "second started event")
-			}
-			started = true
-		case port.EventContent:
-			streamed.WriteString(ev.Delta)
-		case port.EventThinking, port.EventUsage:
-		case port.EventToolCall:
-			if ev.Call == nil || strings.TrimSpace(ev.Call.ToolCallID) == "" {
-				return r, fail(CodeInvalidModelStream, "tool call without an id")
-			}
-			if c.seenIDs[ev.Call.ToolCallID] {
-				return r, fail(CodeInvalidModelStream, "tool call id %q reused", ev.Call.ToolCallID)
-			}
-			c.seenIDs[ev.Call.ToolCallID] = true
-			if !offered[ev.Call.Name] {
-				return r, fail(CodeInvalidModelStream, "tool %q was not offered in this round", ev.Call.Name)
-			}
-			r.calls = append(r.calls, *ev.Call)
-		case port.EventError:
-			if ev.Error != nil && ev.Error.Code == "AUTHENTICATION" {
-				return r, fail(CodeProviderAuthentication, "%s", ev.Error.Message)
-			}
-			msg := "provider error"
-			if ev.Error != nil {
-				msg = ev.Error.Code + ": " + ev.Error.Message
-			}
-			return r, fail(CodeProviderError, "%s", msg)
-		case port.EventCanceled:
-			return r, fail(CodeCanceled, "the provider canceled the round")
-		case port.EventDone:
-			done = true
-			content := ev.Content
-			if content == "" {
-				content = streamed.String()
-			} else if streamed.Len() > 0 && streamed.String() != content {
-				return r, fail(CodeInvalidModelStream, "done content differs from streamed content")
-			}
-			r.content = content
-			switch ev.StopReason {
-			case port.StopToolCalls:
-				if len(r.calls) == 0 {
-					return r, fail(CodeInvalidModelStream, "stop reason tool_calls without tool calls")
-				}
-			case port.StopCompleted:
-				if len(r.calls) > 0 {
-					return r, fail(CodeInvalidModelStream, "tool calls with stop reason completed")
-				}
-				if strings.TrimSpace(content) == "" {
-					return r, fail(CodeInvalidModelStream, "completed round with blank content")
-				}
-			default:
-				return r, fail(CodeInvalidModelStream, "non-final stop reason %q", ev.StopReason)
-			}
-		default:
-			return r, fail(CodeInvalidModelStream, "unknown event type %q", ev.Type)
-		}
-	}
-	if !done {
-		return r, fail(CodeProviderError, "MALFORMED_STREAM: the stream ended without done")
-	}
-	return r, nil
+// Done is closed when the run has ended.
+func (h *Handle) Done() <-chan struct{} { return h.s.done }
+
+// Wait blocks until the run ends and returns its result. Ordinary failures
+// are results, never errors.
+func (h *Handle) Wait() Result {
+	<-h.s.done
+	return h.s.result
 }
 
-func (c *controller) dispatch(ctx context.Context, turn int, tools port.ToolSet, call port.ToolCall) *runError {
-	canonical, ok := tools.CanonicalToolIDs[call.Name]
-	if !ok {
-		return fail(CodeToolExecution, "tool %q has no canonical ID in the host tool set", call.Name)
-	}
-	argsHash, err := hashCanonical(call.Arguments)
-	if err != nil {
-		return fail(CodeInvalidModelStream, "arguments of %q are not canonical JSON: %v", call.ToolCallID, err)
-	}
-	key, err := hashCanonical(map[string]any{"runId": c.res.RunID, "toolCallId": call.ToolCallID, "name": call.Name, "argumentsHash": argsHash})
-	if err != nil {
-		return fail(CodeInvalidModelStream, "idempotency key: %v", err)
-	}
-	c.emit(Event{Type: "tool_start", Turn: turn, Call: &call})
-	rec := CallRecord{Call: call, CanonicalID: canonical}
-	result, err := c.deps.Tools.Execute(ctx, call, port.ToolContext{
-		RunID: c.res.RunID, TaskID: c.req.TaskID, Mode: c.mode(),
-		ToolCallID: call.ToolCallID, IdempotencyKey: key, TimeoutMs: defaultToolTimeout,
-	})
-	if err != nil {
-		rec.Error = err.Error()
-		c.res.Calls = append(c.res.Calls, rec)
-		return fail(CodeToolExecution, "call %q to %s has an unknown outcome: %v", call.ToolCallID, canonical, err)
-	}
-	rec.Result = &result
-	c.res.Calls = append(c.res.Calls, rec)
-	c.emit(Event{Type: "tool_result", Turn: turn, Call: &call, Result: &result})
-	if result.CanonicalToolID != canonical {
-		return fail(CodeToolExecution, "call %q: result names tool %q, expected %q", call.ToolCallID, result.CanonicalToolID, canonical)
-	}
-	c.messages = append(c.messages, port.Message{Role: "tool", Content: result.Content, ToolCallID: call.ToolCallID, ToolName: call.Name})
-	return nil
+// State returns the run's current state.
+func (h *Handle) State() string { return h.s.currentState() }
+
+// Cancel records a cancel intent; see Controller.Cancel.
+func (h *Handle) Cancel(reason string) bool { return h.c.Cancel(h.RunID, reason) }
+
+// Pause records a pause intent; see Controller.Pause.
+func (h *Handle) Pause(reason string) bool { return h.c.Pause(h.RunID, reason) }
+
+// ResolveApproval resolves a pending approval; see Controller.ResolveApproval.
+func (h *Handle) ResolveApproval(requestID, decision string) bool {
+	return h.c.ResolveApproval(h.RunID, requestID, decision)
 }
 
-// hashCanonical is SHA-256 over the RFC 8785 form of v.
-func hashCanonical(v any) (string, error) {
-	b, err := json.Marshal(v)
+// Run starts req on a fresh controller over deps and waits for the result.
+// When ctx is done first, the run is cancelled with DefaultCancelReason and
+// its cancelled result returned. Request errors are returned as errors.
+func Run(ctx context.Context, deps Deps, req Request) (Result, error) {
+	h, err := New(deps).Start(req)
 	if err != nil {
-		return "", err
+		return Result{}, err
 	}
-	c, err := jcs.Transform(b)
-	if err != nil {
-		return "", err
+	select {
+	case <-h.Done():
+	case <-ctx.Done():
+		h.Cancel(DefaultCancelReason)
 	}
-	sum := sha256.Sum256(c)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+	return h.Wait(), nil
 }
-
-const systemPrompt = "You are a coding agent working in one workspace through the tools offered. Inspect before you change, and report what you observed."

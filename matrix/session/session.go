@@ -51,7 +51,9 @@ func (o *Outcome) Changes() []snapshot.Change { return snapshot.Diff(o.Before, o
 func (o *Outcome) ToolSequence() []string {
 	var out []string
 	for _, c := range o.Result.Calls {
-		out = append(out, c.Call.Name)
+		if c.Dispatched {
+			out = append(out, c.Call.Name)
+		}
 	}
 	return out
 }
@@ -98,9 +100,14 @@ func Run(ctx context.Context, argv []string, sc Scenario) (*Outcome, error) {
 	}
 	m := model.NewScripted(sc.Rounds)
 	exec := &executor{client: client}
-	out.Result = run.Run(ctx, run.Deps{Model: m, Tools: exec, Clock: &clock{}, IDs: &ids{}}, run.Request{
-		TaskID: "task-1", Task: sc.Task, Mode: sc.Mode,
+	out.Result, err = run.Run(ctx, run.Deps{Model: m, Tools: exec, Clock: &clock{}, IDs: &ids{}}, run.Request{
+		Goal: sc.Task, TaskID: "task-1", WorkspaceRoot: ws, Mode: sc.Mode,
+		Prompt: &run.PromptConfig{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied",
+			WriteAccess: "allowed", HostEnvironment: hostEnvironment(out.Host.CommandEnvironment)},
 	})
+	if err != nil {
+		return out, err
+	}
 	out.HostError = exec.hostError()
 	out.ModelConsumed = m.Consumed()
 	if out.After, err = snapshot.Take(ws); err != nil {
@@ -126,18 +133,11 @@ func initializeParams(ws, store, mode string) (wire.InitializeParams, error) {
 	if mode == "" {
 		mode = "auto"
 	}
-	cat, err := json.Marshal(catalog.Core())
-	if err != nil {
-		return wire.InitializeParams{}, err
-	}
-	prof, err := json.Marshal(map[string]any{"version": effects.ProfileVersion, "tools": effects.CoreProfile()})
-	if err != nil {
-		return wire.InitializeParams{}, err
-	}
 	return wire.InitializeParams{
 		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: store,
-		Catalog: cat, EffectProfile: prof, Mode: mode,
-		ApprovalProfile: "balanced", Containment: "best_effort", ToolProfile: "host",
+		Catalog:       catalog.ForHost(),
+		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
+		Mode:          mode, ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
 	}, nil
 }
 
@@ -205,4 +205,16 @@ func (i *ids) NewID(prefix string) string {
 	}
 	i.n[prefix]++
 	return fmt.Sprintf("%s-%d", prefix, i.n[prefix])
+}
+
+// hostEnvironment turns the host's reported command environment into the
+// prompt's hostEnvironment, or nil when the host reported none.
+func hostEnvironment(env *wire.CommandEnvironment) *run.HostEnvironment {
+	if env == nil {
+		return nil
+	}
+	c := env.Command
+	return &run.HostEnvironment{Architecture: env.Architecture, OperatingSystem: env.OperatingSystem, Command: run.CommandEnvironment{
+		ArgumentsPrefix: c.ArgumentsPrefix, CommandMode: c.CommandMode, Executable: c.Executable, Interactive: c.Interactive,
+		PathStyle: c.PathStyle, Shell: c.Shell, Stdin: c.Stdin, TTY: c.TTY}}
 }

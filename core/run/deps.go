@@ -1,0 +1,122 @@
+package run
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/port"
+)
+
+// Deps are the ports a controller runs on (RUNTIME §3). Model and Tools are
+// required; the model must also report its capabilities
+// (port.CapabilityReporter). Every other member is optional: without a Store
+// there is no checkpoint persistence and no resume, without a Verifier no
+// write, validation or diff evidence can be applied, without a Trace the
+// trace is a no-op that is always finalized. Clock, IDs, Sleeper and Timers
+// default to wall time, random IDs, a real sleep and real timers.
+type Deps struct {
+	Model    port.Model
+	Tools    port.ToolExecutor
+	Store    port.RunStore
+	Verifier Verifier
+	Trace    port.Trace
+	// OnEvent observes runtime events (RUNTIME §27). It is called
+	// synchronously on the run's goroutine; a panic is swallowed. It may
+	// call the controller (Pause, Cancel, ResolveApproval) but must not wait
+	// for the run to end.
+	OnEvent func(Event)
+	Clock   port.Clock
+	IDs     port.IDSource
+	Sleeper port.Sleeper
+	Timers  Timers
+}
+
+// A Verifier is the host's workspace evidence verifier
+// (AiCoderResumeWorkspaceVerifier, CONTRACTS §13.8) with consistency
+// "serialized_workspace": it captures a deterministic fingerprint of the
+// task-relevant workspace state and verifies a recorded one on resume.
+type Verifier interface {
+	Capture(ctx context.Context, in WorkspaceInput) (WorkspaceState, error)
+	Verify(ctx context.Context, state WorkspaceState) (Verification, error)
+}
+
+// WorkspaceInput is what the runtime asks a verifier to capture.
+type WorkspaceInput struct {
+	ActiveFiles       []checkpoint.ActiveFile `json:"activeFiles"`
+	DirtyStateSummary *string                 `json:"dirtyStateSummary"`
+}
+
+// WorkspaceState is a captured workspace state. StateFingerprint is an
+// opaque, deterministic digest.
+type WorkspaceState struct {
+	ActiveFiles       []checkpoint.ActiveFile `json:"activeFiles"`
+	DirtyStateSummary *string                 `json:"dirtyStateSummary"`
+	StateFingerprint  string                  `json:"stateFingerprint"`
+}
+
+// Verification is a verifier's answer on resume.
+type Verification struct {
+	CurrentFingerprint string `json:"currentFingerprint"`
+	Matches            bool   `json:"matches"`
+}
+
+// A ToolSetRestorer is a tool executor that can restore a checkpointed tool
+// set on resume (the optional restoreToolSet of CONTRACTS §13.9).
+type ToolSetRestorer interface {
+	RestoreToolSet(ctx context.Context, names []string, snapshotHash string) error
+}
+
+// Timers arms wall-clock timers: the run deadline, the persistence grace and
+// the dispatch guard. AfterFunc calls f once after d unless stop is called
+// first. Tests replace it to fire timers on demand.
+type Timers interface {
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
+}
+
+type realTimers struct{}
+
+func (realTimers) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+
+type wallClock struct{}
+
+func (wallClock) Now() int64 { return time.Now().UnixMilli() }
+
+type randomIDs struct{}
+
+func (randomIDs) NewID(prefix string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return prefix + "-" + hex.EncodeToString(b[:])
+}
+
+type realSleeper struct{}
+
+func (realSleeper) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+func (d Deps) withDefaults() Deps {
+	if d.Clock == nil {
+		d.Clock = wallClock{}
+	}
+	if d.IDs == nil {
+		d.IDs = randomIDs{}
+	}
+	if d.Sleeper == nil {
+		d.Sleeper = realSleeper{}
+	}
+	if d.Timers == nil {
+		d.Timers = realTimers{}
+	}
+	return d
+}

@@ -1,0 +1,396 @@
+package run_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/run"
+	"github.com/galaxy-stack/conform/doubles/clock"
+	"github.com/galaxy-stack/conform/doubles/model"
+	"github.com/galaxy-stack/conform/doubles/store"
+	. "github.com/onsi/gomega"
+)
+
+// testTool is one tool of the in-process test executor.
+type testTool struct {
+	name, canonical string
+	caps            []string
+	handle          func(call port.ToolCall) (port.ToolResult, error)
+}
+
+// testExec is a small fake host: a configurable tool set whose tools answer
+// from handlers, recording every call it receives.
+type testExec struct {
+	mu       sync.Mutex
+	tools    []testTool
+	calls    []port.ToolCall
+	contexts []port.ToolContext
+	snapshot string
+	restored [][]string
+	// activateAfter adds a tool to the set after the first executed call.
+	activateAfter *testTool
+}
+
+func ok(canonical string, effects *port.Effects) port.ToolResult {
+	r := port.ToolResult{OK: true, CanonicalToolID: canonical, Content: `{"ok":true}`, Summary: canonical + " succeeded", Trust: "workspace"}
+	if effects != nil {
+		r.Effects, r.EffectsAuthority = effects, "host"
+	}
+	return r
+}
+
+func failed(canonical, code string) port.ToolResult {
+	return port.ToolResult{OK: false, CanonicalToolID: canonical, Content: `{"ok":false}`, Summary: canonical + " failed", Trust: "workspace",
+		Error: &port.ToolError{Code: code, Message: "tool failed"}}
+}
+
+func sp(s string) *string { return &s }
+
+// defaultTools mirrors the original runtime test's deterministic executor.
+func defaultTools() []testTool {
+	return []testTool{
+		{name: "git_diff", canonical: "git.diff", caps: []string{"diff_review"}, handle: func(port.ToolCall) (port.ToolResult, error) {
+			return ok("git.diff", &port.Effects{DiffReview: &port.DiffReview{DiffHash: "sha256:final-diff"}}), nil
+		}},
+		{name: "project_validate", canonical: "project_validate", caps: []string{"validate"}, handle: func(port.ToolCall) (port.ToolResult, error) {
+			return ok("project_validate", &port.Effects{Validations: []port.ValidationEntry{{ID: "unit", Detail: "unit tests pass", Scope: "workspace", Status: "passed"}}}), nil
+		}},
+		{name: "workspace_list", canonical: "workspace_list", caps: []string{"inspect"}, handle: func(port.ToolCall) (port.ToolResult, error) {
+			return ok("workspace_list", &port.Effects{InspectedPaths: []string{"src"}}), nil
+		}},
+		{name: "workspace_write", canonical: "workspace_write", caps: []string{"write"}, handle: func(port.ToolCall) (port.ToolResult, error) {
+			return ok("workspace_write", &port.Effects{Writes: []port.Write{{Path: "src/a.ts", BeforeHash: sp("before"), AfterHash: sp("after")}}}), nil
+		}},
+	}
+}
+
+func newExec(tools ...testTool) *testExec {
+	if len(tools) == 0 {
+		tools = defaultTools()
+	}
+	return &testExec{tools: tools, snapshot: "sha256:tool-set"}
+}
+
+// set replaces the handler of the tool called name.
+func (e *testExec) set(name string, h func(port.ToolCall) (port.ToolResult, error)) *testExec {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := range e.tools {
+		if e.tools[i].name == name {
+			e.tools[i].handle = h
+			return e
+		}
+	}
+	panic("no tool " + name)
+}
+
+func (e *testExec) ToolSet(context.Context) (port.ToolSet, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ts := port.ToolSet{CanonicalToolIDs: map[string]string{}, EffectCapabilities: map[string][]string{}, SnapshotHash: e.snapshot}
+	for _, t := range e.tools {
+		ts.Definitions = append(ts.Definitions, port.ToolDefinition{Type: "function", Function: port.FunctionSpec{
+			Name: t.name, Description: "deterministic test tool", Parameters: map[string]any{"type": "object"}}})
+		ts.CanonicalToolIDs[t.name] = t.canonical
+		ts.EffectCapabilities[t.canonical] = t.caps
+	}
+	return ts, nil
+}
+
+func (e *testExec) Execute(_ context.Context, call port.ToolCall, tc port.ToolContext) (port.ToolResult, error) {
+	e.mu.Lock()
+	e.calls = append(e.calls, call)
+	e.contexts = append(e.contexts, tc)
+	var h func(port.ToolCall) (port.ToolResult, error)
+	for _, t := range e.tools {
+		if t.name == call.Name {
+			h = t.handle
+		}
+	}
+	if e.activateAfter != nil {
+		e.tools = append(e.tools, *e.activateAfter)
+		e.snapshot = "sha256:tool-set-expanded"
+		e.activateAfter = nil
+	}
+	e.mu.Unlock()
+	if h == nil {
+		return port.ToolResult{}, fmt.Errorf("unknown tool %q", call.Name)
+	}
+	return h(call)
+}
+
+func (e *testExec) RestoreToolSet(_ context.Context, names []string, _ string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.restored = append(e.restored, names)
+	return nil
+}
+
+func (e *testExec) names() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, c := range e.calls {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// testVerifier is a deterministic workspace verifier.
+type testVerifier struct {
+	mu          sync.Mutex
+	fingerprint string
+	failCapture bool
+	captures    [][]checkpoint.ActiveFile
+}
+
+func newVerifier() *testVerifier { return &testVerifier{fingerprint: "sha256:deterministic-workspace"} }
+
+func (v *testVerifier) Capture(_ context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.captures = append(v.captures, in.ActiveFiles)
+	if v.failCapture {
+		return run.WorkspaceState{}, &port.Error{Code: port.CodeIOError, Message: "capture failed"}
+	}
+	return run.WorkspaceState{ActiveFiles: in.ActiveFiles, DirtyStateSummary: in.DirtyStateSummary, StateFingerprint: v.fingerprint}, nil
+}
+
+func (v *testVerifier) Verify(_ context.Context, st run.WorkspaceState) (run.Verification, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return run.Verification{CurrentFingerprint: v.fingerprint, Matches: st.StateFingerprint == v.fingerprint}, nil
+}
+
+// fnModel is a model whose rounds are functions of the request, for cases
+// the scripted double's fixture format cannot express (retry modes,
+// capability variants, identities with credentials).
+type fnModel struct {
+	mu       sync.Mutex
+	identity port.ModelIdentity
+	caps     port.ModelCapabilities
+	rounds   [][]port.RoundEvent
+	requests []port.RoundRequest
+}
+
+func newFnModel(rounds ...[]port.RoundEvent) *fnModel {
+	m := model.NewScripted(nil)
+	return &fnModel{identity: m.Identity(), caps: m.CapabilitySnapshot(), rounds: rounds}
+}
+
+func (m *fnModel) Identity() port.ModelIdentity { return m.identity }
+
+func (m *fnModel) Capabilities(context.Context) (port.ModelCapabilities, error) {
+	return m.caps.Clone(), nil
+}
+
+func (m *fnModel) StreamRound(ctx context.Context, req port.RoundRequest) ([]port.RoundEvent, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.requests = append(m.requests, req)
+	if ctx.Err() != nil {
+		return []port.RoundEvent{{Type: port.EventCanceled}}, nil
+	}
+	if len(m.rounds) == 0 {
+		return []port.RoundEvent{{Type: port.EventStarted}, {Type: port.EventError, Error: &port.ProviderError{Code: "PROVIDER_ERROR", Message: "script exhausted"}}}, nil
+	}
+	r := m.rounds[0]
+	m.rounds = m.rounds[1:]
+	id := m.identity
+	out := []port.RoundEvent{}
+	for _, e := range r {
+		if e.Type == port.EventDone && e.Identity == nil {
+			e.Identity = &id
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (m *fnModel) requestCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.requests)
+}
+
+func started() port.RoundEvent { return port.RoundEvent{Type: port.EventStarted} }
+func doneText(text string) port.RoundEvent {
+	return port.RoundEvent{Type: port.EventDone, Content: text, StopReason: port.StopCompleted}
+}
+func doneCalls() port.RoundEvent {
+	return port.RoundEvent{Type: port.EventDone, StopReason: port.StopToolCalls}
+}
+func callEvent(name, id string) port.RoundEvent {
+	return port.RoundEvent{Type: port.EventToolCall, Call: &port.ToolCall{ToolCallID: id, Name: name, Arguments: map[string]any{"path": "src/a.ts"}}}
+}
+func providerError(code, msg string, retryable bool, mode string) port.RoundEvent {
+	return port.RoundEvent{Type: port.EventError, Error: &port.ProviderError{Code: code, Message: msg, Retryable: retryable, RetryMode: mode}}
+}
+
+// Scripted-double round helpers.
+func call(name, id string) model.ToolCall {
+	return model.ToolCall{ToolCallID: id, ToolName: name, Arguments: map[string]any{"path": "src/a.ts"}}
+}
+func calls(cs ...model.ToolCall) model.Round { return model.CallRound(cs...) }
+func text(s string) model.Round              { return model.TextRound(s) }
+
+// baseRequest mirrors the original runtime test's request.
+func baseRequest(runID string) run.Request {
+	return run.Request{
+		Goal: "Inspect and complete the deterministic task", TaskID: "task-test", WorkspaceRoot: "/workspace", RunID: runID,
+		Prompt: &run.PromptConfig{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied", WriteAccess: "allowed",
+			HostEnvironment: &run.HostEnvironment{Architecture: "arm64", OperatingSystem: "darwin", Command: run.CommandEnvironment{
+				ArgumentsPrefix: []string{"-c"}, CommandMode: "shell_string", Executable: "/bin/zsh", PathStyle: "posix", Shell: "zsh", Stdin: "closed"}}},
+		Budget: &run.BudgetInput{MaxCompletionRejections: run.N(3), MaxModelRetries: run.N(0), MaxToolCalls: run.N(20), MaxTurns: run.N(12)},
+	}
+}
+
+// env bundles the ports of one test run.
+type env struct {
+	model    port.Model
+	exec     *testExec
+	store    port.RunStore
+	trace    port.Trace
+	verifier run.Verifier
+	clock    *clock.Fake
+	timers   run.Timers
+	mu       sync.Mutex
+	events   []run.Event
+	onEvent  func(c *run.Controller, e run.Event)
+	ctrl     *run.Controller
+}
+
+func newEnv(m port.Model) *env {
+	return &env{model: m, exec: newExec(), clock: clock.NewFake(1_700_000_000_000)}
+}
+
+func scripted(rounds ...model.Round) *env { return newEnv(model.NewScripted(rounds)) }
+
+func (e *env) deps() run.Deps {
+	d := run.Deps{Model: e.model, Tools: e.exec, Clock: e.clock, Sleeper: e.clock, IDs: clock.NewIDs(""), Timers: e.timers,
+		OnEvent: func(ev run.Event) {
+			e.mu.Lock()
+			e.events = append(e.events, ev)
+			e.mu.Unlock()
+			if e.onEvent != nil {
+				e.onEvent(e.ctrl, ev)
+			}
+		}}
+	if e.store != nil {
+		d.Store = e.store
+	}
+	if e.trace != nil {
+		d.Trace = e.trace
+	}
+	if e.verifier != nil {
+		d.Verifier = e.verifier
+	}
+	return d
+}
+
+func (e *env) controller() *run.Controller {
+	e.ctrl = run.New(e.deps())
+	return e.ctrl
+}
+
+func wait(h *run.Handle) run.Result {
+	select {
+	case <-h.Done():
+	case <-time.After(10 * time.Second):
+		panic("run did not end")
+	}
+	return h.Wait()
+}
+
+func (e *env) start(req run.Request) run.Result {
+	h, err := e.controller().Start(req)
+	Expect(err).NotTo(HaveOccurred())
+	return wait(h)
+}
+
+func (e *env) resume(req run.Request) run.Result {
+	h, err := e.controller().Resume(req)
+	Expect(err).NotTo(HaveOccurred())
+	return wait(h)
+}
+
+func (e *env) eventsOf(typ string) []run.Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []run.Event
+	for _, ev := range e.events {
+		if ev.Type == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func transitions(r run.Result) []string {
+	var out []string
+	for _, t := range r.Transitions {
+		out = append(out, t.From+"->"+t.To)
+	}
+	return out
+}
+
+func outcomes(cp *checkpoint.Checkpoint) []string {
+	var out []string
+	for _, c := range cp.LastToolCalls {
+		out = append(out, string(c.Outcome))
+	}
+	return out
+}
+
+func storedCheckpoints(s *store.RunStore) []*checkpoint.Checkpoint {
+	var out []*checkpoint.Checkpoint
+	for _, raw := range s.CheckpointHistory() {
+		cp, err := checkpoint.Assert(raw)
+		Expect(err).NotTo(HaveOccurred())
+		out = append(out, cp)
+	}
+	return out
+}
+
+func decodeJSON(raw json.RawMessage) map[string]any {
+	var m map[string]any
+	Expect(json.Unmarshal(raw, &m)).To(Succeed())
+	return m
+}
+
+func isRunError(err error, code string) bool {
+	var re *run.Error
+	return errors.As(err, &re) && re.Code == code
+}
+
+type (
+	portCall   = port.ToolCall
+	portResult = port.ToolResult
+)
+
+func roundCalls(name string, ids ...string) []port.RoundEvent {
+	out := []port.RoundEvent{started()}
+	for _, id := range ids {
+		out = append(out, callEvent(name, id))
+	}
+	return append(out, doneCalls())
+}
+
+// fireAtTimers fires at once every timer armed for exactly ms milliseconds
+// and never fires the others.
+type fireAtTimers struct{ ms int64 }
+
+func fireAt(ms int64) run.Timers { return fireAtTimers{ms} }
+
+func (t fireAtTimers) AfterFunc(d time.Duration, f func()) func() bool {
+	if d.Milliseconds() == t.ms {
+		go f()
+	}
+	return func() bool { return true }
+}

@@ -1,0 +1,79 @@
+package run
+
+import "github.com/galaxy-stack/conform/core/port"
+
+// runLoop is the turn loop of RUNTIME §11. It returns the final report of a
+// completed run, or the error that ends it.
+func (s *session) runLoop() (string, error) {
+	if err := s.resumeFinalization(); err != nil {
+		return "", err
+	}
+	for {
+		for s.modelTurns < s.budget.MaxTurns {
+			if err := s.checkControl(); err != nil {
+				return "", err
+			}
+			if err := s.waitForApprovals(); err != nil {
+				return "", err
+			}
+			if err := s.checkControl(); err != nil {
+				return "", err
+			}
+			s.modelTurns++
+			if err := s.refreshToolSet(s.ctx, true); err != nil {
+				return "", err
+			}
+			roundSet := s.toolSet
+			tools := roundSet.Definitions
+			if s.finalizationMode {
+				tools = []port.ToolDefinition{}
+			}
+			s.conv.mandatoryState = s.mandatoryState()
+			messages, err := s.prepareRound(tools)
+			if err != nil {
+				return "", err
+			}
+			out, err := s.modelRound(messages, tools)
+			if err != nil {
+				return "", err
+			}
+			s.completeRound(out)
+			if len(out.calls) > 0 {
+				if s.finalizationMode {
+					if err := s.finalizationToolCalls(out); err != nil {
+						return "", err
+					}
+					continue
+				}
+				obs, err := s.runBatch(out.calls, roundSet)
+				if err != nil {
+					return "", err
+				}
+				if err := s.refreshToolSet(s.ctx, true); err != nil {
+					return "", err
+				}
+				s.conv.addInteraction(out.assistant, obs)
+				if err := s.afterBatch(obs); err != nil {
+					return "", err
+				}
+				continue
+			}
+			s.conv.addInteraction(out.assistant, nil)
+			if err := s.transition(StateReviewing, "The model proposed a final report; evaluate deterministic completion evidence."); err != nil {
+				return "", err
+			}
+			done, err := s.tryComplete(out.content)
+			if err != nil {
+				return "", err
+			}
+			if done {
+				return out.content, nil
+			}
+			s.finalizationMode = false
+		}
+		if s.budgetFinalization() {
+			continue
+		}
+		return "", newError(CodeMaxTurns, "AI Coder reached maxTurns=%d.", s.budget.MaxTurns)
+	}
+}

@@ -1,0 +1,141 @@
+package run_test
+
+import (
+	"math"
+
+	"github.com/galaxy-stack/conform/core/run"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+func requestError(err error) *run.RequestError {
+	re, ok := err.(*run.RequestError)
+	Expect(ok).To(BeTrue(), "want a *run.RequestError, got %v", err)
+	return re
+}
+
+var _ = Describe("request validation and budget (RUNTIME §4, §5)", func() {
+	It("refuses legacy prompt fields first", func() {
+		_, err := run.DecodeRequest([]byte(`{"systemPrompt":"x","unknownThing":1}`))
+		Expect(requestError(err).Message).To(Equal("systemPrompt is no longer accepted; provide the structured prompt configuration."))
+		Expect(requestError(err).Kind).To(Equal("TypeError"))
+	})
+
+	DescribeTable("JSON request messages",
+		func(doc, message string) {
+			_, err := run.DecodeRequest([]byte(doc))
+			Expect(requestError(err).Message).To(Equal(message))
+		},
+		Entry("unknown field", `{"goal":"g","nope":1}`, "Run request contains unknown field nope."),
+		Entry("blank goal", `{"goal":" ","runId":"r","taskId":"t","workspaceRoot":"/w"}`, "goal must be a non-empty string."),
+		Entry("bad mode", `{"goal":"g","runId":"r","taskId":"t","workspaceRoot":"/w","mode":"x"}`, "mode is invalid."),
+		Entry("no prompt", `{"goal":"g","runId":"r","taskId":"t","workspaceRoot":"/w"}`, "prompt must be a structured configuration object."),
+		Entry("bad agent profile", `{"goal":"g","runId":"r","taskId":"t","workspaceRoot":"/w","prompt":{"agentProfile":"x"}}`, "Invalid agent profile."),
+		Entry("unknown prompt key", `{"goal":"g","runId":"r","taskId":"t","workspaceRoot":"/w","prompt":{"zzz":1}}`, "prompt contains unknown field zzz."),
+		Entry("bad approval profile", `{"goal":"g","runId":"r","taskId":"t","workspaceRoot":"/w","prompt":{"approvalProfile":"x"}}`, "prompt.approvalProfile is invalid."),
+		Entry("oversized context data", `{"goal":"g","runId":"r","taskId":"t","workspaceRoot":"/w","prompt":{},"contextData":[{"source":"s"}]}`, "Invalid or oversized context data."),
+		Entry("interactive command", `{"goal":"g","runId":"r","taskId":"t","workspaceRoot":"/w","prompt":{"approvalProfile":"balanced","complexity":"standard","networkAccess":"denied","writeAccess":"allowed",
+			"hostEnvironment":{"architecture":"arm64","operatingSystem":"darwin","command":{"argumentsPrefix":["-c"],"commandMode":"shell_string","executable":"/bin/zsh","interactive":true,"pathStyle":"posix","shell":"zsh","stdin":"closed","tty":false}}}}`,
+			"prompt.hostEnvironment.command is malformed."),
+	)
+
+	It("checks typed requests with the same rules", func() {
+		c := run.New(newEnv(newFnModel()).deps())
+		req := baseRequest("run-dup-criteria")
+		req.AcceptanceCriteria = []run.CriterionInput{{ID: "a", Text: "x"}, {ID: "a", Text: "y"}}
+		_, err := c.Start(req)
+		Expect(requestError(err).Message).To(Equal("acceptanceCriteria ids must be unique."))
+		req = baseRequest("run-plan")
+		req.PlanMode = true
+		_, err = c.Start(req)
+		Expect(requestError(err).Message).To(ContainSubstring("not supported by this port"), "plan mode is deferred by name (DECISIONS 15)")
+	})
+
+	It("refuses a second active run with the same ID", func() {
+		e := newEnv(newFnModel())
+		block := make(chan struct{})
+		e.exec = newExec()
+		e.exec.set("workspace_list", func(c portCall) (portResult, error) { <-block; return ok("workspace_list", nil), nil })
+		e.model = newFnModel(roundCalls("workspace_list", "c1"))
+		c := e.controller()
+		h, err := c.Start(baseRequest("run-same"))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = c.Start(baseRequest("run-same"))
+		Expect(requestError(err).Message).To(Equal("AI Coder run run-same is already active."))
+		Expect(requestError(err).Kind).To(Equal("Error"))
+		close(block)
+		wait(h)
+	})
+
+	It("applies the original defaults", func() {
+		b, err := run.NormalizeBudget(nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b.DeadlineMs).To(Equal(int64(1800000)))
+		Expect(b.MaxTurns).To(Equal(48))
+		Expect(b.MaxToolCalls).To(Equal(256))
+		Expect(b.MaxModelRetries).To(Equal(3))
+		Expect(b.ModelRetryDelaysMs).To(Equal([]int64{1000, 3000, 8000}))
+		Expect(b.MaxCompletionRejections).To(Equal(3))
+		Expect(b.MaxNoProgressEpisodes).To(Equal(2))
+		Expect(b.ObservationNudgeThresholds).To(Equal([]int64{3, 5, 8}))
+		Expect(b.PersistenceGraceMs).To(Equal(int64(10000)))
+		Expect(b.ToolOutputMaxBytes).To(Equal(48000))
+		Expect(b.NoProgressPolicy).To(Equal("advisory"))
+	})
+
+	It("floors positive numbers and allows zero retries", func() {
+		b, err := run.NormalizeBudget(&run.BudgetInput{MaxTurns: run.N(1.9), MaxModelRetries: run.N(0)})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b.MaxTurns).To(Equal(1))
+		Expect(b.MaxModelRetries).To(Equal(0))
+	})
+
+	DescribeTable("invalid retry delay lists throw at start",
+		func(delays []float64) {
+			req := withRetries(baseRequest("run-bad-delays"), 1, delays...)
+			if delays == nil {
+				req.Budget.ModelRetryDelaysMs = []float64{}
+			}
+			_, err := run.New(newEnv(newFnModel()).deps()).Start(req)
+			Expect(requestError(err).Message).To(ContainSubstring("modelRetryDelaysMs"))
+			Expect(requestError(err).Kind).To(Equal("RangeError"))
+		},
+		Entry("empty", nil), Entry("zero", []float64{0}), Entry("negative", []float64{10, -5}),
+		Entry("fractional", []float64{10, 1.5}), Entry("too long a delay", []float64{10, 700000}),
+		Entry("nine entries", []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}),
+	)
+
+	DescribeTable("other budget errors",
+		func(in run.BudgetInput, message string) {
+			_, err := run.NormalizeBudget(&in)
+			Expect(requestError(err).Message).To(Equal(message))
+		},
+		Entry("maxTurns 0", run.BudgetInput{MaxTurns: run.N(0)}, "maxTurns must be a positive finite number."),
+		Entry("infinite deadline", run.BudgetInput{DeadlineMs: run.N(math.Inf(1))}, "deadlineMs must be a positive finite number."),
+		Entry("negative retries", run.BudgetInput{MaxModelRetries: run.N(-1)}, "maxModelRetries must be a non-negative finite number."),
+		Entry("policy", run.BudgetInput{NoProgressPolicy: "aggressive"}, `noProgressPolicy must be "advisory" or "strict"; received aggressive.`),
+		Entry("duplicate thresholds", run.BudgetInput{ObservationNudgeThresholds: []float64{3, 3}}, "observationNudgeThresholds must not contain duplicate threshold 3."),
+		Entry("threshold 1", run.BudgetInput{ObservationNudgeThresholds: []float64{1}}, "observationNudgeThresholds entries must be integers >= 2; received 1."),
+		Entry("tool output", run.BudgetInput{ToolOutput: &run.ToolOutputBudget{MaxBytes: run.N(0)}}, "toolOutput.maxBytes must be a positive finite number."),
+	)
+
+	It("refuses an active command.run without a concrete host environment before any model request", func() {
+		m := newFnModel()
+		e := newEnv(m)
+		e.exec = newExec(append(defaultTools(), testTool{name: "run_command", canonical: "command.run", caps: []string{"approval", "state_version", "write"}})...)
+		req := baseRequest("run-command-env")
+		req.Prompt.HostEnvironment = nil
+		r := e.start(req)
+		Expect(r.ErrorCode).To(Equal(run.CodeCapabilityMismatch))
+		Expect(r.ErrorMessage).To(Equal("An active command.run tool requires a concrete hostEnvironment.command interpreter and shell dialect."))
+		Expect(m.requestCount()).To(Equal(0))
+	})
+
+	It("refuses a model without verified streaming and tool calling", func() {
+		m := newFnModel()
+		m.caps.Streaming = "unknown"
+		r := newEnv(m).start(baseRequest("run-caps"))
+		Expect(r.ErrorCode).To(Equal(run.CodeCapabilityMismatch))
+		Expect(r.ErrorMessage).To(Equal("The selected model has not verified streaming and tool-calling support."))
+	})
+})
