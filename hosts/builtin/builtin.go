@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	doubles "github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/google/shlex"
@@ -34,6 +35,9 @@ func Names() []string {
 // hosts maps a built-in host name to its handler factory.
 var hosts = map[string]func() wire.Handler{
 	"reference": func() wire.Handler { return reference.New() },
+	// doubles is the reference host with the nine optional tools served by
+	// deterministic in-memory doubles (the full_contract profile).
+	"doubles": func() wire.Handler { return doubles.NewHandler(reference.New()) },
 }
 
 // IsBuiltin reports whether host names a built-in host.
