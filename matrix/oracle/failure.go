@@ -1,0 +1,120 @@
+package oracle
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Failure is one failed assertion of the oracle.
+type Failure struct {
+	// File names the fixture's file (fixture.Fixture.File).
+	File string `json:"file,omitempty"`
+	// Assertion is the JSON path of the assertion in the fixture, such as
+	// "expected.toolSequence" or "expected.files[0].content", or the name
+	// of a check that always runs: "controls", "checkpointIntegrity",
+	// "writeEvidence".
+	Assertion string `json:"assertion"`
+	// Expected and Actual say what was expected and what was observed, in
+	// a short deterministic form.
+	Expected string `json:"expected"`
+	Actual   string `json:"actual"`
+	// Message is the original lab's failure message (LAB §4), as reports
+	// list it.
+	Message string `json:"message"`
+}
+
+// String renders f as "file: assertion: expected E, got A", leaving out
+// the file when it is empty.
+func (f Failure) String() string {
+	var b strings.Builder
+	if f.File != "" {
+		b.WriteString(f.File)
+		b.WriteString(": ")
+	}
+	b.WriteString(f.Assertion)
+	b.WriteString(": expected ")
+	b.WriteString(f.Expected)
+	b.WriteString(", got ")
+	b.WriteString(f.Actual)
+	return b.String()
+}
+
+// Messages returns the Message of each failure, in order: the report's
+// failures list (LAB §5).
+func Messages(fs []Failure) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Message
+	}
+	return out
+}
+
+// maxText is the most runes of a free text a Failure shows.
+const maxText = 200
+
+// text quotes s for a Failure, cut to maxText runes with the number of
+// runes left out.
+func text(s string) string {
+	runes := []rune(s)
+	if len(runes) > maxText {
+		return strconv.Quote(string(runes[:maxText])) + "…(" + strconv.Itoa(len(runes)-maxText) + " more characters)"
+	}
+	return strconv.Quote(s)
+}
+
+// list renders strings as "[a b]"; an element that would be ambiguous in
+// that form (empty, or holding spaces, brackets or quotes) is quoted.
+func list(xs []string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		if x == "" || strings.ContainsAny(x, " \t\r\n[]\"") || !utf8.ValidString(x) {
+			parts[i] = strconv.Quote(x)
+		} else {
+			parts[i] = x
+		}
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// ints renders integers as "[a b]".
+func ints(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// nullable renders an optional code as the original's String(value) does:
+// the code, or "null".
+func nullable(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
+
+// js renders the list v as JavaScript's JSON.stringify does for the lists
+// the original's messages hold: compact, without HTML escaping, and "[]"
+// for nil.
+func js[T any](v []T) string {
+	if v == nil {
+		v = []T{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "null"
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// jsStr renders s as JavaScript's JSON.stringify does.
+func jsStr(s string) string {
+	l := js([]string{s})
+	return l[1 : len(l)-1]
+}

@@ -1,0 +1,60 @@
+package oracle_test
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/oracle"
+)
+
+var _ = Describe("Failure", func() {
+	It("renders with and without a file", func() {
+		fl := f("expected.toolSequence", "[a b]", "[a]", "m")
+		Expect(fl.String()).To(Equal("expected.toolSequence: expected [a b], got [a]"))
+		fl.File = "x.json"
+		Expect(fl.String()).To(Equal("x.json: expected.toolSequence: expected [a b], got [a]"))
+	})
+
+	It("quotes list entries that would be ambiguous", func() {
+		r := baseRun()
+		r.obs.ToolSequence = []string{"a b", "", `q"`, "[x]"}
+		Expect(oracle.Check(r.fx, r.obs)).To(HaveExactElements(And(
+			HaveField("Actual", `["a b" "" "q\"" "[x]"]`),
+			HaveField("Message", `Expected tool sequence ["read_file","write_file"], received ["a b","","q\"","[x]"].`),
+		)))
+	})
+
+	It("cuts long texts deterministically", func() {
+		r := baseRun()
+		r.obs.FinalResponse = strings.Repeat("é", 250)
+		got := oracle.Check(r.fx, r.obs)
+		Expect(got).To(HaveLen(1))
+		Expect(got[0].Actual).To(Equal(`"` + strings.Repeat("é", 200) + `"…(50 more characters)`))
+	})
+
+	It("keeps the original's JSON in messages without HTML escaping", func() {
+		r := baseRun()
+		r.fx.Expected.FinalResponseIncludes = []string{"<a&b>"}
+		Expect(oracle.Messages(oracle.Check(r.fx, r.obs))).To(Equal([]string{`Final response does not include "<a&b>".`}))
+	})
+})
+
+var _ = Describe("Observed helpers", func() {
+	It("maps the core's cancelled state", func() {
+		Expect(oracle.StatusOf("cancelled")).To(Equal(fixture.StatusCanceled))
+		Expect(oracle.StatusOf("paused")).To(Equal(fixture.StatusPaused))
+	})
+
+	It("turns unfired indexes into per-control flags", func() {
+		Expect(oracle.ControlsFired(3, []int{2})).To(Equal([]bool{true, false, true}))
+		Expect(oracle.ControlsFired(0, nil)).To(BeEmpty())
+	})
+
+	It("derives checkpoint reasons from the checkpoints", func() {
+		o := &oracle.Observed{Checkpoints: []oracle.Checkpoint{{Reason: "pause"}, {Reason: "failure"}}}
+		Expect(o.CheckpointReasons()).To(Equal([]string{"pause", "failure"}))
+	})
+})
