@@ -13,11 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	doubles "github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/reference"
+	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/google/shlex"
 )
@@ -78,9 +80,15 @@ func Serve(name string) error {
 }
 
 // MaybeServe serves a built-in host and exits when the process was started
-// as `<exe> host serve NAME`; otherwise it returns. Test binaries call it
-// first thing in TestMain.
+// as `<exe> host serve NAME`, and runs the in-sandbox containment probe
+// helper and exits when it was started as `<exe> host containment-probe`
+// (the reference host re-executes its own binary that way); otherwise it
+// returns. The conform binary and every test binary that starts built-in
+// hosts call it first thing.
 func MaybeServe() {
+	if n := len(reference.ProbeHelperArgs); len(os.Args) == 1+n && slices.Equal(os.Args[1:], reference.ProbeHelperArgs) {
+		os.Exit(command.ProbeHelperMain(os.Stdout))
+	}
 	if len(os.Args) == 4 && os.Args[1] == "host" && os.Args[2] == "serve" {
 		if err := Serve(os.Args[3]); err != nil {
 			fmt.Fprintln(os.Stderr, "conform host:", err)

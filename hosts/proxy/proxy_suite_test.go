@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
-	"github.com/galaxy-stack/conform/hosts/reference"
-	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -23,9 +20,6 @@ const testHostArg = "proxy-test-host"
 func TestMain(m *testing.M) {
 	// The reference host probes its containment backend by re-executing
 	// its binary, this test binary, as the in-sandbox helper.
-	if n := len(reference.ProbeHelperArgs); len(os.Args) > n && slices.Equal(os.Args[1:1+n], reference.ProbeHelperArgs) {
-		os.Exit(command.ProbeHelperMain(os.Stdout))
-	}
 	builtin.MaybeServe()
 	if len(os.Args) == 2 && os.Args[1] == testHostArg {
 		if err := wire.Serve(context.Background(), os.Stdin, os.Stdout, &testHost{}); err != nil {

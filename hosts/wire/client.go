@@ -31,6 +31,10 @@ type StartOptions struct {
 	// CallTimeout bounds every call but tool/execute, which is bounded by
 	// its own timeoutMs plus DispatchMargin. Zero means 30 s.
 	CallTimeout time.Duration
+	// Interpose, if set, wraps the host's pipes before the connection uses
+	// them; the fault proxy attaches here. It receives the host's output
+	// and input and returns what the harness reads and writes instead.
+	Interpose func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser)
 }
 
 // DispatchMargin is the headroom the harness gives a host beyond a call's
@@ -75,7 +79,12 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 		return nil, err
 	}
 	cmd.Stdout = w
-	c := &Client{cmd: cmd, stdin: stdin, stderr: &tail{max: 8 << 10}, opts: opts, exited: make(chan struct{}), runErr: make(chan error, 1)}
+	var out io.Reader = stdout
+	var in io.WriteCloser = stdin
+	if opts.Interpose != nil {
+		out, in = opts.Interpose(stdout, stdin)
+	}
+	c := &Client{cmd: cmd, stdin: in, stderr: &tail{max: 8 << 10}, opts: opts, exited: make(chan struct{}), runErr: make(chan error, 1)}
 	cmd.Stderr = c.stderr
 	err = cmd.Start()
 	w.Close()
@@ -83,7 +92,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 		stdout.Close()
 		return nil, err
 	}
-	c.conn = NewConn(NewFramer(stdout, stdin), ConnOptions{Handler: opts.handler(), Strict: true, OnRecv: opts.OnRecv, OnSend: opts.OnSend})
+	c.conn = NewConn(NewFramer(out, in), ConnOptions{Handler: opts.handler(), Strict: true, OnRecv: opts.OnRecv, OnSend: opts.OnSend})
 	go func() { c.runErr <- c.conn.Run(context.Background()) }()
 	go func() {
 		c.waitErr = cmd.Wait()
