@@ -1,0 +1,200 @@
+package window
+
+import (
+	"encoding/json"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/port"
+)
+
+// A ContentKind is the class of text the estimator prices (CONTRACTS
+// §12.2).
+type ContentKind string
+
+// The content kinds.
+const (
+	KindCode       ContentKind = "code"
+	KindEnglish    ContentKind = "english"
+	KindJSON       ContentKind = "json"
+	KindVietnamese ContentKind = "vietnamese"
+)
+
+// ContentKinds lists every [ContentKind] in a fixed order.
+func ContentKinds() []ContentKind {
+	return []ContentKind{KindCode, KindEnglish, KindJSON, KindVietnamese}
+}
+
+// Estimation constants (CONTRACTS §12.2).
+const (
+	// EstimateOverhead multiplies every raw characters-per-token estimate.
+	EstimateOverhead = 1.15
+	// CalibrationMin and CalibrationMax clamp a kind's calibration factor.
+	CalibrationMin = 0.5
+	CalibrationMax = 2.0
+	// MessageOverhead is the fixed token cost of one message.
+	MessageOverhead = 6
+)
+
+// charsPerToken is the UTF-16 code units per token of each kind.
+func charsPerToken(k ContentKind) float64 {
+	switch k {
+	case KindCode:
+		return 3
+	case KindVietnamese:
+		return 2.5
+	case KindJSON:
+		return 2.8
+	}
+	return 4
+}
+
+var (
+	codeMarkers       = regexp.MustCompile(`=>|\b(?:const|let|var|function|class|interface|return|import|export|def|fn|impl)\b|[{};]`)
+	vietnameseLetters = regexp.MustCompile(`(?i)[àáạảãâầấậẩẫăằắặẳẵèéẹẻẽêềếệểễìíịỉĩòóọỏõôồốộổỗơờớợởỡùúụủũưừứựửữỳýỵỷỹđ]`)
+)
+
+// Classify returns the content kind of s: json when the trimmed text starts
+// with "{" or "[" and is valid JSON; else code when it contains "=>", one of
+// the whole words const let var function class interface return import
+// export def fn impl, or any of "{", "}", ";"; else vietnamese when it
+// contains a Vietnamese diacritic letter in either case; else english.
+func Classify(s string) ContentKind {
+	t := jsTrim(s)
+	if (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+		return KindJSON
+	}
+	if codeMarkers.MatchString(s) {
+		return KindCode
+	}
+	if vietnameseLetters.MatchString(s) {
+		return KindVietnamese
+	}
+	return KindEnglish
+}
+
+// An Estimator prices text in tokens without a tokenizer (CONTRACTS §12.2).
+// It keeps a calibration factor per content kind, learned from provider
+// usage, and remembers which kinds it priced since the last calibration.
+// The zero value is ready to use and uncalibrated. An Estimator is not safe
+// for concurrent use.
+type Estimator struct {
+	factor   [4]float64 // 0 means 1 (uncalibrated)
+	observed [4]bool
+}
+
+func kindIndex(k ContentKind) int {
+	switch k {
+	case KindCode:
+		return 0
+	case KindEnglish:
+		return 1
+	case KindJSON:
+		return 2
+	}
+	return 3
+}
+
+// Factor returns the calibration factor of kind k (1 until calibrated).
+func (e *Estimator) Factor(k ContentKind) float64 {
+	if f := e.factor[kindIndex(k)]; f != 0 {
+		return f
+	}
+	return 1
+}
+
+// Text returns the token estimate of s classified by [Classify]: 0 for the
+// empty string, else ceil(len16(s) / charsPerToken × 1.15 × factor). It
+// marks the kind as observed for [Estimator.CalibrateObserved].
+func (e *Estimator) Text(s string) int {
+	if s == "" {
+		return 0
+	}
+	return e.TextAs(s, Classify(s))
+}
+
+// TextAs is [Estimator.Text] with the kind given instead of classified.
+func (e *Estimator) TextAs(s string, k ContentKind) int {
+	if s == "" {
+		return 0
+	}
+	e.observed[kindIndex(k)] = true
+	return int(math.Ceil(float64(canon.UTF16Len(s)) / charsPerToken(k) * EstimateOverhead * e.Factor(k)))
+}
+
+// Serializable estimates v: a string as itself, anything else as its JSON
+// text.
+func (e *Estimator) Serializable(v any) int {
+	return e.Text(jsonText(v))
+}
+
+// Calibrate moves kind k's factor toward actual/estimated:
+// clamp(previous × 0.75 + actual/estimated × 0.25, 0.5, 2). It does nothing
+// unless both counts are positive.
+func (e *Estimator) Calibrate(k ContentKind, estimated, actual int) {
+	if estimated <= 0 || actual <= 0 {
+		return
+	}
+	observed := float64(actual) / float64(estimated)
+	f := e.Factor(k)*0.75 + observed*0.25
+	e.factor[kindIndex(k)] = math.Min(CalibrationMax, math.Max(CalibrationMin, f))
+}
+
+// CalibrateObserved calibrates every kind priced since the last call with
+// the same pair of counts, then forgets them.
+func (e *Estimator) CalibrateObserved(estimated, actual int) {
+	for _, k := range ContentKinds() {
+		if e.observed[kindIndex(k)] {
+			e.Calibrate(k, estimated, actual)
+		}
+	}
+	e.observed = [4]bool{}
+}
+
+// Messages returns the token cost of msgs (CONTRACTS §12.5): per message 6,
+// plus the content, plus for an assistant message its thinking and the JSON
+// of its tool calls; every message also prices an empty tool-call list
+// ("[]"), as the original does.
+func (e *Estimator) Messages(msgs []port.Message) int {
+	sum := 0
+	for _, m := range msgs {
+		sum += MessageOverhead + e.Text(m.Content)
+		calls := []port.ToolCall{}
+		if m.Role == "assistant" {
+			sum += e.Text(m.Thinking)
+			if len(m.ToolCalls) > 0 {
+				calls = normalizeCalls(m.ToolCalls)
+			}
+		}
+		sum += e.Serializable(calls)
+	}
+	return sum
+}
+
+// ToolDefinitions returns the token cost of tools: their JSON text priced
+// as json.
+func (e *Estimator) ToolDefinitions(tools []port.ToolDefinition) int {
+	if tools == nil {
+		tools = []port.ToolDefinition{}
+	}
+	return e.TextAs(jsonText(tools), KindJSON)
+}
+
+// normalizeCalls writes a nil argument map as {} like the original.
+func normalizeCalls(calls []port.ToolCall) []port.ToolCall {
+	for _, c := range calls {
+		if c.Arguments == nil {
+			out := make([]port.ToolCall, len(calls))
+			for i, c := range calls {
+				if c.Arguments == nil {
+					c.Arguments = map[string]any{}
+				}
+				out[i] = c
+			}
+			return out
+		}
+	}
+	return calls
+}
