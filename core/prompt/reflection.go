@@ -1,0 +1,55 @@
+package prompt
+
+// ReflectionHeader opens a bounded reflection (CONTRACTS §9.7).
+const ReflectionHeader = "[GALAXY BOUNDED REFLECTION trust=trusted_structure; content_trust=untrusted_data]"
+
+// maxReflectionText bounds each reflection text, in UTF-16 code units.
+const maxReflectionText = 600
+
+// A ReflectionInput holds the five fields of a bounded reflection. When
+// EvidenceData is nil, Evidence is the evidence text from source
+// "runtime_observation"; otherwise EvidenceData is used as given.
+type ReflectionInput struct {
+	Avoid        string
+	Evidence     string
+	EvidenceData *UntrustedData
+	Failure      string
+	NextStrategy string
+	RootCause    string
+}
+
+// BuildReflection formats a bounded reflection (CONTRACTS §9.7,
+// buildAiCoderReflection): [ReflectionHeader], a newline, and the JSON of
+// {avoid, evidence, failure, nextStrategy, rootCause}. Each text is trimmed
+// and cut to 600 UTF-16 code units (never inside a surrogate pair), and the
+// evidence is labelled "untrusted_data".
+func BuildReflection(in ReflectionInput) string {
+	evidence := UntrustedData{Content: in.Evidence, Source: "runtime_observation"}
+	if in.EvidenceData != nil {
+		evidence = *in.EvidenceData
+	}
+	evidence.Content = bounded(evidence.Content)
+	return ReflectionHeader + "\n" + mustJSON(map[string]any{
+		"avoid":        bounded(in.Avoid),
+		"evidence":     untrustedItem(evidence),
+		"failure":      bounded(in.Failure),
+		"nextStrategy": bounded(in.NextStrategy),
+		"rootCause":    bounded(in.RootCause),
+	})
+}
+
+func bounded(s string) string {
+	s = jsTrim(s)
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if units+w > maxReflectionText {
+			return s[:i]
+		}
+		units += w
+	}
+	return s
+}
