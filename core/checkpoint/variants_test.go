@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/galaxy-stack/conform/internal/rapidtest"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -46,18 +47,18 @@ var _ = Describe("the properties catch broken variants", func() {
 		b, err := weak.marshal(cp)
 		Expect(err).NotTo(HaveOccurred())
 		i := bytes.Index(b, []byte(`.006Z`)) + 3 // the last millisecond digit
-		rec := &recorder{name: "weak-envelope"}
+		rec := &rapidtest.Recorder{}
 		checkTamper(rec, weak, b, i, '7')
-		Expect(rec.failed).To(BeTrue(), "the weak hash should miss the change")
+		Expect(rec.Failed()).To(BeTrue(), "the weak hash should miss the change")
 
 		strong := defaults()
 		cp, err = strong.create(minimalPayload(), ReasonPause, "2026-01-02T03:04:05.006Z")
 		Expect(err).NotTo(HaveOccurred())
 		b, err = strong.marshal(cp)
 		Expect(err).NotTo(HaveOccurred())
-		rec = &recorder{name: "strong-envelope"}
+		rec = &rapidtest.Recorder{}
 		checkTamper(rec, strong, b, bytes.Index(b, []byte(`.006Z`))+3, '7')
-		Expect(rec.failed).To(BeFalse(), "the real hash must catch it")
+		Expect(rec.Failed()).To(BeFalse(), "the real hash must catch it")
 	})
 
 	It("a shallow clone lets a mutation reach the original", func() {
