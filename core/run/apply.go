@@ -67,6 +67,7 @@ func (s *session) applyEffects(c *callState) error {
 			return err
 		}
 	}
+	c.fingerprint = fp
 	if e.Approval == effects.ApprovalGranted || e.Approval == effects.ApprovalDenied {
 		if err := s.recordDecision(e.ApprovalRequestID, e.Approval, name, id); err != nil {
 			return err
@@ -80,6 +81,7 @@ func (s *session) applyEffects(c *callState) error {
 		if isGeneratedWritePath(w.Path) {
 			continue
 		}
+		c.recordedWrites = append(c.recordedWrites, w)
 		s.ev.writes = append(s.ev.writes, checkpoint.Edit{AfterHash: clonePtr(w.AfterHash), AfterKind: checkpoint.EntryKind(w.AfterKind),
 			BeforeHash: clonePtr(w.BeforeHash), BeforeKind: checkpoint.EntryKind(w.BeforeKind), Path: w.Path, Sequence: sequence,
 			ToolCallID: id, WorkspaceFingerprint: fp})
@@ -103,7 +105,6 @@ func (s *session) applyEffects(c *callState) error {
 	}
 	s.applyCriteria(e.AcceptanceCriteriaSatisfied, checkpoint.CriterionSatisfied, id)
 	s.applyCriteria(e.AcceptanceCriteriaWaived, checkpoint.CriterionWaived, id)
-	s.afterEffects(c, nil, nil)
 	switch effects.TargetState(e) {
 	case effects.StateExecuting:
 		return s.transition(StateExecuting, name+" changed workspace state.")

@@ -47,7 +47,7 @@ func (s *session) drainResolutions() error {
 	s.mu.Unlock()
 	for _, r := range queued {
 		s.ev.approvals = append(s.ev.approvals, r.decision+":"+r.entry.RequestID+":"+r.entry.ToolName+":"+r.entry.ToolCallID)
-		s.conv.addFeedback(approvalFeedback(r.entry.RequestID, r.decision, r.entry.ToolName))
+		s.addFeedback(approvalFeedback(r.entry.RequestID, r.decision, r.entry.ToolName))
 		if s.pendingCount() == 0 && s.currentState() == StateWaitingApproval {
 			if err := s.transition(r.entry.ReturnState, "Approval "+r.entry.RequestID+" was "+r.decision+"."); err != nil {
 				return err

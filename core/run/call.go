@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
@@ -20,8 +22,15 @@ type callState struct {
 	expected       string // the round tool set's canonical ID for the name
 	idempotencyKey string
 	result         port.ToolResult
-	// flagged is set by a no-progress guard that fired for this call.
-	flagged bool
+	// writeCapable reports whether the round tool set grants the expected
+	// canonical ID the write capability.
+	writeCapable bool
+	// recordedWrites are the writes applied as evidence (generated paths
+	// excluded) and fingerprint the capture made for them (RUNTIME §16.3).
+	recordedWrites []port.Write
+	fingerprint    string
+	// truncated reports that output bounding cut the content.
+	truncated bool
 }
 
 var contentShaPattern = regexp.MustCompile(`"contentSha256":"[0-9a-fA-F]{64}"`)
@@ -32,7 +41,10 @@ func argumentDigest(args map[string]any) string {
 	if args == nil {
 		args = map[string]any{}
 	}
-	text := contentShaPattern.ReplaceAllString(stableJSON(args), `"contentSha256":"<re-read to refresh>"`)
+	text := stableJSON(args)
+	if strings.Contains(text, `"contentSha256"`) {
+		text = contentShaPattern.ReplaceAllString(text, `"contentSha256":"<re-read to refresh>"`)
+	}
 	return cutUTF16(checkpoint.Redact(text), 160)
 }
 
@@ -54,6 +66,7 @@ func requestedTimeoutMs(args map[string]any) int {
 func (s *session) executeGuarded(pc preparedCall, roundSet *port.ToolSet) (observation, error) {
 	call := pc.call
 	c := &callState{call: call, argumentsHash: pc.argumentsHash, expected: roundSet.CanonicalToolIDs[call.Name]}
+	c.writeCapable = slices.Contains(roundSet.EffectCapabilities[c.expected], "write")
 	if s.pendingCount() > 0 {
 		return observation{}, newError(CodeToolExecution, "No tool call may execute while an approval request is unresolved.")
 	}
@@ -65,15 +78,12 @@ func (s *session) executeGuarded(pc preparedCall, roundSet *port.ToolSet) (obser
 	if s.toolCalls > s.budget.MaxToolCalls {
 		return observation{}, newError(CodeMaxToolCalls, "AI Coder reached maxToolCalls=%d.", s.budget.MaxToolCalls)
 	}
-	key, err := runtimeHash(map[string]string{"runId": s.runID, "toolCallId": call.ToolCallID, "name": call.Name, "argumentsHash": c.argumentsHash})
-	if err != nil {
-		return observation{}, err
-	}
+	key := idempotencyKey(s.runID, call.ToolCallID, call.Name, c.argumentsHash)
 	c.idempotencyKey = key
 	s.ev.pushToolCall(checkpoint.ToolCallRecord{ArgumentDigest: argumentDigest(call.Arguments), ArgumentsHash: c.argumentsHash,
 		IdempotencyKey: key, Name: call.Name, Outcome: checkpoint.OutcomeUnknown, ToolCallID: call.ToolCallID})
 	if blocked := s.guardCall(c); blocked != nil {
-		res := synthetic(c.expected, *blocked)
+		res := *blocked
 		s.ev.recordOutcome(call.ToolCallID, checkpoint.OutcomeFailed)
 		s.calls = append(s.calls, CallRecord{Call: call, CanonicalID: c.expected, Result: &res, Outcome: string(checkpoint.OutcomeFailed)})
 		s.traceResult(call, res, false)
@@ -105,7 +115,7 @@ func (s *session) executeGuarded(pc preparedCall, roundSet *port.ToolSet) (obser
 		rec.Outcome = string(checkpoint.OutcomeFailed)
 	}
 	s.calls = append(s.calls, rec)
-	s.traceResult(call, c.result, false)
+	s.traceResult(call, c.result, c.truncated)
 	s.emitEvent(Event{Type: EventToolResult, Call: &call, Result: &c.result})
 	return observationOf(call, c.result), nil
 }
@@ -202,7 +212,11 @@ func (s *session) afterDispatch(c *callState) error {
 	if err := check(); err != nil {
 		return s.unknownOutcome(c, err)
 	}
-	c.result = s.boundOutput(c.result)
+	bounded, truncated, err := s.boundOutput(c.result)
+	if err != nil {
+		return s.unknownOutcome(c, err)
+	}
+	c.result, c.truncated = bounded, truncated
 	if err := s.checkControl(); err != nil {
 		return err
 	}
@@ -238,11 +252,6 @@ func (s *session) unknownOutcome(c *callState, err error) error {
 	}
 	return newError(CodeToolExecution, "%s %s", problem, msg)
 }
-
-// boundOutput bounds model-visible output (RUNTIME §15 step 13–14,
-// CONTRACTS §12.6). Output bounding belongs to the context step of part 2;
-// here the content is passed through unchanged.
-func (s *session) boundOutput(r port.ToolResult) port.ToolResult { return r }
 
 // traceResult emits the tool_result trace event (RUNTIME §26.3).
 func (s *session) traceResult(call port.ToolCall, r port.ToolResult, truncated bool) {

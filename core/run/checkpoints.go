@@ -62,10 +62,13 @@ func (s *session) saveCheckpoint(ctx context.Context, reason checkpoint.Reason, 
 		if err != nil {
 			return newError(CodePersistenceError, "Checkpoint persistence failed: %s", err.Error())
 		}
+		var receipt port.CheckpointReceipt
 		err = safeCall(func() error {
-			_, e := s.deps.Store.SaveCheckpoint(ctx, data)
+			var e error
+			receipt, e = s.deps.Store.SaveCheckpoint(ctx, data)
 			return e
 		})
+		s.latestArtifactRef = receipt.ArtifactRef
 		if err != nil {
 			if c := persistenceCause(ctx); c != nil {
 				return c
@@ -161,16 +164,6 @@ func (s *session) payload(files []checkpoint.ActiveFile, summary, fingerprint *s
 	}
 }
 
-// noProgressSnapshot is the checkpoint's no-progress state. The guard
-// counters are part 2; this records the policy and zero counters.
-func (s *session) noProgressSnapshot() *checkpoint.NoProgress {
-	return &checkpoint.NoProgress{
-		Episodes: 0, FailedToolFamilies: []checkpoint.FamilyCount{}, HostStateVersions: []checkpoint.HostStateVersion{},
-		ObservationNudgeThresholds: slices.Clone(s.budget.ObservationNudgeThresholds), ObservationFamilies: []checkpoint.FamilyCount{},
-		Policy: checkpoint.NoProgressPolicy(s.budget.NoProgressPolicy), PreviousTool: nil, ToolCycleSuffix: []checkpoint.CycleEntry{},
-	}
-}
-
 func cmpString(a, b string) int {
 	switch {
 	case a < b:
@@ -239,11 +232,7 @@ func (s *session) restoreFrom(cp *checkpoint.Checkpoint) error {
 	s.modelTurns = int(cp.Totals.ModelTurns)
 	s.toolCalls = int(cp.Totals.ToolCalls)
 	s.compactionCount = int(cp.Totals.CompactionCount)
-	if v, err := runtimeHash(map[string]string{"checkpoint": cp.ContentHash}); err == nil {
-		s.stateVersion = v
-	}
-	s.restoreNoProgress(cp.NoProgress)
-	return nil
+	return s.restoreNoProgress(cp)
 }
 
 func (s *session) verifyWorkspace(cp *checkpoint.Checkpoint) error {

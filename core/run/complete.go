@@ -158,7 +158,7 @@ func (s *session) reject(report string, verdict Verdict) error {
 	s.completionRejections++
 	research := s.researchEvidence(report)
 	s.emitEvent(Event{Type: EventCompletionRejected, Candidate: report, Issues: msgs, ResearchEvidence: &research})
-	s.conv.addFeedback(gateFeedback(msgs, verdict.Issues, s.hasGit(), research))
+	s.addFeedback(gateFeedback(msgs, verdict.Issues, s.hasGit(), research))
 	if s.completionRejections >= s.budget.MaxCompletionRejections {
 		return newError(CodeNoProgress, "Completion gate failed %d times.", s.completionRejections)
 	}

@@ -1,8 +1,9 @@
-// Package run is the run controller of the core runtime (RUNTIME §2–§16,
-// §20–§23, §26, §27, §29, §30): it validates a run request, probes the model,
-// drives model rounds with bounded retries, preflights and dispatches tool
-// call batches through the host's tool executor, applies host-attested
-// effects, decides completion with the deterministic gate, saves and resumes
+// Package run is the run controller of the core runtime (RUNTIME §2–§23,
+// §26–§30, CONTRACTS §12): it validates a run request, probes the model,
+// prepares each round's context under the token budget, drives model rounds
+// with bounded retries, preflights and dispatches tool call batches through
+// the host's tool executor under the no-progress guards, applies
+// host-attested effects, enters tool-free finalization, decides completion with the deterministic gate, saves and resumes
 // checkpoints, and reports runtime events and a correlated trace.
 //
 //	c := run.New(run.Deps{Model: m, Tools: host, Store: st, Verifier: v, Trace: tr, Clock: clk})
@@ -17,21 +18,31 @@
 // sleeps, timers, the model, the tools, the store, the verifier and the trace
 // all come from [Deps].
 //
-// # Part 2 seams
+// # No-progress guards, finalization and context
 //
-// No-progress guards (§17–§18), finalization (§19), context pressure and
-// compaction (§28, CONTRACTS §12) are part 2 of the controller. Their call
-// sites exist in the turn loop and the per-call pipeline (seams.go) and
-// behave as a runtime without those features: no guard blocks, no
-// finalization turn, every request carries the whole conversation, tool
-// output is not bounded, and a checkpoint's no-progress state is the policy
-// with zero counters.
+// The guards and finalization readiness are core/guard, called at the
+// positions of RUNTIME §11 and §15 (guards.go, finalize.go): BeforeDispatch
+// for each preflighted call, AfterResult once its effects are applied,
+// AfterBatch after each batch, Export into every checkpoint and Restore on
+// resume. The model context is a core/window Manager per execution segment
+// (context.go): the mandatory state document before each request, Fit for
+// preparation, the provider token count and the forced provider_overflow
+// compaction, CompleteRound for the token ledger, BoundToolOutput for every
+// dispatched result. Compactions save a main-context checkpoint through
+// the compacting state (compactionCheckpoint).
 //
 // # Choices recorded here
 //
 //   - Prompt assembly is a stand-in (prompt.go, PromptVersion) until the core
-//     prompt assembler exists: it embeds every value the compatibility hashes
-//     must react to, in conform's own words.
+//     prompt assembler is committed: it embeds every value the compatibility
+//     hashes must react to, in conform's own words.
+//   - A model without a token counter is counted by the context manager's
+//     estimator.
+//   - Tool output is bounded without a spill adapter (the tool executor port
+//     has none), so a truncated result points to pagination.
+//   - A failed-mutation family's workspace state is a fresh capture when a
+//     verifier exists; a failing capture falls back to the state version
+//     (DECISIONS 5).
 //   - The dispatch guard and the deadline are measured on the clock port as
 //     well as armed as Timers: with a fake clock that moved past either,
 //     the earlier of the two wins, as the earlier timer would have.
@@ -74,6 +85,22 @@
 //	§30 generated paths    states_test S generated workspace paths; effects_test › drops generated-path writes
 //	§31 citations          gate_test › extracts citations…; checks research evidence and citations
 //
+//	§17 state version      guard_test › records the no-progress counters…; › does not let repeated criterion marks… manufacture progress
+//	§18.2 observation      guard_test S observation guards (7 Its: advisory interleaved, 3/5/8/9 thresholds, configured thresholds, strict 4/4/3, strict pause, recovery completes, one episode per round)
+//	§18.3 repeat/cycle     refhost_test › blocks the identical stale edit…; guard_test S tool cycles (2); guard_test › pauses seven failing stale edits…; › falls back to the state version… (DECISIONS 5)
+//	§18.4 incidents        asserted through the synthetic results and episodes of the specs above
+//	§18.5 write/validation guard_test S write-hash cycles (3); › pauses six failing validations…
+//	§18.6 episodes         guard_test › pauses… after 6 executor calls (recovery round then pause reason); finalize_test › skips the post-batch finalization check…
+//	§19.1–§19.3            finalize_test › enters the tool-free turn once the evidence is ready…; › fails INVALID_MODEL_STREAM…; › turns finalization off after a rejected report…
+//	§19.4 budget turn      finalize_test S the budget finalization turn (2); guard_test › …manufacture progress (maxTurns=8)
+//	§11 resume boundary    finalize_test › derives the finalization boundary on a verified resume…
+//	§21 no-progress state  guard_test › records the no-progress counters…; › rebuilds the cycle history…; › keeps the incomplete cycle…; › refuses to resume with other thresholds
+//	§28 mandatory state    context_test › places the mandatory state document in every request; finalize_test (phase finalizing, nextAction)
+//	C§12.2–§12.3 ledger    context_test › reports context_pressure and token_ledger events…
+//	C§12.4 pressure, CONTEXT_BUDGET  context_test › …MANDATORY_CONTEXT_TOO_LARGE…; › fails CONTEXT_BUDGET on a persistent overflow…; › fails PROVIDER_ERROR when token counting fails
+//	C§12.5 compaction      context_test › checkpoints provider_overflow…; › compacts repeatedly…; › checkpoints tool_result_pressure…; › …store commits then throws; › …capture fails during a compaction…; › restores the compaction count…
+//	C§12.6 bounding        context_test S tool-output bounding (4)
+//
 // §36 bullets (runtime.test.ts) ported: retry feedback/think (round_test, 2
 // Its); retry ladder, skip, cancel in backoff, invalid delays (round_test,
 // request_test); operational/terminal transitions (states_test); forged
@@ -90,27 +117,44 @@
 // fresh controller, credentials, promptHash, untrusted caller checkpoint,
 // changed prompt (checkpoint_test); final-report store commits then throws
 // (complete_test); cancel during a streaming round (round_test); citation
-// extraction (gate_test); completion-gate-scope (gate_test).
+// extraction (gate_test); completion-gate-scope (gate_test). Part 2: write-hash
+// cycles with the 6-call pause, maxNoProgressEpisodes 1 and the resume
+// (guard_test); seven stale edits; interleaved reads; strict 4/4/3, strict
+// pause and recovery; two blocked observations in one round; advisory
+// 3/5/8/9; thresholds [5] on resume; six failing validations; alternating
+// probes and their resume; repeated marks (MAX_TURNS); one and two
+// finalization tool calls (finalize_test); overflow once, repeated overflows
+// with counts 1–3 and phases executing/validating/reviewing, two overflows
+// then resume, hard exhaustion resuming into a tool-free turn, the 80k
+// tool_result_pressure output, the 300k goal, the commit-then-throw
+// compaction store, the failing compaction capture (context_test and
+// finalize_test); the identical stale edit against the reference host with
+// its inode (refhost_test).
+//
+// The open question of core/guard/testdata/coverage.md (write-hash cycle:
+// 6 or 8 executor calls) is settled by guard_test: 6, as RUNTIME §36 says.
+// After the 4th write resets the episodes, the two failing calls that
+// follow have the same arguments on an unchanged state version, so the
+// identical-repeat guard blocks the 7th and 8th before dispatch.
 //
 // # Not ported here
 //
-//   - §17–§19 and §28 (no-progress guards, finalization, mandatory state):
-//     part 2, behind the seams above; so are the §36 bullets on write-hash
-//     cycles, stale edits, interleaved reads, advisory and strict thresholds,
-//     alternating probes, repeated validation failures, finalization tool
-//     calls and "repeated marks do not manufacture progress".
-//   - CONTRACTS §12 context (token counting, ledger entries, pressure,
-//     compaction, output bounding, provider overflow, CONTEXT_BUDGET): part 2;
-//     the ledger here only records the turn of the last completed round.
-//     So are the §36 bullets on overflow checkpoints, tool_result_pressure,
-//     the 300k-character goal and the verifier failing during compaction.
 //   - §24 plan mode and §25 manual compaction: deferred by name (DECISIONS
-//     15); requests asking for them are refused.
+//     15); requests asking for them are refused. So is the compaction runtime
+//     event, which only manual compaction emits.
 //   - Lazy registry expansion re-assembles the prompt and traces a new
 //     prompt_snapshot (prepare.go refreshToolSet), but the §36 bullet's
 //     assertion on the second request's system prompt is not yet a spec.
-//   - Attachments: validated and checked against capabilities, never sent
-//     (the round request port has no attachment field).
+//   - Attachments: validated and checked against capabilities, priced by the
+//     context manager as images of unknown size, never sent (the round
+//     request port has no attachment field) and not passed to the token
+//     count (the counter port has none).
+//   - Vision calibration (CONTRACTS §12.2) is not fed: the model port
+//     reports no prompt-token delta for images.
 //   - The deadline timer of §10.1 is armed but its wall-clock firing is not
 //     exercised by a spec (the clock-port check is).
+//   - The exact sequence numbers of the "repeated marks" bullet (validation
+//     sequence 4, diff 6) depend on the original script, which the fact
+//     sheets do not give; the spec asserts the MAX_TURNS outcome and the
+//     single validation record.
 package run

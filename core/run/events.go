@@ -32,6 +32,8 @@ const (
 //   - checkpoint: Checkpoint, Reason;
 //   - plan: Plan, ToolCallID, Turn;
 //   - completion_rejected: Candidate, Issues, ResearchEvidence;
+//   - context_pressure: Pressure, Tokens (the current input estimate);
+//   - token_ledger: Ledger;
 //   - state: Transition.
 type Event struct {
 	Type        string `json:"type"`
@@ -55,6 +57,20 @@ type Event struct {
 	Issues           []string               `json:"issues,omitempty"`
 	ResearchEvidence *ResearchEvidence      `json:"researchEvidence,omitempty"`
 	Transition       *Transition            `json:"transition,omitempty"`
+	Pressure         string                 `json:"pressure,omitempty"`
+	Tokens           int                    `json:"tokens,omitempty"`
+	Ledger           *TokenLedger           `json:"ledger,omitempty"`
+}
+
+// TokenLedger is the ledger summary of a token_ledger event (RUNTIME §27):
+// nil pointers are unknown values.
+type TokenLedger struct {
+	ActualInput            *int     `json:"actualInput"`
+	CacheHitRate           *float64 `json:"cacheHitRate"`
+	CachedInput            *int     `json:"cachedInput"`
+	CumulativeCacheHitRate *float64 `json:"cumulativeCacheHitRate"`
+	OutputTokens           int      `json:"outputTokens"`
+	Turn                   int      `json:"turn"`
 }
 
 // ResearchEvidence is the research part of a completion_rejected event

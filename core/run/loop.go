@@ -25,10 +25,9 @@ func (s *session) runLoop() (string, error) {
 			}
 			roundSet := s.toolSet
 			tools := roundSet.Definitions
-			if s.finalizationMode {
+			if s.fin.Active() {
 				tools = []port.ToolDefinition{}
 			}
-			s.conv.mandatoryState = s.mandatoryState()
 			messages, err := s.prepareRound(tools)
 			if err != nil {
 				return "", err
@@ -39,7 +38,7 @@ func (s *session) runLoop() (string, error) {
 			}
 			s.completeRound(out)
 			if len(out.calls) > 0 {
-				if s.finalizationMode {
+				if s.fin.Active() {
 					if err := s.finalizationToolCalls(out); err != nil {
 						return "", err
 					}
@@ -52,13 +51,13 @@ func (s *session) runLoop() (string, error) {
 				if err := s.refreshToolSet(s.ctx, true); err != nil {
 					return "", err
 				}
-				s.conv.addInteraction(out.assistant, obs)
+				s.addInteraction(out.assistant, obs)
 				if err := s.afterBatch(obs); err != nil {
 					return "", err
 				}
 				continue
 			}
-			s.conv.addInteraction(out.assistant, nil)
+			s.addInteraction(out.assistant, nil)
 			if err := s.transition(StateReviewing, "The model proposed a final report; evaluate deterministic completion evidence."); err != nil {
 				return "", err
 			}
@@ -69,7 +68,7 @@ func (s *session) runLoop() (string, error) {
 			if done {
 				return out.content, nil
 			}
-			s.finalizationMode = false
+			s.fin.Leave()
 		}
 		if s.budgetFinalization() {
 			continue

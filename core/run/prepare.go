@@ -27,6 +27,9 @@ func (s *session) prepare() error {
 	if err := s.checkControl(); err != nil {
 		return err
 	}
+	if s.guardErr != nil {
+		return &Error{Code: CodeProviderError, Message: s.guardErr.Error()}
+	}
 	var resumeFrom *checkpoint.Checkpoint
 	if s.resume {
 		cp, err := s.loadResumeCheckpoint()
@@ -61,11 +64,13 @@ func (s *session) prepare() error {
 	if err := s.computeIntegrity(ts, tc, userTask); err != nil {
 		return err
 	}
-	s.conv = &conversation{system: prompt.SystemPrompt, task: userTask}
 	if resumeFrom != nil {
 		if err := s.restoreFrom(resumeFrom); err != nil {
 			return err
 		}
+	}
+	if err := s.newWindow(userTask, resumeFrom); err != nil {
+		return err
 	}
 	s.tracePromptSnapshot()
 	return nil
@@ -233,7 +238,9 @@ func (s *session) refreshToolSet(ctx context.Context, trace bool) error {
 		return err
 	}
 	s.prompt, s.integrity.systemPromptHash, s.toolSet = p, sysHash, ts
-	s.conv.system = p.SystemPrompt
+	if s.win != nil {
+		s.win.ReplaceSystemPrompt(p.SystemPrompt, s.modelTurns, s.caps.SystemPromptUpdate == "in-history")
+	}
 	if trace {
 		s.tracePromptSnapshot()
 	}

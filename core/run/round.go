@@ -64,7 +64,7 @@ func (s *session) modelRound(messages []port.Message, tools []port.ToolDefinitio
 			think, disabled = false, true
 		}
 		fb := retryFeedback(s.modelTurns, pe.Code, pe.Message, retryStrategy(delay, disabled, withoutThinking))
-		s.conv.addFeedback(fb)
+		s.addFeedback(fb)
 		extra = []port.Message{{Role: "user", Content: fb}}
 		s.emitEvent(Event{Type: EventModelRetry, Attempt: attempt + 1, DelayMs: delay, Message: pe.Message})
 		if err := s.deps.Sleeper.Sleep(s.ctx, time.Duration(delay)*time.Millisecond); err != nil {
@@ -92,15 +92,6 @@ func finalRoundError(err error) error {
 		return &Error{Code: code, Message: pe.Message, Retryable: pe.Retryable}
 	}
 	return &Error{Code: CodeProviderError, Message: err.Error()}
-}
-
-func (s *session) maxOutputTokens() int {
-	// The context step owns the output reserve (CONTRACTS §12.4); without it
-	// the model's own limit applies.
-	if s.caps.MaxOutputTokens != nil {
-		return max(1, *s.caps.MaxOutputTokens)
-	}
-	return 0
 }
 
 // attempt runs one streamed attempt and validates it (RUNTIME §12.2).
@@ -236,10 +227,6 @@ func (s *session) checkDone(done *port.RoundEvent, streamed, streamedThinking st
 	}
 	return out, nil
 }
-
-// completeRound records the round with the context (RUNTIME §11 step 9): in
-// this part, the token ledger's latest turn.
-func (s *session) completeRound(out *roundOutput) { s.ledgerTurn = s.modelTurns }
 
 func firstNonEmpty(a, b string) string {
 	if a != "" {

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/guard"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/window"
 )
 
 // session is one execution segment of a run: everything between a launch
@@ -38,7 +40,11 @@ type session struct {
 	integrity *integrity
 	caps      port.ModelCapabilities
 	prompt    promptSnapshot
-	conv      *conversation
+	win       *window.Manager
+	prepared  window.Prepared
+	guard     *guard.Guard
+	guardErr  error
+	fin       guard.Finalizer
 	ev        evidence
 
 	modelTurns           int
@@ -46,10 +52,9 @@ type session struct {
 	activeToolCalls      int
 	completionRejections int
 	compactionCount      int
-	finalizationMode     bool
 	ledgerTurn           int
 	attachmentsDelivered bool
-	stateVersion         string
+	latestArtifactRef    string
 	latestCheckpoint     *checkpoint.Checkpoint
 	calls                []CallRecord
 
@@ -83,7 +88,10 @@ func newSession(deps Deps, req Request, budget Budget, resume bool) *session {
 	}
 	now := deps.Clock.Now()
 	s.deadline = min(int64(1<<53-1), now+budget.DeadlineMs)
-	s.stateVersion = stableJSON(map[string]string{"runId": s.runID, "state": StateCreated})
+	s.guard, s.guardErr = guard.New(guardConfig(s.runID, budget))
+	if s.guard == nil {
+		s.guard, _ = guard.New(guard.DefaultConfig(s.runID))
+	}
 	s.trace = newTracer(deps.Trace, deps.Clock, s.runID, req.TaskID, s.executionID)
 	return s
 }

@@ -1,0 +1,256 @@
+package run_test
+
+import (
+	"strings"
+
+	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/run"
+	"github.com/galaxy-stack/conform/doubles/model"
+	"github.com/galaxy-stack/conform/doubles/store"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+func counts(n ...int) model.Option {
+	steps := make([]model.TokenStep, len(n))
+	for i, c := range n {
+		steps[i] = model.Count(c)
+	}
+	return model.WithTokenCountSteps(steps...)
+}
+
+var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTIME §11 steps 5–9, §28)", func() {
+	It("checkpoints provider_overflow, compacts, recounts and continues on one overflow", func() {
+		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected.")}, counts(90000, 500, 500))
+		e := newEnv(m)
+		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		r := e.start(baseRequest("run-overflow-once"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(e.store.(*store.RunStore).CheckpointReasons()).To(Equal([]string{"provider_overflow"}))
+		cps := e.eventsOf(run.EventCheckpoint)
+		Expect(cps).To(HaveLen(1))
+		Expect(cps[0].Reason).To(Equal("provider_overflow"))
+		Expect(cps[0].Checkpoint.Totals.CompactionCount).To(BeEquivalentTo(1))
+		Expect(transitions(r)[:4]).To(Equal([]string{"created->preparing", "preparing->inspecting", "inspecting->compacting", "compacting->inspecting"}))
+		Expect(m.TokenStepsConsumed()).To(Equal(3), "token counts are consumed in call order, before each round")
+		Expect(m.RequestCount()).To(Equal(2))
+		Expect(requestText(m.Requests()[0])).To(ContainSubstring("[GALAXY VERIFIED TASK CHECKPOINT"), "the compacted context carries the checkpoint")
+	})
+
+	It("compacts repeatedly with counts 1, 2, 3 and the phase of the interrupted state, keeping the task and the evidence", func() {
+		m := model.NewScripted(append(evidenceRounds()[:3], text("unused")), counts(500, 500, 90000, 500, 90000, 500, 90000, 500))
+		e := newEnv(m)
+		st := store.NewRunStore()
+		e.store, e.verifier = st, newVerifier()
+		req := baseRequest("run-overflow-repeated")
+		req.Completion = &run.Completion{RequireValidation: new(bool)}
+		e.start(req)
+		cps := storedCheckpoints(st)
+		Expect(st.CheckpointReasons()[:3]).To(Equal([]string{"provider_overflow", "provider_overflow", "provider_overflow"}))
+		var phases []string
+		var totals []int64
+		for _, cp := range cps[:3] {
+			phases, totals = append(phases, string(cp.Phase)), append(totals, cp.Totals.CompactionCount)
+		}
+		Expect(totals).To(Equal([]int64{1, 2, 3}))
+		Expect(phases).To(Equal([]string{"executing", "validating", "reviewing"}))
+		for _, req := range m.Requests() {
+			Expect(requestText(req)).To(ContainSubstring("[GALAXY USER TASK trust=user; current request]"), "the task survives every compaction")
+		}
+		last := m.Requests()[len(m.Requests())-1]
+		Expect(requestText(last)).To(ContainSubstring("src/a.ts"), "the accumulated write evidence survives compaction")
+		Expect(cps[2].Edits).To(HaveLen(1))
+		Expect(cps[2].Validation).To(HaveLen(1))
+	})
+
+	It("fails CONTEXT_BUDGET on a persistent overflow with a resumable checkpoint", func() {
+		st, v := store.NewRunStore(), newVerifier()
+		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "inspect-after-resume", map[string]any{"path": "."})),
+			text("Resumed the same task from a verified checkpoint and completed the inspection.")}, counts(90000, 90000))
+		e := newEnv(m)
+		e.store, e.verifier = st, v
+		r := e.start(baseRequest("run-token-exhaustion"))
+		Expect(r.ErrorCode).To(Equal(run.CodeContextBudget))
+		Expect(r.ErrorMessage).To(Equal("Provider token count 90000 remains above hard input 82432 after compaction."))
+		Expect(m.RequestCount()).To(BeZero())
+		Expect(st.CheckpointReasons()).To(Equal([]string{"provider_overflow", "failure"}))
+
+		// The seed fixture token-exhaustion-resume: the resume continues the
+		// same inspection and completes after two model requests.
+		again := newEnv(model.NewScripted([]model.Round{calls(argCall("workspace_list", "inspect-after-resume", map[string]any{"path": "."})),
+			text("Resumed the same task from a verified checkpoint and completed the inspection.")}, counts(20000, 20000)))
+		again.store, again.verifier = st, v
+		r = again.resume(baseRequest("run-token-exhaustion"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(again.model.(*model.Scripted).RequestCount()).To(Equal(2))
+		Expect(again.model.(*model.Scripted).Consumed()).To(BeTrue())
+	})
+
+	It("checkpoints tool_result_pressure before the request after an oversized tool output", func() {
+		big := strings.Repeat("log line with ordinary english words ", 80000/37+1)[:80000]
+		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "big", map[string]any{})), text("Read the large output.")})
+		e := newEnv(m)
+		st := store.NewRunStore()
+		e.store, e.verifier = st, newVerifier()
+		e.exec.set("workspace_list", func(port.ToolCall) (port.ToolResult, error) {
+			r := ok("workspace_list", &port.Effects{InspectedPaths: []string{"src"}})
+			r.Content = big
+			return r, nil
+		})
+		req := baseRequest("run-tool-pressure")
+		req.Budget.ToolOutput = &run.ToolOutputBudget{MaxBytes: run.N(200000), MaxTokens: run.N(100000)}
+		r := e.start(req)
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(st.CheckpointReasons()).To(Equal([]string{"tool_result_pressure"}))
+		Expect(requestText(m.Requests()[1])).To(ContainSubstring("[GALAXY VERIFIED TASK CHECKPOINT"), "the checkpoint is delivered to the next request")
+	})
+
+	It("fails CONTEXT_BUDGET MANDATORY_CONTEXT_TOO_LARGE for a 300k-character goal without a model request", func() {
+		m := model.NewScripted([]model.Round{text("never")})
+		e := newEnv(m)
+		req := baseRequest("run-huge-goal")
+		req.Goal = strings.Repeat("x", 300000)
+		r := e.start(req)
+		Expect(r.ErrorCode).To(Equal(run.CodeContextBudget))
+		Expect(r.ErrorMessage).To(HavePrefix("MANDATORY_CONTEXT_TOO_LARGE: "))
+		Expect(m.RequestCount()).To(BeZero())
+	})
+
+	It("fails PERSISTENCE_ERROR when the compaction checkpoint store commits then throws", func() {
+		runs := store.NewRunStore()
+		m := model.NewScripted([]model.Round{text("never")}, counts(90000))
+		e := newEnv(m)
+		e.store = store.NewFailingRunStore(runs, store.Fault{Op: store.OpPut, Nth: 1, Committed: true},
+			store.Fault{Op: store.OpPut, Nth: 2, Committed: true})
+		e.verifier = newVerifier()
+		r := e.start(baseRequest("run-store-commit-throw"))
+		Expect(r.ErrorCode).To(Equal(run.CodePersistenceError))
+		Expect(m.RequestCount()).To(BeZero())
+		Expect(runs.CheckpointReasons()).To(Equal([]string{"provider_overflow", "failure"}))
+		Expect(r.Checkpoint).To(BeNil(), "an unacknowledged checkpoint is never the latest")
+	})
+
+	It("fails CHECKPOINT_INCOMPATIBLE when the capture fails during a compaction after a write", func() {
+		st, v := store.NewRunStore(), newVerifier()
+		m := model.NewScripted(evidenceRounds()[:2], counts(500, 500, 90000))
+		e := newEnv(m)
+		e.store, e.verifier = st, v
+		e.onEvent = func(_ *run.Controller, ev run.Event) {
+			if ev.Type == run.EventToolResult && ev.Call.ToolCallID == "write" {
+				v.mu.Lock()
+				v.failCapture = true
+				v.mu.Unlock()
+			}
+		}
+		r := e.start(baseRequest("run-compaction-capture"))
+		Expect(r.ErrorCode).To(Equal(run.CodeCheckpointIncompatible))
+		Expect(r.ErrorMessage).To(HavePrefix("Workspace checkpoint capture failed"))
+		Expect(st.CheckpointReasons()).To(BeEmpty())
+	})
+
+	It("fails PROVIDER_ERROR when token counting fails", func() {
+		m := model.NewScripted([]model.Round{text("never")}, model.WithTokenCountSteps(model.CountError("UNAVAILABLE", "counter down", true)))
+		r := newEnv(m).start(baseRequest("run-count-error"))
+		Expect(r.ErrorCode).To(Equal(run.CodeProviderError))
+		Expect(r.ErrorMessage).To(Equal("Token counting failed: counter down"))
+		Expect(m.RequestCount()).To(BeZero())
+	})
+
+	It("reports context_pressure and token_ledger events and finalizes the ledger for the gate", func() {
+		e := scripted(calls(call("workspace_list", "l")), text("Inspected."))
+		r := e.start(baseRequest("run-ledger"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		pressure := e.eventsOf(run.EventContextPressure)
+		Expect(pressure).To(HaveLen(2))
+		Expect(pressure[0].Pressure).To(Equal("normal"))
+		Expect(pressure[0].Tokens).To(BeNumerically(">", 0))
+		ledger := e.eventsOf(run.EventTokenLedger)
+		Expect(ledger).To(HaveLen(2))
+		Expect(ledger[1].Ledger.Turn).To(Equal(2))
+		Expect(*ledger[1].Ledger.ActualInput).To(BeNumerically(">", 0), "the scripted model reports usage")
+	})
+
+	It("places the mandatory state document in every request (§28)", func() {
+		m := model.NewScripted([]model.Round{calls(call("workspace_list", "l")), text("Inspected.")})
+		e := newEnv(m)
+		e.start(baseRequest("run-mandatory"))
+		for i, req := range m.Requests() {
+			doc := mandatoryDoc(req)
+			Expect(doc).NotTo(BeNil())
+			Expect(doc["workspaceRoot"]).To(Equal("/workspace"))
+			Expect(doc["executionBudget"]).To(Equal(map[string]any{"remainingModelTurns": float64(12 - i - 1), "remainingToolCalls": float64(20 - i),
+				"totalModelTurns": 12.0, "totalToolCalls": 20.0}))
+			Expect(doc["phase"]).To(Equal("inspecting"))
+			Expect(doc["nextAction"]).To(Equal(run.DefaultNextAction))
+		}
+	})
+
+	Describe("tool-output bounding (CONTRACTS §12.6, RUNTIME §15 steps 13–14)", func() {
+		bigResult := func(limits *port.OutputLimits) func(port.ToolCall) (port.ToolResult, error) {
+			return func(port.ToolCall) (port.ToolResult, error) {
+				r := ok("workspace_list", &port.Effects{InspectedPaths: []string{"src"}})
+				r.Content, r.OutputLimits = strings.Repeat("a", 60000)+`"truncated":true}`, limits
+				return r, nil
+			}
+		}
+		It("bounds output beyond the budget's limits, keeping the tail, and traces truncated", func() {
+			tr := store.NewTrace()
+			e := scripted(calls(call("workspace_list", "l")), text("Inspected."))
+			e.trace = tr
+			e.exec.set("workspace_list", bigResult(nil))
+			r := e.start(baseRequest("run-bound"))
+			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			content := r.Calls[0].Result.Content
+			Expect(content).To(ContainSubstring("…[GALAXY OUTPUT TRUNCATED. Use pagination for the complete result.]…"))
+			Expect(content).To(HaveSuffix(`"truncated":true}`))
+			Expect(len(content)).To(BeNumerically("<=", run.DefaultToolOutputMaxBytes))
+			for _, ev := range tr.Events() {
+				if ev.Kind == port.TraceToolResult {
+					Expect(decodeJSON(ev.Payload)["truncated"]).To(BeTrue())
+				}
+			}
+		})
+
+		It("uses the result's outputLimits when present", func() {
+			e := scripted(calls(call("workspace_list", "l")), text("Inspected."))
+			e.exec.set("workspace_list", bigResult(&port.OutputLimits{MaxBytes: 1000, MaxTokens: 1000}))
+			r := e.start(baseRequest("run-bound-limits"))
+			Expect(len(r.Calls[0].Result.Content)).To(BeNumerically("<=", 1000))
+		})
+
+		It("treats invalid outputLimits as an unknown outcome", func() {
+			e := scripted(calls(call("workspace_list", "l")), text("never"))
+			e.exec.set("workspace_list", bigResult(&port.OutputLimits{MaxBytes: 0, MaxTokens: 10}))
+			r := e.start(baseRequest("run-bound-invalid"))
+			Expect(r.ErrorCode).To(Equal(run.CodeToolExecution))
+			Expect(r.ErrorMessage).To(ContainSubstring("outcome is unknown"))
+		})
+
+		It("leaves output within the limits unchanged", func() {
+			e := scripted(calls(call("workspace_list", "l")), text("Inspected."))
+			r := e.start(baseRequest("run-bound-small"))
+			Expect(r.Calls[0].Result.Content).To(Equal(`{"ok":true}`))
+		})
+	})
+
+	It("restores the compaction count from the checkpoint on resume", func() {
+		st, v := store.NewRunStore(), newVerifier()
+		e := newEnv(model.NewScripted([]model.Round{calls(call("workspace_list", "l")), text("never")}, counts(90000, 500)))
+		e.store, e.verifier = st, v
+		e.onEvent = func(c *run.Controller, ev run.Event) {
+			if ev.Type == run.EventToolResult {
+				c.Pause(ev.RunID, "")
+			}
+		}
+		first := e.start(baseRequest("run-compaction-resume"))
+		Expect(first.Checkpoint.Totals.CompactionCount).To(BeEquivalentTo(1))
+		again := newEnv(model.NewScripted([]model.Round{text("Inspected.")}, counts(90000, 500)))
+		again.store, again.verifier = st, v
+		r := again.resume(baseRequest("run-compaction-resume"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		cps := storedCheckpoints(st)
+		Expect(cps[len(cps)-1].Reason).To(Equal(checkpoint.ReasonProviderOverflow))
+		Expect(cps[len(cps)-1].Totals.CompactionCount).To(BeEquivalentTo(2))
+	})
+})

@@ -1,0 +1,132 @@
+package run_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/run"
+	"github.com/galaxy-stack/conform/doubles/model"
+	"github.com/galaxy-stack/conform/doubles/store"
+	"github.com/galaxy-stack/conform/hosts/reference"
+	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/wire"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// refHost is the reference host served in-process over pipes: the tool
+// executor and workspace verifier of a run.
+type refHost struct {
+	client *wire.Client
+	ws     string
+}
+
+// startRefHost serves a reference host on a fresh workspace seeded with
+// files. Its containment probe finds no sandbox (an empty search path), so
+// nothing is re-executed.
+func startRefHost(files map[string]string) *refHost {
+	dir := GinkgoT().TempDir()
+	ws, st := filepath.Join(dir, "workspace"), filepath.Join(dir, "store")
+	Expect(os.Mkdir(ws, 0o755)).To(Succeed())
+	Expect(os.Mkdir(st, 0o755)).To(Succeed())
+	for p, content := range files {
+		Expect(os.WriteFile(filepath.Join(ws, filepath.FromSlash(p)), []byte(content), 0o644)).To(Succeed())
+	}
+	h := reference.NewWith(reference.Options{Prober: command.NewProber(command.ProberConfig{Path: GinkgoT().TempDir(), TempDir: dir})})
+	cr, hw := io.Pipe()
+	hr, cw := io.Pipe()
+	go func() {
+		_ = wire.Serve(context.Background(), hr, hw, h)
+		hw.Close()
+	}()
+	c := wire.Connect(cr, cw, wire.StartOptions{CallTimeout: 20 * time.Second})
+	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
+	_, err := c.Initialize(context.Background(), wire.InitializeParams{
+		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: st, Catalog: catalog.ForHost(),
+		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
+		Mode:          "auto", ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
+	})
+	Expect(err).NotTo(HaveOccurred())
+	return &refHost{client: c, ws: ws}
+}
+
+func (h *refHost) ToolSet(ctx context.Context) (port.ToolSet, error) { return h.client.ToolSet(ctx) }
+
+func (h *refHost) Execute(ctx context.Context, call port.ToolCall, tc port.ToolContext) (port.ToolResult, error) {
+	args, err := json.Marshal(call.Arguments)
+	if err != nil {
+		return port.ToolResult{}, err
+	}
+	return h.client.Execute(ctx, wire.ExecuteParams{CallID: call.ToolCallID, ModelName: call.Name, Arguments: args,
+		IdempotencyKey: tc.IdempotencyKey, TimeoutMs: tc.TimeoutMs, Context: wire.RunContext{RunID: tc.RunID, TaskID: tc.TaskID, Mode: tc.Mode}})
+}
+
+func (h *refHost) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
+	active := make([]wire.ActiveFile, len(in.ActiveFiles))
+	for i, f := range in.ActiveFiles {
+		active[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
+	}
+	st, err := h.client.CaptureFingerprint(ctx, active, in.DirtyStateSummary)
+	if err != nil {
+		return run.WorkspaceState{}, err
+	}
+	out := run.WorkspaceState{DirtyStateSummary: st.DirtyStateSummary, StateFingerprint: st.StateFingerprint, ActiveFiles: []checkpoint.ActiveFile{}}
+	for _, f := range st.ActiveFiles {
+		out.ActiveFiles = append(out.ActiveFiles, checkpoint.ActiveFile{Path: f.Path, Kind: checkpoint.EntryKind(f.Kind), ContentHash: f.ContentHash})
+	}
+	return out, nil
+}
+
+func (h *refHost) Verify(ctx context.Context, st run.WorkspaceState) (run.Verification, error) {
+	active := make([]wire.ActiveFile, len(st.ActiveFiles))
+	for i, f := range st.ActiveFiles {
+		active[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
+	}
+	fp, matches, err := h.client.VerifyFingerprint(ctx, wire.WorkspaceState{ActiveFiles: active, DirtyStateSummary: st.DirtyStateSummary, StateFingerprint: st.StateFingerprint})
+	return run.Verification{CurrentFingerprint: fp, Matches: matches}, err
+}
+
+var _ = Describe("the controller against the in-process reference host", func() {
+	It("blocks the identical stale edit without changing the file or its inode (seed fixture stale-edit-loop)", func() {
+		h := startRefHost(map[string]string{"safe.txt": "safe\n"})
+		before, err := os.Stat(filepath.Join(h.ws, "safe.txt"))
+		Expect(err).NotTo(HaveOccurred())
+		stale := map[string]any{"path": "safe.txt", "oldText": "safe", "newText": "unsafe",
+			"precondition": map[string]any{"kind": "matches_sha256", "contentSha256": "0000000000000000000000000000000000000000000000000000000000000000"}}
+		var rounds []model.Round
+		for i := range 5 {
+			rounds = append(rounds, calls(argCall("edit_file", "stale-"+itoa(i+1), stale)))
+		}
+		m := model.NewScripted(rounds)
+		st := store.NewRunStore()
+		r, err := run.Run(context.Background(), run.Deps{Model: m, Tools: h, Verifier: h, Store: st}, run.Request{
+			Goal: "Never corrupt safe.txt when an edit is based on a stale content hash.", TaskID: "task-1", WorkspaceRoot: h.ws,
+			Prompt: &run.PromptConfig{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied", WriteAccess: "allowed",
+				HostEnvironment: baseRequest("").Prompt.HostEnvironment}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		Expect(st.CheckpointReasons()).To(Equal([]string{"pause"}))
+		Expect(m.Consumed()).To(BeTrue())
+		var dispatched []string
+		for _, c := range r.Calls {
+			if c.Dispatched {
+				dispatched = append(dispatched, c.Call.Name)
+			}
+			Expect(c.Result.CanonicalToolID).To(Equal("workspace.edit"))
+		}
+		Expect(dispatched).To(Equal([]string{"edit_file", "edit_file"}))
+		Expect(resultCodes(r.Calls)).To(Equal([]string{"PRECONDITION_FAILED", "PRECONDITION_FAILED", "NO_PROGRESS", "NO_PROGRESS", "NO_PROGRESS"}))
+		after, err := os.Stat(filepath.Join(h.ws, "safe.txt"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.SameFile(before, after)).To(BeTrue(), "the file keeps its inode")
+		Expect(os.ReadFile(filepath.Join(h.ws, "safe.txt"))).To(Equal([]byte("safe\n")))
+	})
+})
