@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/matrix"
 )
 
@@ -48,23 +50,85 @@ var _ = register(&command{
 
 var _ = register(&command{
 	Name:      "host",
-	UsageLine: "conform host serve NAME",
-	Short:     "serve a built-in host over the host protocol on stdin/stdout",
-	Long: `Host serve runs a built-in host (` + "reference" + `) speaking the host protocol on
-standard input and output. conform starts it this way itself for
---host reference; it is also handy for trying the protocol by hand.`,
+	UsageLine: "conform host serve NAME [--mutant MUTANT] | conform host mutants [--json]",
+	Short:     "serve a built-in host on stdin/stdout, or list the reference host's mutants",
+	Long: `Host serve runs a built-in host (` + strings.Join(builtin.Names(), ", ") + `) speaking the host
+protocol on standard input and output. conform starts it this way itself for
+--host reference; it is also handy for trying the protocol by hand.
+
+With --mutant, host serve runs a mutant of the reference host instead: the
+reference host with one named fault that breaks one host guarantee.
+conform certify --host reference --mutant NAME starts it this way.
+
+Host mutants lists the mutants, one per line with what each does wrong;
+with --json it prints each one's name, guarantee and description.`,
 	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
 		return func(args []string) error {
-			if len(args) != 2 || args[0] != "serve" {
-				return usagef("usage: conform host serve NAME (built-in hosts: %v)", builtin.Names())
+			if len(args) > 0 && args[0] == "mutants" {
+				return listMutants(args[1:], stdout)
 			}
-			if !builtin.IsBuiltin(args[1]) {
-				return usagef("host serve: unknown built-in host %q (known: %v)", args[1], builtin.Names())
+			if len(args) < 2 || args[0] != "serve" {
+				return usagef("usage: conform host serve NAME [--mutant MUTANT] | conform host mutants [--json] (built-in hosts: %v)", builtin.Names())
 			}
-			return builtin.Serve(args[1])
+			name, mutant := args[1], ""
+			switch rest := args[2:]; {
+			case len(rest) == 2 && (rest[0] == "--mutant" || rest[0] == "-mutant"):
+				mutant = rest[1]
+			case len(rest) == 1 && (strings.HasPrefix(rest[0], "--mutant=") || strings.HasPrefix(rest[0], "-mutant=")):
+				_, mutant, _ = strings.Cut(rest[0], "=")
+			case len(rest) != 0:
+				return usagef("usage: conform host serve NAME [--mutant MUTANT]")
+			}
+			if !builtin.IsBuiltin(name) {
+				return usagef("host serve: unknown built-in host %q (known: %v)", name, builtin.Names())
+			}
+			if mutant != "" || len(args) > 2 {
+				if _, err := builtin.Handler(name, mutant); err != nil {
+					return usagef("host serve: %v", err)
+				}
+			}
+			return builtin.ServeMutant(name, mutant)
 		}
 	},
 })
+
+// listMutants prints the mutants of the reference host.
+func listMutants(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("conform host mutants", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print the list as JSON")
+	if err := fs.Parse(args); err != nil {
+		return usagef("host mutants: %v\nusage: conform host mutants [--json]", err)
+	}
+	if fs.NArg() != 0 {
+		return usagef("usage: conform host mutants [--json]")
+	}
+	all := mutants.All()
+	if *asJSON {
+		type entry struct {
+			Name        string `json:"name"`
+			Guarantee   string `json:"guarantee"`
+			Description string `json:"description"`
+		}
+		out := make([]entry, len(all))
+		for i, m := range all {
+			out[i] = entry{m.Name, m.Guarantee, m.Description}
+		}
+		b, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return nil
+	}
+	rows := make([][2]string, len(all))
+	for i, m := range all {
+		rows[i] = [2]string{m.Name, m.Description}
+	}
+	describe(stdout, rows)
+	fmt.Fprintf(stdout, "\n%d mutants of the reference host. Serve one with 'conform certify --host reference --mutant NAME'.\n", len(all))
+	return nil
+}
 
 var _ = register(&command{
 	Name:      "version",

@@ -2,7 +2,9 @@
 // turns a --host value into the command line that starts the host.
 //
 // Built-in hosts run out of process, over the same protocol as any other
-// host: "reference" starts `conform host serve reference`. Under `go test`
+// host: "reference" starts `conform host serve reference`, and a mutant of
+// the reference host (package mutants) starts `conform host serve
+// reference --mutant NAME`. Under `go test`
 // there is no conform binary, so the test binary re-executes itself; a
 // test's TestMain calls [MaybeServe] first, which serves the host when the
 // process was started that way.
@@ -18,6 +20,7 @@ import (
 	"strings"
 
 	doubles "github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -71,16 +74,45 @@ func Command(host string) ([]string, error) {
 
 // Serve serves the built-in host name on standard input and output until
 // the harness shuts it down.
-func Serve(name string) error {
+func Serve(name string) error { return ServeMutant(name, "") }
+
+// MutantHost is the built-in host whose mutants --mutant selects.
+const MutantHost = "reference"
+
+// Handler returns the handler of the built-in host name, or of its mutant
+// when mutant is not "". An unknown host, a mutant of any host but
+// MutantHost, or an unknown mutant is an error naming the known ones.
+func Handler(name, mutant string) (wire.Handler, error) {
 	mk, ok := hosts[name]
 	if !ok {
-		return fmt.Errorf("unknown built-in host %q (known: %s)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("unknown built-in host %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
-	return wire.Serve(context.Background(), os.Stdin, os.Stdout, mk())
+	if mutant == "" {
+		return mk(), nil
+	}
+	if name != MutantHost {
+		return nil, fmt.Errorf("--mutant needs the %q host, not %q", MutantHost, name)
+	}
+	m, ok := mutants.Lookup(mutant)
+	if !ok {
+		return nil, fmt.Errorf("unknown mutant %q (known: %s)", mutant, strings.Join(mutants.Names(), ", "))
+	}
+	return reference.NewWith(m.Options()), nil
+}
+
+// ServeMutant serves the built-in host name, or its mutant when mutant is
+// not "", on standard input and output until the harness shuts it down.
+func ServeMutant(name, mutant string) error {
+	h, err := Handler(name, mutant)
+	if err != nil {
+		return err
+	}
+	return wire.Serve(context.Background(), os.Stdin, os.Stdout, h)
 }
 
 // MaybeServe serves a built-in host and exits when the process was started
-// as `<exe> host serve NAME`, and runs the in-sandbox containment probe
+// as `<exe> host serve NAME` or `<exe> host serve reference --mutant
+// MUTANT`, and runs the in-sandbox containment probe
 // helper and exits when it was started as `<exe> host containment-probe`
 // (the reference host re-executes its own binary that way); otherwise it
 // returns. The conform binary and every test binary that starts built-in
@@ -89,8 +121,15 @@ func MaybeServe() {
 	if n := len(reference.ProbeHelperArgs); len(os.Args) == 1+n && slices.Equal(os.Args[1:], reference.ProbeHelperArgs) {
 		os.Exit(command.ProbeHelperMain(os.Stdout))
 	}
-	if len(os.Args) == 4 && os.Args[1] == "host" && os.Args[2] == "serve" {
-		if err := Serve(os.Args[3]); err != nil {
+	if (len(os.Args) == 4 || len(os.Args) == 6) && os.Args[1] == "host" && os.Args[2] == "serve" {
+		mutant := ""
+		if len(os.Args) == 6 {
+			if os.Args[4] != "--mutant" {
+				return
+			}
+			mutant = os.Args[5]
+		}
+		if err := ServeMutant(os.Args[3], mutant); err != nil {
 			fmt.Fprintln(os.Stderr, "conform host:", err)
 			os.Exit(1)
 		}

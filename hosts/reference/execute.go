@@ -105,7 +105,7 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 		return errorResult(desc.ID, p.CallID, &toolError{Code: "INVALID_TOOL_ARGUMENTS", Message: "arguments must be a JSON object"}, nil), nil
 	}
 	if !s.faults.SkipArgumentValidation {
-		if err := s.validator.Validate(desc.InputSchema, args); err != nil {
+		if err := s.validator.Validate(s.inputSchema(desc), args); err != nil {
 			return errorResult(desc.ID, p.CallID, &toolError{Code: "INVALID_TOOL_ARGUMENTS", Message: violations(err)}, nil), nil
 		}
 	}
@@ -167,7 +167,7 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 		var uo *unknownOutcome
 		switch {
 		case errors.As(err, &te):
-			return errorResult(id, c.p.CallID, te, nil), nil
+			return errorResult(id, c.p.CallID, te, s.failedEffects(c)), nil
 		case errors.As(err, &uo):
 			return port.ToolResult{}, wire.UnknownOutcomeError(id, uo.reason)
 		}
@@ -198,6 +198,9 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 		Effects:          eff,
 		EffectsAuthority: effects.AuthorityHost,
 	}
+	if s.faults.WrongCanonicalToolID {
+		res.CanonicalToolID = c.p.ModelName
+	}
 	if caps, ok := s.profile[id]; ok {
 		if err := effects.CheckCapabilities(res, caps); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(id, "the effects exceed the effect profile: "+err.Error())
@@ -216,7 +219,7 @@ func (s *session) decide(ctx context.Context, c *call) approval.Decision {
 		ToolCallID: c.p.CallID, IdempotencyKey: c.p.IdempotencyKey, TimeoutMs: c.p.TimeoutMs,
 	}}
 	d := s.policy.Decide(ctx, ac)
-	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() {
+	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() && !s.faults.ValidateWithoutApproval {
 		d = s.strict.Decide(ctx, ac)
 	}
 	return d

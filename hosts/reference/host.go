@@ -159,7 +159,7 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	if err := catalog.CheckDocument(p.Catalog.Tools); err != nil {
 		return nil, invalidParams("catalog: %v", err)
 	}
-	root, err := workspace.Open(p.WorkspaceRoot)
+	root, err := workspace.OpenWithFaults(p.WorkspaceRoot, h.opts.Faults.Workspace)
 	if err != nil {
 		return nil, invalidParams("workspaceRoot: %v", err)
 	}
@@ -239,15 +239,17 @@ func (h *Host) findGit() string {
 }
 
 func (s *session) openCommands() error {
-	probe := s.h.prober.Probe()
+	var probe command.ProbeResult
 	if s.params.ForbidContainmentBackends {
 		probe = command.ForbiddenProbe()
+	} else {
+		probe = s.h.prober.Probe()
 	}
 	spill := filepath.Join(s.storeDir, "spill")
 	if err := os.MkdirAll(spill, 0o700); err != nil {
 		return invalidParams("storeDir: %v", err)
 	}
-	r, err := command.New(command.Options{Root: s.root.Dir(), Containment: command.Mode(s.params.Containment), Probe: &probe, SpillDir: spill})
+	r, err := command.New(command.Options{Root: s.root.Dir(), Containment: command.Mode(s.params.Containment), Probe: &probe, SpillDir: spill, Faults: s.faults.Command})
 	if err != nil {
 		// No interpreter on this platform: command tools are not backed.
 		return nil
@@ -289,7 +291,7 @@ func (s *session) buildRegistry() error {
 		Descriptors:        s.params.Catalog.Tools,
 		AvailableToolIDs:   s.backed,
 		GrantedPermissions: grantedPermissions(s.params.ToolProfile),
-		Mode:               s.params.Mode,
+		Mode:               s.activeMode(),
 	})
 	if err != nil {
 		return invalidParams("catalog: %v", err)
@@ -354,4 +356,12 @@ func (s *session) initResult() wire.InitializeResult {
 
 func (s *session) close() {
 	s.trace.close()
+}
+
+// activeMode is the task mode the active tool set is built for.
+func (s *session) activeMode() string {
+	if s.faults.IgnoreMode {
+		return "auto"
+	}
+	return s.params.Mode
 }

@@ -33,5 +33,8 @@ func (s *session) observe(ctx context.Context, before workspace.Snapshot) (works
 	if err != nil {
 		return workspace.Diff{}, unknownf("the workspace changes could not be derived: %v", err)
 	}
+	if s.faults.DerivedAsWrite {
+		d = derivedWrites(d)
+	}
 	return d, nil
 }

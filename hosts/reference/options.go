@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
 // ProbeHelperArgs are the arguments that make the host's own binary act as
@@ -30,9 +31,11 @@ type Options struct {
 	Faults Faults
 }
 
-// Faults are the seams of the reference host's own duties (tool executor,
-// stores, trace) where a mutant may break exactly one guarantee. Each field
-// names the guarantee it breaks.
+// Faults are the seams where a mutant may break exactly one guarantee: the
+// reference host's own duties (tool executor, stores, trace) directly, and
+// the workspace library and the command runner through their own Faults.
+// Each field names the deviation; the mutants package names each mutant
+// and the guarantee it breaks.
 type Faults struct {
 	// SkipArgumentValidation runs tools on arguments that fail the input
 	// schema.
@@ -67,4 +70,33 @@ type Faults struct {
 	PublishOtherEnvironment bool
 	// DiffReviewWhenTruncated attests diffReview for a truncated diff.
 	DiffReviewWhenTruncated bool
+	// DerivedAsWrite reports changes in derived (dependency and cache)
+	// trees as file write evidence whose hash is the metadata fingerprint.
+	DerivedAsWrite bool
+	// GitPathsAsOptions passes git.exec paths before "--", where git reads
+	// them as options.
+	GitPathsAsOptions bool
+	// FailedResultEffects attaches write evidence of the target to an
+	// ok=false result of a workspace mutation.
+	FailedResultEffects bool
+	// WrongCanonicalToolID answers with the model name where the
+	// canonical tool ID belongs.
+	WrongCanonicalToolID bool
+	// IgnoreMode builds the active tool set as if the task mode were
+	// "auto", whatever mode the harness asked for.
+	IgnoreMode bool
+	// DropSpill discards the spill files of a truncated command output and
+	// returns no artifact reference.
+	DropSpill bool
+	// MaskNonZeroExit reports a command that exited non-zero as exit
+	// code 0.
+	MaskNonZeroExit bool
+	// ValidateWithoutApproval dispatches project.validate on the profile's
+	// auto-approval although no verified containment backend is active.
+	ValidateWithoutApproval bool
+
+	// Workspace are the faults of the workspace library.
+	Workspace workspace.Faults
+	// Command are the faults of the command runner.
+	Command command.Faults
 }

@@ -52,6 +52,18 @@ func runCommand(ctx context.Context, s *session, c *call) (outcome, error) {
 		return outcome{Output: out, Summary: string(ce.Code) + ": " + ce.Message, Trust: "external", Effects: s.writeEffects(diff, nil)}, nil
 	}
 	ref := s.keepSpill(res)
+	if s.faults.DropSpill && ref != "" {
+		for _, f := range []string{res.StdoutSpill, res.StderrSpill} {
+			if f != "" {
+				_ = os.Remove(f)
+			}
+		}
+		ref = ""
+	}
+	if s.faults.MaskNonZeroExit && res.Status == command.StatusExited && res.ExitCode != nil && *res.ExitCode != 0 {
+		zero := 0
+		res.ExitCode = &zero
+	}
 	if s.faults.MergeCommandStreams {
 		res.Stdout += res.Stderr
 		res.Stderr = ""

@@ -113,6 +113,9 @@ func execGit(ctx context.Context, s *session, c *call) (outcome, error) {
 	suffix := []string{}
 	if len(a.Paths) > 0 {
 		suffix = append([]string{"--"}, a.Paths...)
+		if s.faults.GitPathsAsOptions {
+			suffix = suffix[1:]
+		}
 	}
 	var stdout, stderr []string
 	truncated := false

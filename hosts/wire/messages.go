@@ -192,7 +192,7 @@ const (
 // verify re-reads the workspace and compares with State.
 type FingerprintParams struct {
 	Action            string          `json:"action"`
-	ActiveFiles       []ActiveFile    `json:"activeFiles,omitempty"`
+	ActiveFiles       []ActiveFile    `json:"activeFiles,omitzero"`
 	DirtyStateSummary *string         `json:"dirtyStateSummary,omitempty"`
 	State             *WorkspaceState `json:"state,omitempty"`
 }

@@ -31,6 +31,9 @@ type Options struct {
 	// HostEnv is the host process environment the inherited variables are
 	// read from, as os.Environ returns it; nil means os.Environ() at New.
 	HostEnv []string
+	// Faults switches on named deviations from the conformant runner; the
+	// zero value switches none on. Only the mutants use them.
+	Faults Faults
 }
 
 // A Runner runs commands for one workspace: it is the reference host's
@@ -48,6 +51,7 @@ type Runner struct {
 	hostEnv     map[string]string
 	spillDir    string
 	unshareUser bool
+	faults      Faults
 }
 
 // New returns a Runner for opts.Root. It fails if the root is not a
@@ -85,6 +89,7 @@ func New(opts Options) (*Runner, error) {
 		status:      StatusFor(mode, probe),
 		hostEnv:     hostEnvMap(hostEnv),
 		unshareUser: os.Geteuid() == 0,
+		faults:      opts.Faults,
 	}
 	if opts.SpillDir != "" {
 		if r.spillDir, err = r.checkSpillDir(opts.SpillDir); err != nil {
@@ -134,7 +139,14 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err := validateCommand(req.Command); err != nil {
 		return Result{}, err
 	}
-	cwd, err := resolveCwd(r.root, req.Cwd)
+	if r.faults.IgnoreCallTimeout {
+		req.TimeoutMs = 0
+	}
+	resolve := resolveCwd
+	if r.faults.CwdEscape {
+		resolve = escapingCwd
+	}
+	cwd, err := resolve(r.root, req.Cwd)
 	if err != nil {
 		return Result{}, err
 	}
@@ -150,11 +162,14 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if r.faults.UnboundedOutput {
+		limit = UnboundedOutputBytes
+	}
 	env, err := childEnv(r.hostEnv, req.Env)
 	if err != nil {
 		return Result{}, err
 	}
-	if err := r.status.gate(); err != nil {
+	if err := r.status.gate(); err != nil && !r.faults.SkipContainmentGate {
 		return Result{}, err
 	}
 	l, err := r.launch(req.Command, cwd, env)
@@ -165,7 +180,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err := r.openSpills(req.SpillDir, out, errs); err != nil {
 		return Result{}, err
 	}
-	o, err := supervise(ctx, l, timeout, out, errs)
+	o, err := supervise(ctx, l, timeout, out, errs, r.faults)
 	if err != nil {
 		closeSpill(out)
 		closeSpill(errs)
@@ -210,7 +225,7 @@ func (r *Runner) checkTime(ctx context.Context, req Request) error {
 // cwd, or, when containment is active, bwrap wrapping that argv with the
 // sandbox environment (LAB_AND_HOSTS §11.2 step 8).
 func (r *Runner) launch(command, cwd string, env map[string]string) (launch, error) {
-	argv := r.env.Command.Argv(command)
+	argv := r.argv(command)
 	if !r.status.Active {
 		path, err := lookPath(argv[0])
 		if err != nil {

@@ -73,7 +73,11 @@ type outcome struct {
 // its deadline counts as timed_out. supervise returns only when the child
 // has exited, both pipes have closed and no member of its process group is
 // left (survivors of a normal exit are terminated the same way).
-func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *stream) (outcome, error) {
+//
+// Faults change exactly what they name: IgnoreCancellation stops watching
+// ctx, LeaveProcessGroup signals the interpreter alone and leaves
+// survivors, StdinOpen gives the command an open pipe as stdin.
+func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *stream, faults Faults) (outcome, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return outcome{}, spawnError(err)
@@ -92,6 +96,19 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 		Stdout:      outW,
 		Stderr:      errW,
 		SysProcAttr: sysProcAttr(l.argv),
+	}
+	if faults.StdinOpen {
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			outR.Close()
+			errR.Close()
+			outW.Close()
+			errW.Close()
+			return outcome{}, spawnError(err)
+		}
+		cmd.Stdin = inR
+		defer inW.Close()
+		defer inR.Close()
 	}
 	start := time.Now()
 	err = cmd.Start()
@@ -120,10 +137,13 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 			return
 		}
 		terminating, status = true, s
-		terminateTree(cmd.Process, false)
+		signalTree(cmd.Process, false, faults)
 		kill = time.After(KillGrace)
 	}
 	done := ctx.Done()
+	if faults.IgnoreCancellation {
+		done = nil
+	}
 	outC, errC, exitC := (<-chan struct{})(outDone), (<-chan struct{})(errDone), (<-chan struct{})(exited)
 	for outC != nil || errC != nil || exitC != nil {
 		select {
@@ -138,7 +158,7 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 			stop(StatusTimedOut)
 		case <-kill:
 			kill = nil
-			terminateTree(cmd.Process, true)
+			signalTree(cmd.Process, true, faults)
 			abandon = time.After(abandonAfter)
 		case <-abandon:
 			abandon = nil
@@ -154,11 +174,23 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 	}
 	outR.Close()
 	errR.Close()
-	reapGroup(cmd.Process.Pid, KillGrace)
+	if !faults.LeaveProcessGroup {
+		reapGroup(cmd.Process.Pid, KillGrace)
+	}
 	o := outcome{status: status, duration: time.Since(start)}
 	if ps := cmd.ProcessState; ps != nil && ps.Exited() {
 		code := ps.ExitCode()
 		o.exitCode = &code
 	}
 	return o, nil
+}
+
+// signalTree terminates the command's process tree, or kills only the
+// interpreter under the LeaveProcessGroup fault.
+func signalTree(p *os.Process, force bool, faults Faults) {
+	if !faults.LeaveProcessGroup {
+		terminateTree(p, force)
+		return
+	}
+	_ = p.Kill()
 }

@@ -29,7 +29,7 @@ type targetState struct {
 // readTarget reads the mutation target without following a final link. A
 // regular file must be at most MaxReadFileBytes of valid UTF-8; invalid
 // UTF-8 is INVALID_INPUT and is never rewritten (S000 item 32).
-func readTarget(abs, rel string) (targetState, error) {
+func (r *Root) readTarget(abs, rel string) (targetState, error) {
 	fi, err := os.Lstat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return targetState{rel: rel}, nil
@@ -48,7 +48,10 @@ func readTarget(abs, rel string) (targetState, error) {
 		return targetState{}, ioError(rel, err)
 	}
 	if !utf8.Valid(st.data) {
-		return targetState{}, invalidUTF8(rel)
+		if !r.faults.DecodeInvalidUTF8 {
+			return targetState{}, invalidUTF8(rel)
+		}
+		st.data = lossyUTF8(st.data)
 	}
 	return st, nil
 }
@@ -129,12 +132,15 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 		return committed{}, err
 	}
 	defer release()
-	cur, err := readTarget(abs, clean)
+	cur, err := r.readTarget(abs, clean)
 	if err != nil {
 		return committed{}, err
 	}
 	next, err := decide(cur)
 	if err != nil {
+		if r.faults.ReplaceInodeOnFailure && cur.exists && cur.regular {
+			replaceInode(abs, cur)
+		}
 		return committed{}, err
 	}
 	if cur.exists && cur.regular && bytes.Equal(cur.data, next) {
@@ -160,7 +166,7 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 	if _, _, err := r.resolveForWrite(clean, false); err != nil {
 		return committed{}, err
 	}
-	latest, err := readTarget(abs, clean)
+	latest, err := r.readTarget(abs, clean)
 	if err != nil {
 		return committed{}, err
 	}

@@ -218,6 +218,9 @@ scan:
 	if pageLimit {
 		warnings = append(warnings, fmt.Sprintf("The project scan reached its limit of %d pages; remaining entries were not inspected.", DetectMaxPages))
 	}
+	if r.faults.IncompleteScanAsComplete {
+		warnings = nil
+	}
 	slices.SortFunc(entries, func(a, b Entry) int { return compareUTF16(a.Path, b.Path) })
 	return entries, ProjectScan{
 		Complete:       len(warnings) == 0,

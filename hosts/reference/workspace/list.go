@@ -32,6 +32,9 @@ type ListResult struct {
 // listDir). The order is deterministic: depth-first, children in UTF-16
 // order.
 func (r *Root) List(ctx context.Context, req ListRequest) (ListResult, error) {
+	if r.faults.IgnorePageLimit {
+		req.Limit = MaxPageLimit
+	}
 	depth := req.Depth
 	if depth == 0 {
 		depth = 1

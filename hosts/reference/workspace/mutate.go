@@ -45,7 +45,7 @@ func (r *Root) WriteText(ctx context.Context, req WriteRequest) (WriteResult, er
 		return WriteResult{}, err
 	}
 	c, err := r.commitText(ctx, req.Path, req.Precondition.Kind == MustNotExist, func(cur targetState) ([]byte, error) {
-		if err := req.Precondition.check(cur); err != nil {
+		if err := req.Precondition.check(cur); err != nil && !(r.faults.IgnoreMustNotExist && req.Precondition.Kind == MustNotExist) {
 			return nil, err
 		}
 		return []byte(req.Content), nil

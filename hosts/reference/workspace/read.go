@@ -96,7 +96,10 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 		return ReadResult{}, ioError(req.Path, err)
 	}
 	if !utf8.Valid(data) {
-		return ReadResult{}, invalidUTF8(req.Path)
+		if !r.faults.DecodeInvalidUTF8 {
+			return ReadResult{}, invalidUTF8(req.Path)
+		}
+		data = lossyUTF8(data)
 	}
 	hash := SHA256Hex(data)
 	lineCount := bytes.Count(data, []byte{'\n'}) + 1

@@ -1,0 +1,131 @@
+package mutants
+
+import (
+	"github.com/galaxy-stack/conform/hosts/reference"
+	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/workspace"
+)
+
+// The guarantees of S000 "Required host guarantees" the mutants break.
+const (
+	gEscapes      = "Reject lexical escapes and symlink escapes."
+	gPrecondition = "Enforce write/edit preconditions in the same serialized commit operation."
+	gUntouched    = "A rejected mutation leaves the target's bytes and inode untouched (items 21, 32)."
+	gUTF8         = "Invalid UTF-8 is rejected by text paths without rewriting bytes (item 32)."
+	gBounds       = "Bound traversal, reads, searches, and pagination."
+	gFingerprint  = "Implement a full relevant-workspace fingerprint."
+	gScan         = "Project discovery reports incomplete scans instead of treating missing evidence as proof of absence (item 27)."
+	gSpawn        = "Spawn the published executable directly; do not use an implicit host default such as shell: true."
+	gPublish      = "Publish the exact interpreter through the command environment, sourced from the value that spawns."
+	gCwd          = "Validate cwd beneath the workspace."
+	gTimeout      = "Enforce absolute run deadline and per-call timeout."
+	gCancel       = "Propagate cancellation to the child process and supervise cleanup."
+	gStreams      = "Bound stdout and stderr independently; preserve complete output only through an artifact/spill port."
+	gStdin        = "Commands run with closed stdin and no TTY (item 52)."
+	gExit         = "Return non-zero exits as structured command results."
+	gContainment  = "A missing or failed containment backend must fail before spawn when containment is required."
+	gLabel        = "Best-effort execution must not be labeled sandboxed."
+	gSchemas      = "Validate input and output schemas."
+	gOutputSchema = "After dispatch starts, propagate output-schema failures as unknown side-effect outcomes."
+	gRouting      = "Route model names to stable canonical IDs."
+	gPolicy       = "Apply task-mode and approval policy before side effects."
+	gScripts      = "Treat repository-declared validation scripts as executable code: require explicit approval or a verified containment backend."
+	gIdempotency  = "Preserve the core-provided idempotency key for operations that support it."
+	gWrites       = "Emit write only after independently capturing exact changed paths and state hashes."
+	gDerived      = "Never pass a metadata-only fingerprint for generated dependency state as a file contentHash."
+	gFailed       = "A failed structured result may carry only approval=denied and its correlated request ID."
+	gGitPaths     = "Git path arguments remain data (item 54)."
+	gDiffReview   = "Distinguish truncation or unavailable evidence from successful verification (item 20)."
+	gStore        = "Checkpoint and final-report persistence acknowledgements are durable (item 40)."
+	gTrace        = "Make TracePort.flush durable through the completion boundary."
+	gTaskState    = "A fresh host process on the same storeDir sees the task.checkpoint state."
+)
+
+// registry builds the mutants; each sets exactly one fault.
+func registry() []Mutant {
+	ws := func(f workspace.Faults) reference.Faults { return reference.Faults{Workspace: f} }
+	cmd := func(f command.Faults) reference.Faults { return reference.Faults{Command: f} }
+	return []Mutant{
+		// Workspace.
+		{"symlink-escape", gEscapes, "follows a symlink whose target lies outside the workspace root",
+			ws(workspace.Faults{FollowSymlinkEscapes: true})},
+		{"dotdot-escape", gEscapes, "accepts '..' segments that climb out of the workspace root",
+			ws(workspace.Faults{AcceptDotDot: true})},
+		{"overwrite-existing", gPrecondition, "ignores must_not_exist and overwrites an existing file",
+			ws(workspace.Faults{IgnoreMustNotExist: true})},
+		{"replace-inode-on-failure", gUntouched, "rewrites the target (same bytes, new inode) before reporting a failed edit",
+			ws(workspace.Faults{ReplaceInodeOnFailure: true})},
+		{"lossy-utf8", gUTF8, "decodes invalid UTF-8 lossily in reads and edits instead of rejecting it",
+			ws(workspace.Faults{DecodeInvalidUTF8: true})},
+		{"ignore-page-limit", gBounds, "answers list_files with a full page whatever limit was asked for",
+			ws(workspace.Faults{IgnorePageLimit: true})},
+		{"metadata-fingerprint", gFingerprint, "fingerprints files by size and mtime, so a same-size edit goes unnoticed",
+			ws(workspace.Faults{MetadataFingerprint: true})},
+		{"incomplete-scan-as-complete", gScan, "reports a project scan that hit its depth limit as complete",
+			ws(workspace.Faults{IncompleteScanAsComplete: true})},
+
+		// Commands.
+		{"other-interpreter", gSpawn, "spawns " + command.OtherInterpreterPath + " while publishing the detected interpreter",
+			cmd(command.Faults{OtherInterpreter: true})},
+		{"implicit-shell", gSpawn, "re-parses the command through an implicit shell, as spawn with shell: true does",
+			cmd(command.Faults{ImplicitShell: true})},
+		{"publish-other-environment", gPublish, "publishes /bin/bash as the interpreter while spawning the detected one",
+			reference.Faults{PublishOtherEnvironment: true}},
+		{"cwd-escape", gCwd, "runs a command in a cwd that a symlink leads out of the workspace",
+			cmd(command.Faults{CwdEscape: true})},
+		{"ignore-call-timeout", gTimeout, "ignores the per-call timeoutMs of run_command",
+			cmd(command.Faults{IgnoreCallTimeout: true})},
+		{"ignore-cancellation", gCancel, "lets a command run on after its call was canceled",
+			cmd(command.Faults{IgnoreCancellation: true})},
+		{"leave-process-group", gCancel, "kills only the interpreter and leaves the rest of its process group running",
+			cmd(command.Faults{LeaveProcessGroup: true})},
+		{"unbounded-output", gStreams, "returns the whole command output instead of bounding each stream",
+			cmd(command.Faults{UnboundedOutput: true})},
+		{"merge-command-streams", gStreams, "reports stderr inside stdout",
+			reference.Faults{MergeCommandStreams: true}},
+		{"drop-spill", gStreams, "discards the complete output of a truncated command and returns no artifact reference",
+			reference.Faults{DropSpill: true}},
+		{"stdin-open", gStdin, "gives commands an open pipe as stdin instead of a closed one",
+			cmd(command.Faults{StdinOpen: true})},
+		{"mask-nonzero-exit", gExit, "reports a command that exited non-zero as exit code 0",
+			reference.Faults{MaskNonZeroExit: true}},
+		{"spawn-without-containment", gContainment, "spawns when containment is required but no verified backend exists",
+			cmd(command.Faults{SkipContainmentGate: true})},
+		{"sandbox-label-best-effort", gLabel, "labels best-effort containment as active and verified",
+			reference.Faults{SandboxLabelBestEffort: true}},
+
+		// Tool executor.
+		{"skip-argument-validation", gSchemas, "runs tools on arguments that fail the input schema",
+			reference.Faults{SkipArgumentValidation: true}},
+		{"skip-output-validation", gOutputSchema, "returns an output that fails the output schema as an ordinary result",
+			reference.Faults{SkipOutputValidation: true}},
+		{"wrong-canonical-id", gRouting, "answers with the model name where the canonical tool ID belongs",
+			reference.Faults{WrongCanonicalToolID: true}},
+		{"ignore-mode", gPolicy, "activates write tools in review_only mode",
+			reference.Faults{IgnoreMode: true}},
+		{"execute-before-approval", gPolicy, "runs the call first and asks for approval afterwards",
+			reference.Faults{ExecuteBeforeApproval: true}},
+		{"validate-without-approval", gScripts, "runs declared validation scripts without approval or verified containment",
+			reference.Faults{ValidateWithoutApproval: true}},
+		{"ignore-idempotency-key", gIdempotency, "executes again a call whose idempotency key it has already answered",
+			reference.Faults{IgnoreIdempotencyKey: true}},
+		{"forge-write-evidence", gWrites, "attests the port's account of a write that the snapshots do not show",
+			reference.Faults{ForgeWriteEvidence: true}},
+		{"derived-as-write", gDerived, "reports node_modules changes as file writes hashed by metadata fingerprint",
+			reference.Faults{DerivedAsWrite: true}},
+		{"failed-result-effects", gFailed, "attaches write evidence to a failed mutation result",
+			reference.Faults{FailedResultEffects: true}},
+		{"git-paths-as-options", gGitPaths, "passes git_operation paths before '--', where git reads them as options",
+			reference.Faults{GitPathsAsOptions: true}},
+		{"diff-review-when-truncated", gDiffReview, "attests diff review for a truncated git diff",
+			reference.Faults{DiffReviewWhenTruncated: true}},
+
+		// Stores and trace.
+		{"store-ack-without-persist", gStore, "acknowledges store/put without writing the document",
+			reference.Faults{StoreAckWithoutPersist: true}},
+		{"trace-flush-not-durable", gTrace, "answers trace/flush without persisting the appended events",
+			reference.Faults{TraceFlushNotDurable: true}},
+		{"lose-task-checkpoint", gTaskState, "keeps task.checkpoint state in process memory, lost to a fresh host process",
+			reference.Faults{LoseTaskCheckpoint: true}},
+	}
+}

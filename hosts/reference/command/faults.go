@@ -1,0 +1,74 @@
+package command
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Faults are the seams where a mutant of the reference host breaks one
+// command guarantee (S000 "Required host guarantees", Commands). The zero
+// value switches none on and is the conformant runner; only the mutants
+// set a field.
+type Faults struct {
+	// OtherInterpreter spawns OtherInterpreterPath with the published
+	// argument prefix instead of the published executable.
+	OtherInterpreter bool
+	// ImplicitShell hands the published argv, joined with spaces, to the
+	// published interpreter again, as Node's spawn with shell: true does.
+	ImplicitShell bool
+	// CwdEscape accepts a cwd that leaves the workspace, lexically or
+	// through a symlink.
+	CwdEscape bool
+	// IgnoreCallTimeout ignores the request's TimeoutMs (the default
+	// timeout and the deadlines still apply).
+	IgnoreCallTimeout bool
+	// IgnoreCancellation lets the command run on when the call's context
+	// is canceled.
+	IgnoreCancellation bool
+	// LeaveProcessGroup signals only the interpreter, never its process
+	// group, and leaves survivors of a finished command running.
+	LeaveProcessGroup bool
+	// UnboundedOutput retains up to UnboundedOutputBytes per stream,
+	// whatever the request's bound.
+	UnboundedOutput bool
+	// StdinOpen gives the command a pipe as stdin that stays open until the
+	// command ends, instead of the null device.
+	StdinOpen bool
+	// SkipContainmentGate spawns commands when containment is required but
+	// no verified backend is active.
+	SkipContainmentGate bool
+}
+
+// OtherInterpreterPath is the interpreter the OtherInterpreter fault
+// spawns.
+const OtherInterpreterPath = "/bin/bash"
+
+// UnboundedOutputBytes is the per-stream retention under the
+// UnboundedOutput fault: far beyond MaxOutputBytes.
+const UnboundedOutputBytes = 64 << 20
+
+// argv is the argv the runner spawns for command: the published
+// interpreter's, unless a fault changes it.
+func (r *Runner) argv(command string) []string {
+	argv := r.env.Command.Argv(command)
+	switch {
+	case r.faults.OtherInterpreter:
+		argv[0] = OtherInterpreterPath
+	case r.faults.ImplicitShell:
+		argv = r.env.Command.Argv(strings.Join(argv, " "))
+	}
+	return argv
+}
+
+// escapingCwd resolves rel as the CwdEscape fault does: joined to the root
+// and resolved, with no containment check.
+func escapingCwd(root, rel string) (string, error) {
+	if rel == "" {
+		rel = "."
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", &Error{Code: NotFound, Message: "Command cwd was not found: '" + rel + "'.", Err: err}
+	}
+	return real, nil
+}

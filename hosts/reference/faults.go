@@ -1,0 +1,84 @@
+package reference
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/schema"
+	"github.com/galaxy-stack/conform/hosts/reference/workspace"
+)
+
+// This file holds the fault seams of the tool executor that need more
+// than a condition in place; see Faults.
+
+// inputSchema is the schema a call's arguments are validated against: the
+// descriptor's, or under the workspace AcceptDotDot fault a copy without
+// the workspace-path pattern, so that ".." reaches the workspace.
+func (s *session) inputSchema(d catalog.Descriptor) map[string]any {
+	if !s.faults.Workspace.AcceptDotDot {
+		return d.InputSchema
+	}
+	out, _ := withoutPathPattern(d.InputSchema).(map[string]any)
+	return out
+}
+
+func withoutPathPattern(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			if k == "pattern" && x == schema.WorkspacePathPattern {
+				continue
+			}
+			out[k] = withoutPathPattern(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = withoutPathPattern(x)
+		}
+		return out
+	}
+	return v
+}
+
+// failedEffects are the effects of an ok=false result: none, or under the
+// FailedResultEffects fault a write of the mutation's target, from its
+// current content to itself.
+func (s *session) failedEffects(c *call) *port.Effects {
+	if !s.faults.FailedResultEffects || c.desc.Mutability == catalog.MutabilityRead {
+		return nil
+	}
+	p, _ := c.args["path"].(string)
+	data, err := os.ReadFile(filepath.Join(s.root.Dir(), filepath.FromSlash(p)))
+	if p == "" || err != nil {
+		return nil
+	}
+	h := workspace.HashPrefix + workspace.SHA256Hex(data)
+	return &port.Effects{Writes: []port.Write{{Path: p, BeforeKind: workspace.KindFile, BeforeHash: &h, AfterKind: workspace.KindFile, AfterHash: &h}}}
+}
+
+// derivedWrites turns the derived changes of a diff into file write
+// evidence whose hash is the metadata fingerprint: the DerivedAsWrite
+// fault.
+func derivedWrites(d workspace.Diff) workspace.Diff {
+	for _, m := range d.Observed {
+		if m.EvidenceClass != workspace.Derived {
+			continue
+		}
+		w := port.Write{Path: m.Path, BeforeKind: m.BeforeKind, AfterKind: m.AfterKind}
+		if m.BeforeKind != workspace.KindMissing && m.BeforeKind != workspace.KindDirectory && m.BeforeFingerprint != nil {
+			h := workspace.HashPrefix + *m.BeforeFingerprint
+			w.BeforeHash = &h
+		}
+		if m.AfterKind != workspace.KindMissing && m.AfterKind != workspace.KindDirectory && m.AfterFingerprint != nil {
+			h := workspace.HashPrefix + *m.AfterFingerprint
+			w.AfterHash = &h
+		}
+		d.Writes = append(d.Writes, w)
+	}
+	return d
+}
