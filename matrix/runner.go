@@ -69,8 +69,8 @@ func newTarget(cfg Config) (*target, error) {
 		return nil, &InvocationError{err}
 	}
 	if cfg.Mutant != "" {
-		if cfg.Host != "reference" {
-			return nil, &InvocationError{fmt.Errorf("--mutant needs --host reference, not %q", cfg.Host)}
+		if _, err := builtin.Handler(cfg.Host, cfg.Mutant); err != nil {
+			return nil, &InvocationError{fmt.Errorf("--mutant %q: %w (see `conform host mutants`)", cfg.Mutant, err)}
 		}
 		argv = append(argv, "--mutant", cfg.Mutant)
 	}
