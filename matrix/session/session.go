@@ -2,6 +2,14 @@
 // workspace and store directory, the host started and initialized over the
 // host protocol, the core runtime driving the scripted model double and the
 // host's tools, and the harness's own workspace snapshots before and after.
+//
+// Run is the whole session for the matrix's small scenarios. StartHost is
+// the part other runners build on (the lab's fixture runs): it starts and
+// initializes one host process and gives the core's ports over it — the tool
+// executor (which also restores checkpointed tool sets), and, when the host
+// offers them, the run store over store/*, the trace over trace/* and the
+// workspace evidence verifier over workspace/fingerprint — and it answers
+// the host's approval requests from the scenario's decisions.
 package session
 
 import (
@@ -12,10 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
-	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
@@ -81,25 +86,19 @@ func Run(ctx context.Context, argv []string, sc Scenario) (*Outcome, error) {
 	if out.Before, err = snapshot.Take(ws); err != nil {
 		return nil, err
 	}
-	client, err := wire.Start(argv, wire.StartOptions{Dir: ws})
+	h, err := StartHost(ctx, HostConfig{Argv: argv, Workspace: ws, StoreDir: store, Mode: sc.Mode})
 	if err != nil {
 		return nil, err
 	}
 	defer func() {
-		if cerr := client.Close(5 * time.Second); cerr != nil && out.HostError == nil {
+		if cerr := h.Close(); cerr != nil && out.HostError == nil {
 			out.HostError = cerr
 		}
-		out.Stderr = client.Stderr()
+		out.Stderr = h.Stderr()
 	}()
-	params, err := initializeParams(ws, store, sc.Mode)
-	if err != nil {
-		return nil, err
-	}
-	if out.Host, err = client.Initialize(ctx, params); err != nil {
-		return out, err
-	}
+	out.Host = h.Init
 	m := model.NewScripted(sc.Rounds)
-	exec := &executor{client: client}
+	exec := h.exec
 	out.Result, err = run.Run(ctx, run.Deps{Model: m, Tools: exec, Clock: &clock{}, IDs: &ids{}}, run.Request{
 		Goal: sc.Task, TaskID: "task-1", WorkspaceRoot: ws, Mode: sc.Mode,
 		Prompt: &run.PromptConfig{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied",
@@ -127,18 +126,6 @@ func writeFiles(root string, files map[string]string) error {
 		}
 	}
 	return nil
-}
-
-func initializeParams(ws, store, mode string) (wire.InitializeParams, error) {
-	if mode == "" {
-		mode = "auto"
-	}
-	return wire.InitializeParams{
-		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: store,
-		Catalog:       catalog.ForHost(),
-		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode:          mode, ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
-	}, nil
 }
 
 // executor is the core's tool executor port over the wire client. It keeps

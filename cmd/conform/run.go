@@ -1,0 +1,259 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+
+	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/matrix/oracle"
+)
+
+var _ = register(&command{
+	Name:      "run",
+	UsageLine: "conform run FIXTURE.json... --host HOST [--keep] [--json] [--task TEXT] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	Short:     "run original lab fixtures or a campaign against a host",
+	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
+against one host and checks each with the original oracle: status, error code,
+tool sequence and results, files, allowed changes, checkpoints, trace and the
+rest of the fixture's expected block, plus the checks that always run
+(declared controls fired, persisted checkpoints pass integrity, every change of
+a completed run is backed by host write evidence).
+
+Each FIXTURE (a .json file, or a directory whose .json files are all run) runs
+isolated: a fresh temporary workspace with the fixture's initial files and a
+Git baseline commit, a fresh store directory and a fresh host process. --keep
+keeps the workspace and prints its path.
+
+With --campaign, the .json files of DIR are the stages of a campaign: they run
+in name order on one shared workspace, each with its own host process and run
+identity, and the campaign stops at the first stage that does not meet its
+oracle. A stage that expects a failure and gets it passes.
+
+HOST is a built-in host ("reference", "doubles") or a command line that starts a
+host, as for certify. A fixture with runtime.toolProfile "full_contract" needs
+a host that offers the nine optional tools (--host doubles does); on any other
+host it fails as not applicable.
+
+--forbid-containment asks the host to behave as if no containment backend
+existed: the premise of fixtures that expect required command containment to
+be unavailable, on a machine where a backend verifies.
+
+A failed assertion prints the fixture, the assertion and the expected and
+observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
+2 the invocation is wrong: a malformed fixture (named with the file and the
+JSON path of the offending field), a fixture whose run request the core
+refuses, a host command that cannot be found.`,
+	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
+		host := fs.String("host", "", "the host under test: a built-in name or a command line")
+		campaign := fs.String("campaign", "", "run the stages of the campaign in `DIR` on one shared workspace")
+		keep := fs.Bool("keep", false, "keep the workspaces and print their paths")
+		asJSON := fs.Bool("json", false, "print the reports as JSON on standard output and nothing else")
+		task := fs.String("task", "", "replace the task of a single fixture (the run ID does not change)")
+		forbid := fs.Bool("forbid-containment", false, "ask the host to behave as if no containment backend existed")
+		return func(args []string) error {
+			paths, err := interspersed(fs, args)
+			if err != nil {
+				return err
+			}
+			if *host == "" {
+				return usagef("run: --host is required (try --host reference)")
+			}
+			argv, err := builtin.Command(*host)
+			if err != nil {
+				return usagef("run: %v", err)
+			}
+			if _, err := exec.LookPath(argv[0]); err != nil {
+				return usagef("host command %q cannot be started: %v", *host, err)
+			}
+			opts := lab.Options{Argv: argv, Task: *task, ForbidContainment: *forbid}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			if *campaign != "" {
+				if len(paths) > 0 {
+					return usagef("run: --campaign takes no fixture arguments, got %q", paths)
+				}
+				if *task != "" {
+					return usagef("run: --task applies to a single fixture, not to a campaign")
+				}
+				return runCampaign(ctx, *campaign, opts, *keep, *asJSON, stdout)
+			}
+			if len(paths) == 0 {
+				return usagef("run: no fixture given\nusage: conform run FIXTURE.json... --host HOST")
+			}
+			return runFixtures(ctx, paths, opts, *keep, *asJSON, stdout)
+		}
+	},
+})
+
+// interspersed parses flags that follow positional arguments, so that both
+// `run --host H a.json` and `run a.json --host H` work, and returns the
+// positional arguments.
+func interspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		if err := fs.Parse(args[1:]); err != nil {
+			return nil, usagef("run: %v\nusage: conform run FIXTURE.json... --host HOST", err)
+		}
+		args = fs.Args()
+	}
+	return pos, nil
+}
+
+// loadError maps a fixture that cannot be loaded to an invocation error.
+func loadError(err error) error {
+	var fe *fixture.Error
+	if errors.As(err, &fe) {
+		return usagef("invalid fixture: %v", fe)
+	}
+	return err
+}
+
+// labError maps what stopped a run from happening to an exit status.
+func labError(err error) error {
+	var ie *lab.InvocationError
+	if errors.As(err, &ie) {
+		return usagef("%v", ie)
+	}
+	return err
+}
+
+func runFixtures(ctx context.Context, paths []string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
+	var all []*fixture.Fixture
+	for _, p := range paths {
+		fxs, err := fixture.Load(p)
+		if err != nil {
+			return loadError(err)
+		}
+		all = append(all, fxs...)
+	}
+	if opts.Task != "" && len(all) != 1 {
+		return usagef("run: --task applies to exactly one fixture, got %d", len(all))
+	}
+	var reports []*lab.Report
+	passed, failed := 0, 0
+	for _, fx := range all {
+		rep, err := lab.Run(ctx, fx, opts, keep)
+		if err != nil {
+			return labError(fmt.Errorf("%s: %w", fx.File, err))
+		}
+		reports = append(reports, rep)
+		if rep.Passed {
+			passed++
+		} else {
+			failed++
+		}
+		if !asJSON {
+			printReport(stdout, "", rep)
+		}
+	}
+	if asJSON {
+		if err := writeJSON(stdout, struct {
+			Passed  int           `json:"passed"`
+			Failed  int           `json:"failed"`
+			Reports []*lab.Report `json:"reports"`
+		}{passed, failed, reports}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "\n%d passed, %d failed\n", passed, failed)
+	}
+	if failed > 0 {
+		return errFailed
+	}
+	return nil
+}
+
+func runCampaign(ctx context.Context, dir string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
+	c, err := fixture.LoadCampaign(dir)
+	if err != nil {
+		return loadError(err)
+	}
+	rep, err := lab.RunCampaign(ctx, c, opts, keep)
+	if err != nil {
+		return labError(err)
+	}
+	if asJSON {
+		if err := writeJSON(stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		for _, st := range rep.Stages {
+			printReport(stdout, st.Stage, st.Report)
+		}
+		if rep.Workspace != "" {
+			fmt.Fprintf(stdout, "workspace: %s\n", rep.Workspace)
+		}
+		fmt.Fprintf(stdout, "\ncampaign %s: %d of %d stages ran", c.Path, rep.CompletedStages, len(rep.PlannedStages))
+		if rep.Passed {
+			fmt.Fprintln(stdout, ", all passed")
+		} else {
+			fmt.Fprintln(stdout, ", stopped at the first failing stage")
+		}
+	}
+	if !rep.Passed {
+		return errFailed
+	}
+	return nil
+}
+
+// printReport prints one fixture's verdict: a PASS or FAIL line naming the
+// fixture (or stage) and its file, then each failed assertion with the
+// expected and the observed value.
+func printReport(w io.Writer, stage string, rep *lab.Report) {
+	word := "PASS"
+	if !rep.Passed {
+		word = "FAIL"
+	}
+	name := rep.Fixture
+	if stage != "" {
+		name = stage
+	}
+	fmt.Fprintf(w, "%s  %s  (%s)  status %s", word, name, rep.File, rep.Status)
+	if rep.ErrorCode != nil {
+		fmt.Fprintf(w, " %s", *rep.ErrorCode)
+	}
+	if rep.ErrorMessage != "" && !rep.Passed {
+		fmt.Fprintf(w, " (%s)", rep.ErrorMessage)
+	}
+	fmt.Fprintln(w)
+	if rep.NotApplicable != "" {
+		fmt.Fprintf(w, "      not applicable: %s\n", rep.NotApplicable)
+	}
+	for _, f := range rep.Failures {
+		printFailure(w, f)
+	}
+	if len(rep.Doubles) > 0 && !rep.Passed {
+		fmt.Fprintf(w, "      doubles: %v\n", rep.Doubles)
+	}
+	if rep.Workspace != "" {
+		fmt.Fprintf(w, "      workspace: %s\n", rep.Workspace)
+	}
+}
+
+func printFailure(w io.Writer, f oracle.Failure) {
+	fmt.Fprintf(w, "      %s: %s\n", f.Assertion, f.Message)
+	fmt.Fprintf(w, "        expected: %s\n", f.Expected)
+	fmt.Fprintf(w, "        actual:   %s\n", f.Actual)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}

@@ -1,0 +1,67 @@
+// Package lab runs fixtures of the original lab's JSON format against a host
+// and checks them with the original oracle (LAB §3, §4, §7): one fixture in
+// fresh directories (Run, RunFixture), or the stages of a campaign on one
+// shared workspace (RunCampaign).
+//
+//	fx, _ := fixture.Load("fixtures/write-and-validate.json")
+//	argv, _ := builtin.Command("reference")
+//	rep, err := lab.Run(ctx, fx[0], lab.Options{Argv: argv}, false)
+//	// err: the run could not happen; rep.Failures: what the oracle found
+//
+// # One fixture
+//
+// RunFixture follows LAB §3 step by step:
+//
+//   - arrange: initialFiles are written into the workspace by the harness
+//     (a file that already holds the content is left alone, so campaign
+//     stages arrange idempotently);
+//   - Git baseline: `git init`, `git add -A` and a commit with a fixed
+//     identity, unless the workspace already has a .git directory; when
+//     that fails git.exec is left out of the catalog sent to the host;
+//   - the harness's own snapshot of the workspace (package snapshot);
+//   - one host process, started and initialized by package session with
+//     the fixture's mode, approval profile, containment and tool profile;
+//     the harness answers its approval requests from approvalDecisions;
+//   - one scripted model (the fixture's rounds, model overrides and token
+//     steps), one fake clock whose virtual sleeps are the retry delays,
+//     execution IDs fixture-execution-1, 2, … and the fixture's run ID;
+//   - the core run controller over the host's tool executor, store, trace
+//     and fingerprint verifier; a host that offers no store or trace gets
+//     the memory doubles of package doubles/store, and the report lists
+//     them under Report.Doubles;
+//   - controls: every runtime event is counted, and a control that fires
+//     cancels or pauses the active run;
+//   - executions: the run request of LAB §3.8, then the resumes of
+//     runtime.resume — arranging mutateBeforeResume, tampering with the
+//     checkpoint, starting a fresh host process on the same store
+//     directory for recreateHost;
+//   - the final snapshot, the files the fixture asks about read by the
+//     harness itself, the checkpoints read back from the store and checked
+//     with the core's integrity assertion, and oracle.Check.
+//
+// A fixture with the full_contract tool profile needs a host that offers the
+// nine optional tools; on any other host the report says it is not
+// applicable and fails.
+//
+// # Errors and reports
+//
+// Every ordinary outcome is a Report, including a host that breaks the
+// protocol (a failure on the assertion "host"). RunFixture returns an error
+// only when the run cannot happen: the arrangement fails, the host command
+// cannot be started or the core refuses the fixture's run request (both an
+// *InvocationError, exit status 2 on the command line), or ctx ends.
+//
+// # Fixtures are evidence
+//
+// Nothing here looks at a fixture's name, file or content to decide how to
+// run it: every decision comes from the fixture's declared settings and
+// from what the host reports. The premise of a fixture that the machine does
+// not meet (a fixture expecting required containment to be unavailable on a
+// machine where a backend verifies) is met by an option of the run
+// (Options.ForbidContainment), never by recognising the fixture.
+//
+// # Not done here
+//
+// The replay hash of the normalized transcript is computed elsewhere; the
+// report keeps the transcript (Report.Transcript) it will be computed from.
+package lab

@@ -1,0 +1,438 @@
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/run"
+	"github.com/galaxy-stack/conform/doubles/clock"
+	"github.com/galaxy-stack/conform/doubles/model"
+	"github.com/galaxy-stack/conform/doubles/store"
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/oracle"
+	"github.com/galaxy-stack/conform/matrix/session"
+	"github.com/galaxy-stack/conform/matrix/snapshot"
+)
+
+// Options configure how fixtures run.
+type Options struct {
+	// Argv is the command line of the host under test (builtin.Command).
+	Argv []string
+	// Task, when set, replaces the goal of a single fixture run (the run
+	// ID does not change, LAB §3.1).
+	Task string
+	// ForbidContainment asks the host to behave as if no containment
+	// backend existed (DECISIONS 65), the premise of fixtures that expect
+	// required containment to be unavailable.
+	ForbidContainment bool
+	// Interpose, if set, wraps each host process's pipes: the fault proxy
+	// attaches here (hosts/proxy).
+	Interpose func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser)
+}
+
+// Dirs are the directories of one fixture run: the workspace root and the
+// host's store directory. Both must exist and must not overlap.
+type Dirs struct {
+	Workspace string
+	Store     string
+}
+
+// CancelReason is the reason a run is cancelled with when the caller's
+// context ends (LAB §3.7).
+const CancelReason = "Fixture run canceled by the CLI host."
+
+// tamperSuffix is appended to a checkpoint's nextAction, without updating
+// its content hash, by runtime.resume.tamperCheckpoint (LAB §3.9).
+const tamperSuffix = " [tampered by fixture]"
+
+// fullContractTools are the nine optional tools a full_contract fixture
+// needs the host to offer (LAB §20.1).
+var fullContractTools = []string{
+	"artifact.create", "artifact.list", "artifact.read", "command.session", "perception.analyze",
+	"preview.manage", "research.fetch", "research.search", "user.ask",
+}
+
+// An InvocationError means a fixture could not be run as asked: the host
+// command cannot be started, or the core refuses the fixture's run request
+// (DECISIONS 69). A command line maps it to exit status 2.
+type InvocationError struct {
+	File string
+	Err  error
+}
+
+func (e *InvocationError) Error() string {
+	if e.File == "" {
+		return e.Err.Error()
+	}
+	return e.File + ": " + e.Err.Error()
+}
+
+func (e *InvocationError) Unwrap() error { return e.Err }
+
+// fixtureRun is the state of one fixture run across its executions.
+type fixtureRun struct {
+	fx       *fixture.Fixture
+	set      fixture.Settings
+	opts     Options
+	dirs     Dirs
+	git      bool
+	model    *model.Scripted
+	controls *model.Controls
+	clock    *clock.Fake
+	ids      *clock.IDs
+	memStore *store.RunStore // the harness's double, when the host has no store
+	memTrace *store.Trace    // likewise for the trace
+	trace    *recordingTrace
+	rec      *recorder
+	storeErr error // the host's store could not list its checkpoints
+
+	mu   sync.Mutex
+	host *session.Host
+	ctrl *run.Controller
+}
+
+// RunFixture runs fx once in dirs against the host of opts.Argv (LAB §3):
+// it arranges the initial files, gives the workspace a Git baseline,
+// snapshots it, starts and initializes the host, runs the executions the
+// fixture's resume policy asks for, snapshots the workspace again and
+// checks the oracle.
+//
+// Ordinary outcomes, a host that breaks the protocol included, are
+// reports. The error is for what stops the run from happening: an
+// arrangement that fails, an *InvocationError (the host command cannot be
+// started, the core refuses the request), a cancelled ctx.
+func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Options) (*Report, error) {
+	set := fx.Settings()
+	r := &fixtureRun{
+		fx: fx, set: set, opts: opts, dirs: dirs,
+		model: fx.NewModel(), controls: fx.NewControls(),
+		clock: clock.NewFake(0), ids: clock.NewIDs("fixture"),
+		trace: &recordingTrace{}, rec: &recorder{},
+	}
+	if err := arrange(dirs.Workspace, fx.InitialFiles); err != nil {
+		return nil, err
+	}
+	r.git, _ = gitBaseline(ctx, dirs.Workspace)
+	initial, err := snapshot.Take(dirs.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("snapshotting the workspace: %w", err)
+	}
+	rep := &Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID(), Git: r.git}
+	if err := r.startHost(ctx); err != nil {
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			return nil, &InvocationError{Err: fmt.Errorf("host command %q cannot be started: %w", opts.Argv[0], err)}
+		}
+		return r.hostFailure(rep, "initialize", err), nil
+	}
+	defer func() { r.currentHost().Close() }()
+	r.describeHost(rep)
+	if set.ToolProfile == fixture.ToolProfileFullContract {
+		if missing := r.missingContractTools(); len(missing) > 0 {
+			rep.NotApplicable = fmt.Sprintf("the fixture needs the full_contract tool profile; the host does not offer %s (try --host doubles)", strings.Join(missing, ", "))
+			rep.Failures = []oracle.Failure{{File: fx.File, Assertion: "runtime.toolProfile",
+				Expected: "a host offering the nine full_contract tools", Actual: "missing " + strings.Join(missing, ", "), Message: rep.NotApplicable}}
+			rep.Status = "not_applicable"
+			return rep, nil
+		}
+	}
+	results, err := r.executions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep.ErrorMessage = results[len(results)-1].ErrorMessage
+	obs, err := r.observe(ctx, results, initial)
+	if err != nil {
+		return nil, err
+	}
+	rep.Observed = obs
+	rep.Status, rep.ErrorCode = obs.Status, obs.ErrorCode
+	rep.Transcript = r.rec.transcript
+	rep.Failures = oracle.Check(fx, obs)
+	if herr := r.currentHost().HostError(); herr != nil {
+		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
+			Expected: "the host keeps to the protocol", Actual: herr.Error(), Message: "The host broke the protocol: " + herr.Error()})
+		rep.HostStderr = r.currentHost().Stderr()
+	}
+	if r.storeErr != nil {
+		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "checkpointIntegrity",
+			Expected: "the host's store lists the persisted checkpoints", Actual: r.storeErr.Error(),
+			Message: "The host's store could not list its checkpoints: " + r.storeErr.Error()})
+	}
+	rep.Passed = len(rep.Failures) == 0
+	return rep, nil
+}
+
+// storeError is a host store that cannot list what it holds.
+type storeError struct{ err error }
+
+func (e *storeError) Error() string { return e.err.Error() }
+
+func (r *fixtureRun) hostFailure(rep *Report, phase string, err error) *Report {
+	rep.Status = "host_failed"
+	rep.Failures = []oracle.Failure{{File: r.fx.File, Assertion: "host",
+		Expected: "the host " + phase + "s", Actual: err.Error(), Message: "The host failed to " + phase + ": " + err.Error()}}
+	return rep
+}
+
+func (r *fixtureRun) currentHost() *session.Host {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.host
+}
+
+func (r *fixtureRun) describeHost(rep *Report) {
+	h := r.currentHost()
+	rep.Host = h.Init.Host
+	rep.Doubles = append(rep.Doubles, h.Init.Doubles...)
+	if h.RunStore() == nil {
+		rep.Doubles = append(rep.Doubles, "run store")
+	}
+	if h.Trace() == nil {
+		rep.Doubles = append(rep.Doubles, "trace")
+	}
+}
+
+func (r *fixtureRun) missingContractTools() []string {
+	offered := r.currentHost().Init.Tools
+	var missing []string
+	for _, id := range fullContractTools {
+		if !slices.Contains(offered, id) {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
+// startHost starts a fresh host process on the fixture's directories and
+// builds a controller around it: the first host, or the one a recreateHost
+// resume asks for. The model, the clock, the IDs, the controls and the
+// harness's doubles carry over.
+func (r *fixtureRun) startHost(ctx context.Context) error {
+	cfg := session.HostConfig{
+		Argv: r.opts.Argv, Workspace: r.dirs.Workspace, StoreDir: r.dirs.Store,
+		Mode: r.set.Mode, ApprovalProfile: r.set.ApprovalProfile, Containment: r.set.CommandContainment,
+		ToolProfile: r.set.ToolProfile, ForbidContainment: r.opts.ForbidContainment, Approvals: r.fx.ApprovalDecisions,
+		Interpose: r.opts.Interpose,
+	}
+	if !r.git {
+		cfg.WithoutTools = []string{"git.exec"}
+	}
+	h, err := session.StartHost(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	deps := run.Deps{
+		Model: r.model, Tools: h.Executor(), Verifier: h.Verifier(), Trace: r.trace,
+		OnEvent: r.onEvent, Clock: r.clock, IDs: r.ids, Sleeper: r.clock,
+	}
+	if s := h.RunStore(); s != nil {
+		deps.Store = s
+	} else {
+		if r.memStore == nil {
+			r.memStore = store.NewRunStore()
+		}
+		deps.Store = r.memStore
+	}
+	if t := h.Trace(); t != nil {
+		r.trace.use(t)
+	} else {
+		if r.memTrace == nil {
+			r.memTrace = store.NewTrace()
+		}
+		r.trace.use(r.memTrace)
+	}
+	ctrl := run.New(deps)
+	r.mu.Lock()
+	r.host, r.ctrl = h, ctrl
+	r.mu.Unlock()
+	return nil
+}
+
+// onEvent records every runtime event and applies the controls that fire
+// on it to the active run (LAB §3.7).
+func (r *fixtureRun) onEvent(ev run.Event) {
+	r.rec.add(ev)
+	for _, f := range r.controls.Observe(ev.Type) {
+		r.mu.Lock()
+		ctrl := r.ctrl
+		r.mu.Unlock()
+		if f.Action == model.ActionCancel {
+			ctrl.Cancel(ev.RunID, f.Reason)
+		} else {
+			ctrl.Pause(ev.RunID, f.Reason)
+		}
+	}
+}
+
+// wait waits for h, cancelling the run when ctx ends first.
+func (r *fixtureRun) wait(ctx context.Context, h *run.Handle) run.Result {
+	select {
+	case <-h.Done():
+	case <-ctx.Done():
+		h.Cancel(CancelReason)
+	}
+	return h.Wait()
+}
+
+// executions runs execution 1 and the resumes of LAB §3.9.
+func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
+	h := r.currentHost()
+	req := request(r.fx, r.set, r.dirs.Workspace, r.opts.Task, h.Init, h.HostEnvironment())
+	r.mu.Lock()
+	ctrl := r.ctrl
+	r.mu.Unlock()
+	handle, err := ctrl.Start(req)
+	if err != nil {
+		return nil, r.refused(err)
+	}
+	results := []run.Result{r.wait(ctx, handle)}
+	resume := r.set.Resume
+	for resume != nil && len(results) < r.set.MaxExecutions {
+		prev := results[len(results)-1]
+		if oracle.StatusOf(prev.Status) != resume.On || prev.Checkpoint == nil {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := arrange(r.dirs.Workspace, resume.MutateBeforeResume); err != nil {
+			return nil, err
+		}
+		cp := prev.Checkpoint.Clone()
+		if resume.TamperCheckpoint {
+			cp.NextAction += tamperSuffix
+		}
+		data, err := checkpoint.Serialize(cp)
+		if err != nil {
+			return nil, fmt.Errorf("serializing the checkpoint to resume from: %w", err)
+		}
+		if resume.RecreateHost {
+			old := r.currentHost()
+			if herr := old.Close(); herr != nil && old.HostError() != nil {
+				// A protocol break ends the fixture; the report says so.
+				return results, nil
+			}
+			if err := r.startHost(ctx); err != nil {
+				return nil, fmt.Errorf("restarting the host for a fresh-host resume: %w", err)
+			}
+		}
+		rreq := req
+		rreq.Checkpoint, rreq.CheckpointTrust = data, port.CheckpointTrustTrustedHost
+		r.mu.Lock()
+		ctrl = r.ctrl
+		r.mu.Unlock()
+		handle, err := ctrl.Resume(rreq)
+		if err != nil {
+			return nil, r.refused(err)
+		}
+		results = append(results, r.wait(ctx, handle))
+	}
+	return results, nil
+}
+
+func (r *fixtureRun) refused(err error) error {
+	var re *run.RequestError
+	if errors.As(err, &re) {
+		return &InvocationError{File: r.fx.File, Err: fmt.Errorf("the core refuses the fixture's run request: %s", re.Message)}
+	}
+	return err
+}
+
+// observe fills the oracle's record from the results of every execution,
+// the recorder, the stores and the harness's own final snapshot.
+func (r *fixtureRun) observe(ctx context.Context, results []run.Result, initial snapshot.Snapshot) (*oracle.Observed, error) {
+	last := results[len(results)-1]
+	obs := &oracle.Observed{
+		Status:                       oracle.StatusOf(last.Status),
+		ModelRequestCount:            r.model.RequestCount(),
+		ModelRoundsConsumed:          r.model.RoundsConsumed(),
+		ModelTokenCountStepsConsumed: r.model.TokenStepsConsumed(),
+		FinalResponse:                last.FinalResponse,
+		ControlsFired:                oracle.ControlsFired(len(r.fx.Controls), r.controls.Unfired()),
+		Initial:                      initial,
+	}
+	if last.ErrorCode != "" {
+		code := last.ErrorCode
+		obs.ErrorCode = &code
+	}
+	for _, res := range results {
+		obs.ExecutionStatuses = append(obs.ExecutionStatuses, oracle.StatusOf(res.Status))
+		for _, t := range res.Transitions {
+			obs.Transitions = append(obs.Transitions, t.From+"->"+t.To)
+		}
+	}
+	for _, d := range r.clock.SleepsMs() {
+		obs.RetryDelaysMs = append(obs.RetryDelaysMs, int(d))
+	}
+	r.rec.mu.Lock()
+	obs.ToolSequence = slices.Clone(r.rec.sequence)
+	obs.ToolResults = slices.Clone(r.rec.results)
+	obs.CompletionRejections = slices.Clone(r.rec.rejections)
+	obs.ContextPressures = slices.Clone(r.rec.pressures)
+	r.rec.mu.Unlock()
+	obs.TraceKinds = r.trace.Kinds()
+	for _, w := range last.Writes {
+		obs.Writes = append(obs.Writes, port.Write{Path: w.Path, BeforeHash: w.BeforeHash, AfterHash: w.AfterHash,
+			BeforeKind: string(w.BeforeKind), AfterKind: string(w.AfterKind)})
+	}
+	cps, err := r.persistedCheckpoints(ctx)
+	var se *storeError
+	if errors.As(err, &se) {
+		r.storeErr = se.err
+	} else if err != nil {
+		return nil, err
+	}
+	obs.Checkpoints = cps
+	if obs.Final, err = snapshot.Take(r.dirs.Workspace); err != nil {
+		return nil, fmt.Errorf("snapshotting the workspace: %w", err)
+	}
+	root, err := os.OpenRoot(r.dirs.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	obs.Files = oracle.ReadFiles(root.FS(), r.fx)
+	return obs, nil
+}
+
+// persistedCheckpoints reads back every checkpoint the run store holds for
+// the fixture's run, in save order, and checks each with the core's
+// integrity assertion (LAB §4.20).
+func (r *fixtureRun) persistedCheckpoints(ctx context.Context) ([]oracle.Checkpoint, error) {
+	var docs [][]byte
+	if r.memStore != nil {
+		for _, d := range r.memStore.CheckpointHistory() {
+			docs = append(docs, d)
+		}
+	} else {
+		var err error
+		if docs, err = r.currentHost().Checkpoints(ctx, r.fx.RunID()); err != nil {
+			return nil, &storeError{err}
+		}
+	}
+	out := make([]oracle.Checkpoint, 0, len(docs))
+	for _, d := range docs {
+		var head struct {
+			Reason      string `json:"reason"`
+			ContentHash string `json:"contentHash"`
+		}
+		_ = json.Unmarshal(d, &head)
+		c := oracle.Checkpoint{Reason: head.Reason, ContentHash: head.ContentHash}
+		if _, err := checkpoint.Assert(d); err != nil {
+			c.IntegrityError = err.Error()
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

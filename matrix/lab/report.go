@@ -1,0 +1,78 @@
+package lab
+
+import (
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/matrix/oracle"
+)
+
+// A Report is the outcome of one fixture run: what the oracle concluded and
+// what it was concluded from.
+type Report struct {
+	// Fixture and File name the fixture.
+	Fixture string `json:"fixture"`
+	File    string `json:"file"`
+	// RunID is the fixture's run ID (LAB §3.1).
+	RunID string `json:"runId"`
+	// Host names the host implementation that served the run.
+	Host wire.HostInfo `json:"host"`
+	// Doubles lists what stood in for a real implementation in this run:
+	// the optional tools the host serves as doubles, and "run store" or
+	// "trace" when the host offers none and the harness's memory double
+	// was used.
+	Doubles []string `json:"doubles,omitempty"`
+	// Git says whether the workspace had a Git baseline (LAB §3.4); without
+	// one git.exec is not offered.
+	Git bool `json:"git"`
+	// Status and ErrorCode are the final status and error code.
+	Status    string  `json:"status"`
+	ErrorCode *string `json:"errorCode"`
+	// ErrorMessage is the final error's message, "" when there is none.
+	ErrorMessage string `json:"errorMessage,omitempty"`
+	// Passed is true when the oracle found no failure.
+	Passed bool `json:"passed"`
+	// NotApplicable, when set, says why the host cannot serve the fixture
+	// at all (for example a full_contract fixture on a host without the
+	// optional tools); the fixture then fails with that reason.
+	NotApplicable string `json:"notApplicable,omitempty"`
+	// Failures are the failed assertions in the oracle's order, then any
+	// host failure.
+	Failures []oracle.Failure `json:"failures"`
+	// Observed is the record the oracle checked.
+	Observed *oracle.Observed `json:"observed,omitempty"`
+	// Transcript is the ordered record of the run's runtime events.
+	Transcript []Entry `json:"transcript,omitempty"`
+	// Workspace is the workspace directory, set only when it was kept.
+	Workspace string `json:"workspace,omitempty"`
+	// HostStderr is the tail of the host's standard error, kept when the
+	// host broke the protocol.
+	HostStderr string `json:"hostStderr,omitempty"`
+}
+
+// A CampaignReport is the outcome of a campaign (LAB §7.4).
+type CampaignReport struct {
+	// Path is the campaign's directory as given.
+	Path string `json:"path"`
+	// PlannedStages names every stage in run order.
+	PlannedStages []string `json:"plannedStages"`
+	// Stages are the reports of the stages that ran.
+	Stages []StageReport `json:"stages"`
+	// CompletedStages is the number of stages that ran.
+	CompletedStages int `json:"completedStages"`
+	// Failures are the failures of the stage that stopped the campaign,
+	// each "stage <n> (<name>): <message>".
+	Failures []string `json:"failures"`
+	// Passed is true when every stage ran and met its oracle.
+	Passed bool `json:"passed"`
+	// Workspace is the shared workspace, set only when it was kept.
+	Workspace string `json:"workspace,omitempty"`
+}
+
+// A StageReport is one stage of a campaign.
+type StageReport struct {
+	// Stage names it: "stage <n> (<name>)".
+	Stage string `json:"stage"`
+	// Negative is true when the stage expects a failed, canceled or paused
+	// status; it passes when it gets what it expects.
+	Negative bool    `json:"negative"`
+	Report   *Report `json:"report"`
+}

@@ -1,0 +1,114 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/oracle"
+)
+
+// NewDirs creates the directories of one run under parent: parent/workspace
+// and parent/store. parent is created if needed.
+func NewDirs(parent string) (Dirs, error) {
+	d := Dirs{Workspace: filepath.Join(parent, "workspace"), Store: filepath.Join(parent, "store")}
+	for _, p := range []string{d.Workspace, d.Store} {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return Dirs{}, err
+		}
+	}
+	var err error
+	if d.Workspace, err = filepath.EvalSymlinks(d.Workspace); err != nil {
+		return Dirs{}, err
+	}
+	if d.Store, err = filepath.EvalSymlinks(d.Store); err != nil {
+		return Dirs{}, err
+	}
+	return d, nil
+}
+
+// Run runs fx in a fresh temporary directory that holds its workspace and
+// store directory. With keep the directory stays and Report.Workspace names
+// the workspace; otherwise it is removed.
+func Run(ctx context.Context, fx *fixture.Fixture, opts Options, keep bool) (*Report, error) {
+	parent, err := os.MkdirTemp("", "conform-run-")
+	if err != nil {
+		return nil, err
+	}
+	if !keep {
+		defer os.RemoveAll(parent)
+	}
+	dirs, err := NewDirs(parent)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := RunFixture(ctx, fx, dirs, opts)
+	if rep != nil && keep {
+		rep.Workspace = dirs.Workspace
+	}
+	return rep, err
+}
+
+// RunCampaign runs the stages of c in order on one shared workspace (LAB
+// §7.4). Each stage is a full fixture run with its own host process, store
+// directory, arrangement and run ID; the Git baseline is made once, by the
+// first stage. The campaign stops after the first stage that does not meet
+// its oracle; a stage that expects a failed, canceled or paused status and
+// gets it passes, so later stages test recovery.
+//
+// With keep the campaign's directory stays and CampaignReport.Workspace
+// names the shared workspace.
+func RunCampaign(ctx context.Context, c *fixture.Campaign, opts Options, keep bool) (*CampaignReport, error) {
+	parent, err := os.MkdirTemp("", "conform-campaign-")
+	if err != nil {
+		return nil, err
+	}
+	if !keep {
+		defer os.RemoveAll(parent)
+	}
+	ws := filepath.Join(parent, "workspace")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		return nil, err
+	}
+	if ws, err = filepath.EvalSymlinks(ws); err != nil {
+		return nil, err
+	}
+	rep := &CampaignReport{Path: c.Path, Stages: []StageReport{}, Failures: []string{}}
+	if keep {
+		rep.Workspace = ws
+	}
+	for _, st := range c.Stages {
+		rep.PlannedStages = append(rep.PlannedStages, st.Name)
+	}
+	stageOpts := opts
+	stageOpts.Task = ""
+	for i, fx := range c.Stages {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		store := filepath.Join(parent, fmt.Sprintf("store-%03d", i+1))
+		if err := os.Mkdir(store, 0o755); err != nil {
+			return rep, err
+		}
+		if store, err = filepath.EvalSymlinks(store); err != nil {
+			return rep, err
+		}
+		r, err := RunFixture(ctx, fx, Dirs{Workspace: ws, Store: store}, stageOpts)
+		if err != nil {
+			return rep, fmt.Errorf("%s: %w", c.Stage(i), err)
+		}
+		// r.Failures are oracle.Check's failures (what CheckStage would
+		// find) plus any host failure, which fails the stage too.
+		verdict := oracle.StageResult{Stage: c.Stage(i), Failures: r.Failures, Passed: r.Passed, Negative: oracle.ExpectsNegative(fx)}
+		rep.Stages = append(rep.Stages, StageReport{Stage: c.Stage(i), Negative: verdict.Negative, Report: r})
+		rep.CompletedStages++
+		if !verdict.Passed {
+			rep.Failures = verdict.Messages()
+			return rep, nil
+		}
+	}
+	rep.Passed = true
+	return rep, nil
+}

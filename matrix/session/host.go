@@ -1,0 +1,224 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/run"
+	"github.com/galaxy-stack/conform/hosts/wire"
+)
+
+// HostConfig says how to start and initialize one host process for a
+// session. Workspace and StoreDir must be absolute directories that do not
+// overlap.
+type HostConfig struct {
+	// Argv is the host's command line (see builtin.Command).
+	Argv []string
+	// Workspace and StoreDir are the session's workspace root and the
+	// host's store directory. A host started again on the same StoreDir
+	// resumes its checkpoints, trace and task state (fresh-host resume).
+	Workspace, StoreDir string
+	// Mode, ApprovalProfile, Containment and ToolProfile are sent in
+	// initialize; "" means auto, balanced, best_effort and host.
+	Mode, ApprovalProfile, Containment, ToolProfile string
+	// ForbidContainment asks the host to behave as if no containment
+	// backend existed (DECISIONS 65).
+	ForbidContainment bool
+	// WithoutTools are canonical IDs left out of the catalog sent to the
+	// host: git.exec when the workspace has no Git baseline.
+	WithoutTools []string
+	// Approvals answers the host's approval/request: a canonical ID or a
+	// model-facing name mapped to "allow" or "deny", looked up in that
+	// order; anything else is denied (LAB §22.1).
+	Approvals map[string]string
+	// Interpose wraps the host's pipes, for the fault proxy; nil connects
+	// the harness to the host directly.
+	Interpose func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser)
+}
+
+// A Host is one started and initialized host process and the core's ports
+// over it: the tool executor, and, when the host offers them, the run
+// store, the trace and the workspace fingerprint verifier.
+type Host struct {
+	// Init is the host's answer to initialize.
+	Init wire.InitializeResult
+
+	client *wire.Client
+	exec   *executor
+	mu     sync.Mutex
+	asked  []Approval
+}
+
+// An Approval is one approval/request the harness answered.
+type Approval struct {
+	CanonicalToolID string `json:"canonicalToolId"`
+	ModelName       string `json:"modelName"`
+	Approved        bool   `json:"approved"`
+}
+
+// StartHost starts the host process of cfg.Argv and initializes it. An
+// executable that cannot be started is returned as the *exec.Error of
+// wire.Start; a host that starts and then fails initialize is closed and
+// its error returned, with the host's standard error appended.
+func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
+	h := &Host{}
+	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approver(cfg.Approvals), Interpose: cfg.Interpose})
+	if err != nil {
+		return nil, err
+	}
+	h.client = client
+	h.exec = &executor{client: client}
+	if h.Init, err = client.Initialize(ctx, hostParams(cfg)); err != nil {
+		_ = client.Close(5 * time.Second)
+		if s := client.Stderr(); s != "" {
+			return nil, fmt.Errorf("%w (host stderr: %q)", err, tailOf(s, 400))
+		}
+		return nil, err
+	}
+	return h, nil
+}
+
+func tailOf(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+func hostParams(cfg HostConfig) wire.InitializeParams {
+	orDefault := func(v, d string) string {
+		if v == "" {
+			return d
+		}
+		return v
+	}
+	cat := catalog.ForHost()
+	if len(cfg.WithoutTools) > 0 {
+		var kept []catalog.Descriptor
+		for _, d := range cat.Tools {
+			if !slices.Contains(cfg.WithoutTools, d.ID) {
+				kept = append(kept, d)
+			}
+		}
+		cat.Tools = kept
+	}
+	return wire.InitializeParams{
+		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: cfg.Workspace, StoreDir: cfg.StoreDir,
+		Catalog:         cat,
+		EffectProfile:   wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
+		Mode:            orDefault(cfg.Mode, run.ModeAuto),
+		ApprovalProfile: orDefault(cfg.ApprovalProfile, "balanced"),
+		Containment:     orDefault(cfg.Containment, wire.ContainmentBestEffort),
+		ToolProfile:     orDefault(cfg.ToolProfile, wire.ToolProfileHost),
+
+		ForbidContainmentBackends: cfg.ForbidContainment,
+	}
+}
+
+// approver answers approval/request from decisions (LAB §22.1): the
+// canonical ID first, then the model-facing name, else deny.
+func (h *Host) approver(decisions map[string]string) func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error) {
+	return func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+		d, ok := decisions[p.CanonicalToolID]
+		if !ok {
+			d = decisions[p.ModelName]
+		}
+		approved := d == "allow"
+		h.mu.Lock()
+		h.asked = append(h.asked, Approval{CanonicalToolID: p.CanonicalToolID, ModelName: p.ModelName, Approved: approved})
+		h.mu.Unlock()
+		if approved {
+			return wire.ApprovalDecision{Approved: true, Scope: "once", Reason: fmt.Sprintf("Fixture explicitly approved %s.", p.CanonicalToolID)}, nil
+		}
+		return wire.ApprovalDecision{Approved: false, Scope: "once", Reason: fmt.Sprintf("Fixture denied %s; missing decisions fail closed.", p.CanonicalToolID)}, nil
+	}
+}
+
+// Approvals returns the approval requests the harness answered, in order.
+func (h *Host) Approvals() []Approval {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.asked)
+}
+
+// Client returns the wire client of the host process.
+func (h *Host) Client() *wire.Client { return h.client }
+
+// Executor returns the core's tool executor over the host. It also
+// restores a checkpointed tool set on resume (run.ToolSetRestorer).
+func (h *Host) Executor() port.ToolExecutor { return h.exec }
+
+// RunStore returns the core's run store over the host's store/* methods,
+// or nil when the host offers no store.
+func (h *Host) RunStore() port.RunStore {
+	if !h.Init.Capabilities.Store {
+		return nil
+	}
+	return &hostStore{client: h.client, exec: h.exec}
+}
+
+// Trace returns the core's trace port over the host's trace/* methods,
+// or nil when the host offers no trace.
+func (h *Host) Trace() port.Trace {
+	if !h.Init.Capabilities.Trace {
+		return nil
+	}
+	return &hostTrace{client: h.client, exec: h.exec}
+}
+
+// Verifier returns the core's workspace evidence verifier over the host's
+// workspace/fingerprint, or nil when the host offers no fingerprint.
+func (h *Host) Verifier() run.Verifier {
+	if !h.Init.Capabilities.Fingerprint {
+		return nil
+	}
+	return &hostVerifier{client: h.client, exec: h.exec}
+}
+
+// HostEnvironment returns the host's command environment in the run
+// request's prompt form, or nil when the host published none.
+func (h *Host) HostEnvironment() *run.HostEnvironment {
+	return hostEnvironment(h.Init.CommandEnvironment)
+}
+
+// Checkpoints returns every checkpoint the host's store holds for runID,
+// in put order, or an error when the host offers no store.
+func (h *Host) Checkpoints(ctx context.Context, runID string) ([][]byte, error) {
+	if !h.Init.Capabilities.Store {
+		return nil, errors.New("the host offers no store")
+	}
+	entries, err := h.client.StoreList(ctx, wire.StoreListParams{RunID: runID, Kind: wire.KindCheckpoint})
+	h.exec.record(err)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(entries))
+	for i, e := range entries {
+		out[i] = slices.Clone([]byte(e.Document))
+	}
+	return out, nil
+}
+
+// HostError returns the first way the host broke the protocol, or nil.
+func (h *Host) HostError() error { return h.exec.hostError() }
+
+// Stderr returns the tail of the host's standard error.
+func (h *Host) Stderr() string { return h.client.Stderr() }
+
+// Close shuts the host down and waits for it to exit. A protocol break
+// recorded earlier takes precedence over the shutdown's own error.
+func (h *Host) Close() error {
+	err := h.client.Close(5 * time.Second)
+	if herr := h.HostError(); herr != nil {
+		return herr
+	}
+	return err
+}
