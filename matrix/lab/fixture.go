@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/galaxy-stack/conform/hosts/proxy"
 	"io"
 	"os"
 	"os/exec"
@@ -96,9 +97,10 @@ type fixtureRun struct {
 	rec      *recorder
 	storeErr error // the host's store could not list its checkpoints
 
-	mu   sync.Mutex
-	host *session.Host
-	ctrl *run.Controller
+	mu      sync.Mutex
+	host    *session.Host
+	ctrl    *run.Controller
+	proxies []*proxy.Proxy // one per host process, when the fixture declares faults
 }
 
 // RunFixture runs fx once in dirs against the host of opts.Argv (LAB §3):
@@ -158,13 +160,16 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	rep.Observed = obs
 	rep.Status, rep.ErrorCode = obs.Status, obs.ErrorCode
 	rep.Transcript = r.rec.transcript
+	rep.Faults = r.faults()
 	rep.Failures = oracle.Check(fx, obs)
-	if herr := r.currentHost().HostError(); herr != nil {
+	// A broken connection is the host's fault unless the fixture's own fault
+	// rules broke it: then failing closed is what the oracle checks.
+	if herr := r.currentHost().HostError(); herr != nil && len(rep.Faults) == 0 {
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
 			Expected: "the host keeps to the protocol", Actual: herr.Error(), Message: "The host broke the protocol: " + herr.Error()})
 		rep.HostStderr = r.currentHost().Stderr()
 	}
-	if r.storeErr != nil {
+	if r.storeErr != nil && len(rep.Faults) == 0 {
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "checkpointIntegrity",
 			Expected: "the host's store lists the persisted checkpoints", Actual: r.storeErr.Error(),
 			Message: "The host's store could not list its checkpoints: " + r.storeErr.Error()})
@@ -219,11 +224,15 @@ func (r *fixtureRun) missingContractTools() []string {
 // resume asks for. The model, the clock, the IDs, the controls and the
 // harness's doubles carry over.
 func (r *fixtureRun) startHost(ctx context.Context) error {
+	interpose, err := r.interpose()
+	if err != nil {
+		return err
+	}
 	cfg := session.HostConfig{
 		Argv: r.opts.Argv, Workspace: r.dirs.Workspace, StoreDir: r.dirs.Store,
 		Mode: r.set.Mode, ApprovalProfile: r.set.ApprovalProfile, Containment: r.set.CommandContainment,
-		ToolProfile: r.set.ToolProfile, ForbidContainment: r.opts.ForbidContainment, Approvals: r.fx.ApprovalDecisions,
-		Interpose: r.opts.Interpose,
+		ToolProfile: r.set.ToolProfile, ForbidContainment: r.forbidContainment(), Approvals: r.fx.ApprovalDecisions,
+		Interpose: interpose,
 	}
 	if !r.git {
 		cfg.WithoutTools = []string{"git.exec"}
@@ -435,4 +444,48 @@ func (r *fixtureRun) persistedCheckpoints(ctx context.Context) ([]oracle.Checkpo
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// forbidContainment reports whether the host must treat every containment
+// backend as unavailable: asked for by the caller or by the fixture's
+// conform key (DECISIONS 65).
+func (r *fixtureRun) forbidContainment() bool {
+	return r.opts.ForbidContainment || (r.fx.Conform != nil && r.fx.Conform.ForbidContainmentBackends)
+}
+
+// interpose returns what wraps the next host process's pipes: the fault
+// proxy for the fixture's conform.faults, in front of the caller's own
+// Interpose, if any. Each host process gets a fresh proxy, so occurrence
+// counts start again after a recreateHost resume.
+func (r *fixtureRun) interpose() (func(io.Reader, io.WriteCloser) (io.Reader, io.WriteCloser), error) {
+	outer := r.opts.Interpose
+	if r.fx.Conform == nil || len(r.fx.Conform.Faults) == 0 {
+		return outer, nil
+	}
+	p, err := proxy.New(r.fx.Conform.Faults)
+	if err != nil {
+		return nil, fmt.Errorf("%s: $.conform.faults: %w", r.fx.File, err)
+	}
+	r.mu.Lock()
+	r.proxies = append(r.proxies, p)
+	r.mu.Unlock()
+	return func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser) {
+		out, in := p.Attach(hostOut, hostIn)
+		if outer != nil {
+			return outer(out, in)
+		}
+		return out, in
+	}, nil
+}
+
+// faults lists the faults the proxies injected, host process by host
+// process, in order.
+func (r *fixtureRun) faults() []proxy.Fault {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []proxy.Fault
+	for _, p := range r.proxies {
+		out = append(out, p.Faults()...)
+	}
+	return out
 }

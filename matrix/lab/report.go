@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/oracle"
 )
@@ -34,6 +35,9 @@ type Report struct {
 	// at all (for example a full_contract fixture on a host without the
 	// optional tools); the fixture then fails with that reason.
 	NotApplicable string `json:"notApplicable,omitempty"`
+	// Faults are the faults the fault proxy injected for the fixture's
+	// conform.faults rules, in order.
+	Faults []proxy.Fault `json:"faults,omitempty"`
 	// Failures are the failed assertions in the oracle's order, then any
 	// host failure.
 	Failures []oracle.Failure `json:"failures"`
