@@ -47,6 +47,13 @@ host it fails as not applicable.
 existed: the premise of fixtures that expect required command containment to
 be unavailable, on a machine where a backend verifies.
 
+conform's own additions live under a fixture's "conform" key, as strict as
+the rest of the format: "faults" is a list of fault-proxy rules applied
+between the harness and the host (fail, close, delay, cancel, drop_ack,
+corrupt_result, throw_after_commit, forge_effects, mismatch_id; the report
+records every injected fault), and "forbidContainmentBackends": true does
+what --forbid-containment does, for that fixture alone.
+
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
 2 the invocation is wrong: a malformed fixture (named with the file and the
