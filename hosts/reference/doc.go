@@ -16,7 +16,11 @@
 //
 // Tools: workspace.list/read/grep/glob/write/edit and project.detect over
 // package workspace; command.run and project.validate over package command;
-// git.exec over the real git executable; catalog.search; task.checkpoint.
+// git.exec over the real git executable; research.fetch and research.search
+// over package research (a real HTTP adapter: fetch is backed unless the
+// adapter is disabled, search only with a configured endpoint, and both are
+// active only where the tool profile grants network.outbound);
+// catalog.search; task.checkpoint.
 // The checkpoint store, the trace, task state, idempotency records and
 // command spill files live in the session's storeDir, written durably, so
 // that a fresh host process started on the same storeDir resumes them.

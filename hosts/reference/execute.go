@@ -50,6 +50,7 @@ type toolError struct {
 	Code      string
 	Message   string
 	Retryable bool
+	Status    *int // the HTTP status behind an external failure, if any
 }
 
 func (e *toolError) Error() string { return e.Code + ": " + e.Message }
@@ -74,6 +75,8 @@ var tools = map[string]toolFunc{
 	"git.exec":         execGit,
 	"project.detect":   detectProject,
 	"project.validate": validateProject,
+	"research.fetch":   fetchURL,
+	"research.search":  searchWeb,
 	"task.checkpoint":  updateCheckpoint,
 	"workspace.edit":   editFile,
 	"workspace.glob":   globFiles,
@@ -273,7 +276,7 @@ func denied(id, callID string, d approval.Decision) port.ToolResult {
 
 // errorResult builds an ok=false envelope (LAB §20.2 step 8).
 func errorResult(id, callID string, e *toolError, eff *port.Effects) port.ToolResult {
-	te := &port.ToolError{Code: e.Code, Message: e.Message, Retryable: e.Retryable}
+	te := &port.ToolError{Code: e.Code, Message: e.Message, Retryable: e.Retryable, Status: e.Status}
 	content, _ := compactJSON(struct {
 		OK         bool            `json:"ok"`
 		Error      *port.ToolError `json:"error"`

@@ -18,6 +18,7 @@ import (
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/research"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 	"github.com/galaxy-stack/conform/hosts/wire"
 )
@@ -35,6 +36,9 @@ type Host struct {
 	opts   Options
 	prober *command.Prober
 	mux    *wire.Mux
+
+	research    *research.Client // nil when research is disabled
+	researchErr error            // an invalid research configuration
 
 	mu sync.Mutex
 	s  *session // nil until initialize succeeds
@@ -54,6 +58,7 @@ func NewWith(opts Options) *Host {
 		h.prober = command.NewProber(command.ProberConfig{HelperArgs: ProbeHelperArgs})
 	}
 	go h.prober.Probe()
+	h.research, h.researchErr = newResearch(opts)
 	m := wire.NewMux()
 	m.Register(wire.MethodInitialize, wire.Typed(h.initialize))
 	m.Register(wire.MethodToolsList, wire.Typed(withSession(h, (*session).toolSet)))
@@ -158,6 +163,9 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	}
 	if err := catalog.CheckDocument(p.Catalog.Tools); err != nil {
 		return nil, invalidParams("catalog: %v", err)
+	}
+	if h.researchErr != nil {
+		return nil, &wire.Error{Code: wire.ErrInternal.Code, Message: "research configuration: " + h.researchErr.Error()}
 	}
 	root, err := workspace.OpenWithFaults(p.WorkspaceRoot, h.opts.Faults.Workspace)
 	if err != nil {
@@ -272,6 +280,12 @@ func (s *session) backedTools() []string {
 	}
 	if s.git != "" {
 		ids = append(ids, "git.exec")
+	}
+	if s.h.research != nil {
+		ids = append(ids, "research.fetch")
+		if s.h.research.CanSearch() {
+			ids = append(ids, "research.search")
+		}
 	}
 	sort.Strings(ids)
 	return ids

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/research"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -26,6 +27,12 @@ type Options struct {
 	// Git is the git executable; "" means "git" on PATH. When it cannot
 	// be found the host does not back git.exec.
 	Git string
+	// Research configures the public-research adapter behind
+	// research.fetch and research.search. Nil means the configuration of
+	// the environment (research.ConfigFromEnv): fetch enabled unless
+	// CONFORM_RESEARCH=off, search only with CONFORM_RESEARCH_SEARCH_URL,
+	// search credentials from CONFORM_RESEARCH_HEADERS.
+	Research *research.Config
 	// Faults switches on named deviations from the conformant behaviour;
 	// the zero value switches none on. Only the mutants use them.
 	Faults Faults

@@ -1,0 +1,100 @@
+package reference
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/research"
+)
+
+// newResearch builds the research adapter of opts (the environment's
+// configuration when opts.Research is nil); nil when it is disabled.
+func newResearch(opts Options) (*research.Client, error) {
+	var cfg research.Config
+	if opts.Research != nil {
+		cfg = *opts.Research
+	} else {
+		var err error
+		if cfg, err = research.ConfigFromEnv(os.Getenv); err != nil {
+			return nil, err
+		}
+	}
+	return research.New(cfg)
+}
+
+// researchLimits are the output limits research outputs are fitted to.
+func (s *session) researchLimits(c *call) research.Limits {
+	return research.Limits{MaxBytes: c.desc.MaxOutputBytes, MaxTokens: c.desc.MaxOutputTokens}
+}
+
+// retrievedAt stamps research provenance with the host clock, in the
+// form of JavaScript's toISOString.
+func (s *session) retrievedAt() string {
+	return s.now().UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// researchFailure turns an adapter failure into a typed tool error.
+func researchFailure(err error) error {
+	var re *research.Error
+	if !errors.As(err, &re) {
+		return &toolError{Code: "UNAVAILABLE", Message: "The research adapter failed.", Retryable: true}
+	}
+	te := &toolError{Code: re.Code, Message: re.Message, Retryable: re.Retryable}
+	if re.Status != 0 {
+		st := re.Status
+		te.Status = &st
+	}
+	return te
+}
+
+// fetchURL is research.fetch (fetch_url): one public source, bounded and
+// attributed, attested as a fetch research source.
+func fetchURL(ctx context.Context, s *session, c *call) (outcome, error) {
+	var a struct {
+		URL      string `json:"url"`
+		MaxBytes int    `json:"maxBytes"`
+	}
+	if err := c.decode(&a); err != nil {
+		return outcome{}, err
+	}
+	page, err := s.h.research.Fetch(ctx, a.URL, a.MaxBytes)
+	if err != nil {
+		return outcome{}, researchFailure(err)
+	}
+	out, err := research.ShapeFetch(page, s.retrievedAt(), s.researchLimits(c))
+	if err != nil {
+		return outcome{}, researchFailure(err)
+	}
+	summary := fmt.Sprintf("Fetched bounded public source %s.", out.URL)
+	if out.Truncated {
+		summary = fmt.Sprintf("Fetched bounded public source %s (truncated).", out.URL)
+	}
+	return outcome{Output: out, Summary: summary, Trust: "external",
+		Effects: &port.Effects{ResearchSources: []port.ResearchSource{research.FetchSource(out)}}}, nil
+}
+
+// searchWeb is research.search (search_web): one query to the configured
+// endpoint, each hit attested as a search research source.
+func searchWeb(ctx context.Context, s *session, c *call) (outcome, error) {
+	var a struct {
+		Query      string `json:"query"`
+		MaxResults int    `json:"maxResults"`
+	}
+	if err := c.decode(&a); err != nil {
+		return outcome{}, err
+	}
+	hits, err := s.h.research.Search(ctx, a.Query, a.MaxResults)
+	if err != nil {
+		return outcome{}, researchFailure(err)
+	}
+	out := research.ShapeSearch(hits, s.retrievedAt(), s.researchLimits(c))
+	summary := fmt.Sprintf("Public research returned %d source(s).", len(out.Results))
+	if out.Truncated {
+		summary = fmt.Sprintf("Public research returned %d source(s) with bounded or filtered content.", len(out.Results))
+	}
+	return outcome{Output: out, Summary: summary, Trust: "external",
+		Effects: &port.Effects{ResearchSources: research.SearchSources(out)}}, nil
+}
