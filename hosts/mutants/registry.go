@@ -36,6 +36,7 @@ const (
 	gFailed       = "A failed structured result may carry only approval=denied and its correlated request ID."
 	gGitPaths     = "Git path arguments remain data (item 54)."
 	gDiffReview   = "Distinguish truncation or unavailable evidence from successful verification (item 20)."
+	gPublicOnly   = "Advertise public research only: fetch public HTTP(S) sources, never private or loopback hosts."
 	gStore        = "Checkpoint and final-report persistence acknowledgements are durable (item 40)."
 	gTrace        = "Make TracePort.flush durable through the completion boundary."
 	gTaskState    = "A fresh host process on the same storeDir sees the task.checkpoint state."
@@ -119,6 +120,10 @@ func registry() []Mutant {
 			reference.Faults{GitPathsAsOptions: true}},
 		{"diff-review-when-truncated", gDiffReview, "attests diff review for a truncated git diff",
 			reference.Faults{DiffReviewWhenTruncated: true}},
+
+		// Public research.
+		{"research-private-hosts", gPublicOnly, "fetches loopback and private-network URLs with research.fetch",
+			reference.Faults{ResearchPrivateHosts: true}},
 
 		// Stores and trace.
 		{"store-ack-without-persist", gStore, "acknowledges store/put without writing the document",

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -385,6 +387,17 @@ var specs = map[string]func(name string){
 		Expect(out["stdout"]).NotTo(ContainSubstring("##"), "--branch is a path to the reference")
 		_, out = mut.ok("git_operation", status)
 		Expect(out["stdout"]).To(ContainSubstring("##"), "--branch became an option")
+	},
+	"research-private-hosts": func(name string) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = w.Write([]byte("served from the loopback interface\n"))
+		}))
+		defer srv.Close()
+		ref, mut := both(name, setup{params: func(p *wire.InitializeParams) { p.ToolProfile = wire.ToolProfileFullContract }})
+		ref.fails("fetch_url", map[string]any{"url": srv.URL}, "INVALID_INPUT")
+		_, out := mut.ok("fetch_url", map[string]any{"url": srv.URL})
+		Expect(out["content"]).To(ContainSubstring("served from the loopback interface"))
 	},
 	"diff-review-when-truncated": func(name string) {
 		git := gitOrSkip()

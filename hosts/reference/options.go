@@ -101,6 +101,9 @@ type Faults struct {
 	// ValidateWithoutApproval dispatches project.validate on the profile's
 	// auto-approval although no verified containment backend is active.
 	ValidateWithoutApproval bool
+	// ResearchPrivateHosts lets research.fetch reach private, loopback and
+	// link-local hosts.
+	ResearchPrivateHosts bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

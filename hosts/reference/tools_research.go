@@ -22,6 +22,9 @@ func newResearch(opts Options) (*research.Client, error) {
 			return nil, err
 		}
 	}
+	if opts.Faults.ResearchPrivateHosts {
+		cfg.AllowPrivateHosts = true
+	}
 	return research.New(cfg)
 }
 
