@@ -18,6 +18,10 @@ import (
 // [json.RawMessage] or a tree from [Parse]. Non-finite numbers are rejected
 // with an error wrapping [ErrNonFinite].
 func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if writePlain(&b, v, 0) {
+		return b.Bytes(), nil
+	}
 	return canonicalEncoder.marshal(v)
 }
 

@@ -35,8 +35,35 @@ func asciiFold(word string) string {
 // token characters becomes "[REDACTED]"; the value after an api_key,
 // api-key, apikey, password, secret or token label and ":" or "=" becomes
 // "[REDACTED]" (the label is kept).
+//
+// Each rule runs only when the text contains the literal it needs (ASCII
+// case-insensitively): "bearer"; "sk-" or "key-"; "api", "password",
+// "secret" or "token". Text with none of them is returned as it is
+// without running the regular expressions.
 func Redact(s string) string {
-	s = bearerRule.ReplaceAllLiteralString(s, "Bearer [REDACTED]")
-	s = keyRule.ReplaceAllLiteralString(s, "[REDACTED]")
-	return labelRule.ReplaceAllString(s, "${1}[REDACTED]")
+	if containsFold(s, "bearer") {
+		s = bearerRule.ReplaceAllLiteralString(s, "Bearer [REDACTED]")
+	}
+	if strings.Contains(s, "sk-") || strings.Contains(s, "key-") {
+		s = keyRule.ReplaceAllLiteralString(s, "[REDACTED]")
+	}
+	if containsFold(s, "api") || containsFold(s, "password") || containsFold(s, "secret") || containsFold(s, "token") {
+		s = labelRule.ReplaceAllString(s, "${1}[REDACTED]")
+	}
+	return s
+}
+
+// containsFold reports whether s contains word with ASCII letters matched
+// case-insensitively; word is lower-case ASCII.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && s[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }

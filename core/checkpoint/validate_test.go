@@ -29,11 +29,14 @@ func validFull() []byte {
 
 var pathPart = regexp.MustCompile(`([^.\[\]]+)|\[(\d+)\]`)
 
-// mutate returns the serialized full checkpoint with value set at path
+// mutated returns the serialized full checkpoint with value set at path
 // (like "workspace.activeFiles[0].kind"); absent deletes the member.
-func mutated(path string, value any) []byte {
+func mutated(path string, value any) []byte { return mutatedFrom(validFull(), path, value) }
+
+// mutatedFrom is mutated applied to the serialized checkpoint data.
+func mutatedFrom(data []byte, path string, value any) []byte {
 	var doc any
-	dec := json.NewDecoder(bytes.NewReader(validFull()))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	Expect(dec.Decode(&doc)).To(Succeed())
 	parts := pathPart.FindAllStringSubmatch(path, -1)
@@ -339,6 +342,27 @@ var _ = Describe("Validate", func() {
 		Entry("a changed creation time", "createdAt", "2026-01-02T03:04:05.007Z", hashMismatch),
 		Entry("a changed hash", "contentHash", "sha256:0000", hashMismatch),
 	)
+
+	Describe("the order of the checks (CONTRACTS §11.6 step 7)", func() {
+		shapeFault, shapeIssue := func(b []byte) []byte { return mutatedFrom(b, "goal", "") }, inv("goal", "goal must be a non-empty string.")
+		relationFault := func(b []byte) []byte { return mutatedFrom(b, "seenToolCallIds", []any{"call-1", "call-2", "call-1"}) }
+		relationIssue := inv("seenToolCallIds", "seenToolCallIds must not contain duplicates.")
+
+		It("runs the relational checks only when every field shape is valid", func() {
+			Expect(Validate(relationFault(validFull()))).To(Equal([]Issue{relationIssue}), "the relational fault alone is found")
+			Expect(Validate(shapeFault(relationFault(validFull())))).To(Equal([]Issue{shapeIssue}))
+		})
+
+		It("counts an unknown member as a shape fault that holds the relational checks back", func() {
+			b := mutatedFrom(relationFault(validFull()), "extra", 1)
+			Expect(Validate(b)).To(Equal([]Issue{inv("extra", "Unknown checkpoint field is not allowed.")}))
+		})
+
+		It("checks sanitization and the content hash only when the relations hold", func() {
+			tampered := mutatedFrom(relationFault(validFull()), "goal", "password=hunter2")
+			Expect(Validate(tampered)).To(Equal([]Issue{relationIssue}))
+		})
+	})
 
 	It("reports duplicate criterion and approval request IDs", func() {
 		crit := fullPayload().AcceptanceCriteria[0]

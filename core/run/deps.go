@@ -13,10 +13,12 @@ import (
 // Deps are the ports a controller runs on (RUNTIME §3). Model and Tools are
 // required; the model must also report its capabilities
 // (port.CapabilityReporter). Every other member is optional: without a Store
-// there is no checkpoint persistence and no resume, without a Verifier no
-// write, validation or diff evidence can be applied, without a Trace the
-// trace is a no-op that is always finalized. Clock, IDs, Sleeper and Timers
-// default to wall time, random IDs, a real sleep and real timers.
+// there is no checkpoint persistence and no resume, without a usable
+// Verifier (see [Verifier]) no write, validation or diff evidence can be
+// applied and no checkpoint with workspace evidence resumes, without a
+// Trace the trace is a no-op that is always finalized. Clock, IDs, Sleeper
+// and Timers default to wall time, random IDs, a real sleep and real
+// timers.
 type Deps struct {
 	Model    port.Model
 	Tools    port.ToolExecutor
@@ -38,9 +40,36 @@ type Deps struct {
 // (AiCoderResumeWorkspaceVerifier, CONTRACTS §13.8) with consistency
 // "serialized_workspace": it captures a deterministic fingerprint of the
 // task-relevant workspace state and verifies a recorded one on resume.
+//
+// A Verifier that also implements [ConsistencyReporter] states its
+// consistency; one that does not is taken to be serialized_workspace, the
+// contract of this interface. A Verifier reporting any other consistency
+// is treated as missing ([Deps] without a Verifier).
 type Verifier interface {
 	Capture(ctx context.Context, in WorkspaceInput) (WorkspaceState, error)
 	Verify(ctx context.Context, state WorkspaceState) (Verification, error)
+}
+
+// ConsistencySerializedWorkspace is the only verifier consistency the
+// runtime accepts (CONTRACTS §13.8): the host serializes its mutations with
+// capture and verify boundaries.
+const ConsistencySerializedWorkspace = "serialized_workspace"
+
+// A ConsistencyReporter is a [Verifier] that states its consistency level,
+// the verifier's "consistency" member of CONTRACTS §13.8. Only
+// [ConsistencySerializedWorkspace] makes the verifier usable; any other
+// value counts as no verifier.
+type ConsistencyReporter interface {
+	Consistency() string
+}
+
+// usableVerifier returns v, or nil when v reports a consistency other than
+// serialized_workspace (CONTRACTS §13.8).
+func usableVerifier(v Verifier) Verifier {
+	if r, ok := v.(ConsistencyReporter); ok && r.Consistency() != ConsistencySerializedWorkspace {
+		return nil
+	}
+	return v
 }
 
 // WorkspaceInput is what the runtime asks a verifier to capture.
@@ -106,6 +135,9 @@ func (realSleeper) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 func (d Deps) withDefaults() Deps {
+	if d.Verifier != nil {
+		d.Verifier = usableVerifier(d.Verifier)
+	}
 	if d.Clock == nil {
 		d.Clock = wallClock{}
 	}

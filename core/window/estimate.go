@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/canon"
@@ -51,8 +52,10 @@ func charsPerToken(k ContentKind) float64 {
 	return 4
 }
 
+// codeKeywords are the whole words that mark text as code.
+var codeKeywords = []string{"const", "let", "var", "function", "class", "interface", "return", "import", "export", "def", "fn", "impl"}
+
 var (
-	codeMarkers       = regexp.MustCompile(`=>|\b(?:const|let|var|function|class|interface|return|import|export|def|fn|impl)\b|[{};]`)
 	vietnameseLetters = regexp.MustCompile(`(?i)[àáạảãâầấậẩẫăằắặẳẵèéẹẻẽêềếệểễìíịỉĩòóọỏõôồốộổỗơờớợởỡùúụủũưừứựửữỳýỵỷỹđ]`)
 )
 
@@ -66,13 +69,42 @@ func Classify(s string) ContentKind {
 	if (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
 		return KindJSON
 	}
-	if codeMarkers.MatchString(s) {
+	if hasCodeMarker(s) {
 		return KindCode
 	}
 	if vietnameseLetters.MatchString(s) {
 		return KindVietnamese
 	}
 	return KindEnglish
+}
+
+// hasCodeMarker reports whether s contains "=>", "{", "}", ";" or one of
+// [codeKeywords] as a whole word: a maximal run of ASCII word characters
+// (letters, digits, "_"), the word boundary of the original's /\b…\b/.
+func hasCodeMarker(s string) bool {
+	if strings.ContainsAny(s, "{};") || strings.Contains(s, "=>") {
+		return true
+	}
+	for i := 0; i < len(s); {
+		if !isWordByte(s[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if slices.Contains(codeKeywords, s[i:j]) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// isWordByte reports whether c is an ASCII word character.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // An Estimator prices text in tokens without a tokenizer (CONTRACTS §12.2).

@@ -56,16 +56,20 @@ func cloneMessages(ms []port.Message) []port.Message {
 	}
 	out := make([]port.Message, len(ms))
 	for i, m := range ms {
-		if m.ToolCalls != nil {
-			calls := make([]port.ToolCall, len(m.ToolCalls))
-			for j, c := range m.ToolCalls {
-				calls[j] = cloneCall(c)
-			}
-			m.ToolCalls = calls
-		}
-		out[i] = m
+		out[i] = cloneMessage(m)
 	}
 	return out
+}
+
+func cloneMessage(m port.Message) port.Message {
+	if m.ToolCalls != nil {
+		calls := make([]port.ToolCall, len(m.ToolCalls))
+		for j, c := range m.ToolCalls {
+			calls[j] = cloneCall(c)
+		}
+		m.ToolCalls = calls
+	}
+	return m
 }
 
 func cloneTools(ts []port.ToolDefinition) []port.ToolDefinition {

@@ -16,9 +16,10 @@ const canceledMessage = "The fixture run was canceled."
 
 // estimateTokens is the double's token estimate: max(1, ceil(UTF-8 bytes of
 // text / 4)) (LAB §8.2, DECISIONS 54).
-func estimateTokens(text []byte) int {
-	return max(1, (len(text)+3)/4)
-}
+func estimateTokens(text []byte) int { return estimateSize(len(text)) }
+
+// estimateSize is estimateTokens of a text of n bytes.
+func estimateSize(n int) int { return max(1, (n+3)/4) }
 
 // compactJSON encodes v as compact JSON without HTML escaping. The double
 // encodes only its own request types, which cannot fail to encode.
@@ -34,7 +35,9 @@ func compactJSON(v any) []byte {
 
 // structuredEvents turns a structured round into its stream (LAB §8.3 step
 // 6): started, content (if non-empty), one tool_call per call, usage, done.
-func structuredEvents(r Round, req port.RoundRequest, id port.ModelIdentity) []port.RoundEvent {
+// requestSize is the length of the request's compact JSON, the input token
+// estimate's base.
+func structuredEvents(r Round, requestSize int, id port.ModelIdentity) []port.RoundEvent {
 	content := ""
 	if r.Content != nil {
 		content = *r.Content
@@ -51,7 +54,7 @@ func structuredEvents(r Round, req port.RoundRequest, id port.ModelIdentity) []p
 	if r.InputTokens != nil {
 		input = *r.InputTokens
 	} else {
-		input = estimateTokens(compactJSON(req))
+		input = estimateSize(requestSize)
 	}
 	if r.OutputTokens != nil {
 		output = *r.OutputTokens

@@ -24,6 +24,7 @@ type Scripted struct {
 	requests    []port.RoundRequest
 	answers     []answer
 	countInputs []CountInput
+	messages    messageCache
 }
 
 var (
@@ -136,7 +137,7 @@ func (s *Scripted) CountTokens(ctx context.Context, messages []port.Message, too
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	in := CountInput{Messages: cloneMessages(messages), Tools: cloneTools(tools)}
+	in, size := s.messages.recordCount(messages, tools)
 	s.countInputs = append(s.countInputs, in)
 	if s.stepCursor < len(s.steps) {
 		step := s.steps[s.stepCursor]
@@ -146,7 +147,7 @@ func (s *Scripted) CountTokens(ctx context.Context, messages []port.Message, too
 		}
 		return port.TokenCount{}, countError(*step.Err)
 	}
-	return port.TokenCount{Exact: false, Source: "estimate", Tokens: estimateTokens(compactJSON(in))}, nil
+	return port.TokenCount{Exact: false, Source: "estimate", Tokens: estimateSize(size)}, nil
 }
 
 // countCodes are the codes a scripted token-count error keeps (LAB §8.2).
@@ -178,7 +179,8 @@ func canceled() *port.Error {
 func (s *Scripted) StreamRound(ctx context.Context, req port.RoundRequest) ([]port.RoundEvent, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests = append(s.requests, cloneRequest(req))
+	record, size := s.messages.recordRequest(req)
+	s.requests = append(s.requests, record)
 	if ctx.Err() != nil {
 		s.answers = append(s.answers, answer{outcome: OutcomeCanceled})
 		return []port.RoundEvent{{Type: port.EventCanceled}}, nil
@@ -197,7 +199,7 @@ func (s *Scripted) StreamRound(ctx context.Context, req port.RoundRequest) ([]po
 	if len(r.Events) > 0 {
 		return rawEvents(r, s.identity), nil
 	}
-	return structuredEvents(r, req, s.identity), nil
+	return structuredEvents(r, size, s.identity), nil
 }
 
 // RoundsConsumed returns the round cursor: the number of requests answered

@@ -1,0 +1,179 @@
+package model
+
+import (
+	"math"
+	"reflect"
+
+	"github.com/galaxy-stack/conform/core/port"
+)
+
+// A messageCache remembers the messages the double has received, each as
+// its own deep copy with the length of its compact JSON, keyed by content.
+// A conversation resends its history every round; with the cache each
+// message is copied and encoded once per run instead of once per request.
+// The copies are never changed or handed out, so records share them. The
+// zero value is ready to use.
+type messageCache struct {
+	byContent map[string][]sizedMessage
+}
+
+// A sizedMessage is a received message's deep copy and the lengths of the
+// compact JSON of the message as received and of its copy (the same
+// unless the message held values that encoding/json does not decode to).
+type sizedMessage struct {
+	msg      port.Message
+	size     int
+	copySize int
+}
+
+// lookup returns the cached copy of m and its JSON lengths, adding them on
+// first sight. A message whose copy differs from it (values encoding/json
+// does not decode to) is copied and measured every time, and so is one
+// that does not encode (its lengths are then -1).
+func (c *messageCache) lookup(m port.Message) sizedMessage {
+	for _, e := range c.byContent[m.Content] {
+		if messageEqual(e.msg, m) {
+			return e
+		}
+	}
+	e := sizedMessage{msg: cloneMessage(m), size: jsonSize(m)}
+	if !messageEqual(e.msg, m) || e.size < 0 {
+		e.copySize = jsonSize(e.msg)
+		return e
+	}
+	e.copySize = e.size
+	if c.byContent == nil {
+		c.byContent = map[string][]sizedMessage{}
+	}
+	c.byContent[m.Content] = append(c.byContent[m.Content], e)
+	return e
+}
+
+// jsonSize is the length of v's compact JSON, or -1 when v does not
+// encode.
+func jsonSize(v any) int {
+	b := compactJSON(v)
+	if b == nil {
+		return -1
+	}
+	return len(b)
+}
+
+// record returns a copy of ms for the double's records, made of cached
+// message copies, with the length of the compact JSON of ms and that of
+// the copy (-1 when it does not encode).
+func (c *messageCache) record(ms []port.Message) (copied []port.Message, size, copySize int) {
+	if ms == nil {
+		return nil, len("null"), len("null")
+	}
+	copied = make([]port.Message, len(ms))
+	size = len("[]") + max(0, len(ms)-1) // brackets and commas
+	copySize = size
+	for i, m := range ms {
+		e := c.lookup(m)
+		copied[i] = e.msg
+		size = addSize(size, e.size)
+		copySize = addSize(copySize, e.copySize)
+	}
+	return copied, size, copySize
+}
+
+// addSize adds two lengths, either of which may be -1 (does not encode).
+func addSize(a, b int) int {
+	if a < 0 || b < 0 {
+		return -1
+	}
+	return a + b
+}
+
+// withMessages is the length of a document whose JSON without its messages
+// (which stand as null) is rest bytes long, once the messages, msgs bytes
+// long, replace the null; 0, the length of compactJSON's empty answer,
+// when either part does not encode.
+func withMessages(rest, msgs int) int {
+	if rest < 0 || msgs < 0 {
+		return 0
+	}
+	return rest - len("null") + msgs
+}
+
+// recordRequest returns the double's record of req and the length of the
+// compact JSON of req: the JSON of req without its messages
+// ("messages":null) with the messages' own length in place of the null.
+func (c *messageCache) recordRequest(req port.RoundRequest) (port.RoundRequest, int) {
+	msgs, msgSize, _ := c.record(req.Messages)
+	rest := req
+	rest.Messages = nil
+	size := withMessages(jsonSize(rest), msgSize)
+	rest.Messages = msgs
+	rest.Tools = cloneTools(req.Tools)
+	return rest, size
+}
+
+// recordCount returns the double's record of a token-count input and the
+// length of the record's compact JSON, measured like recordRequest's.
+func (c *messageCache) recordCount(messages []port.Message, tools []port.ToolDefinition) (CountInput, int) {
+	msgs, _, msgSize := c.record(messages)
+	in := CountInput{Tools: cloneTools(tools)}
+	size := withMessages(jsonSize(in), msgSize)
+	in.Messages = msgs
+	return in, size
+}
+
+// messageEqual reports whether a and b are equal field by field, as
+// [reflect.DeepEqual] would say, and faster for decoded JSON arguments.
+func messageEqual(a, b port.Message) bool {
+	if a.Role != b.Role || a.Content != b.Content || a.Thinking != b.Thinking || a.ToolCallID != b.ToolCallID ||
+		a.ToolName != b.ToolName || len(a.ToolCalls) != len(b.ToolCalls) || (a.ToolCalls == nil) != (b.ToolCalls == nil) {
+		return false
+	}
+	for i, ca := range a.ToolCalls {
+		cb := b.ToolCalls[i]
+		if ca.ToolCallID != cb.ToolCallID || ca.Name != cb.Name || !valueEqual(ca.Arguments, cb.Arguments) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueEqual is [reflect.DeepEqual] with fast paths for the types
+// encoding/json decodes to.
+func valueEqual(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && math.Float64bits(x) == math.Float64bits(y) // -0 and 0 encode differently
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !valueEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for i := range x {
+			if !valueEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
