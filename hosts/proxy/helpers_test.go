@@ -3,9 +3,12 @@ package proxy_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
@@ -18,23 +21,76 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// session is a host process behind a proxy, and the harness's client.
+// setup configures one reference host process behind a proxy.
+type setup struct {
+	// rules are the proxy's rules, as scenario.json holds them.
+	rules string
+	// approvalProfile is initialize's approvalProfile; "" means
+	// trusted-workspace, under which the host asks for no approval.
+	approvalProfile string
+	// uncontained makes the host run commands without a containment
+	// backend, so that the PIDs a command sees are the host's.
+	uncontained bool
+	// interpose starts the host with wire.Start and attaches the proxy
+	// through wire.StartOptions.Interpose; otherwise the test starts the
+	// process itself and connects with wire.Connect over Proxy.Attach.
+	interpose bool
+}
+
+// session is a reference host process behind a proxy, and the harness's
+// client.
 type session struct {
 	ws     string
 	proxy  *proxy.Proxy
 	client *wire.Client
-	cmd    *exec.Cmd
+	cmd    *exec.Cmd     // the host process, when the test started it
+	exited chan struct{} // closed when cmd has exited
+
+	mu        sync.Mutex
+	approvals []wire.ApprovalParams
+	calls     int
 }
 
-// startSession starts the host argv with a fresh workspace, puts a proxy
-// with rules between it and a strict client, and initializes it.
-func startSession(argv []string, rules string) *session {
+// startSession starts the reference host (the test binary re-executed as
+// `host serve reference`) with a fresh workspace, puts a proxy with the
+// setup's rules between it and a strict client, and initializes it.
+func startSession(su setup) *session {
 	GinkgoHelper()
-	rs, err := proxy.DecodeRules([]byte(rules))
+	rs, err := proxy.DecodeRules([]byte(su.rules))
 	Expect(err).NotTo(HaveOccurred())
 	p, err := proxy.New(rs)
 	Expect(err).NotTo(HaveOccurred())
-	s := &session{ws: GinkgoT().TempDir(), proxy: p}
+	s := &session{ws: GinkgoT().TempDir(), proxy: p, exited: make(chan struct{})}
+	opts := wire.StartOptions{CallTimeout: 10 * time.Second, Approver: s.approve}
+	if su.interpose {
+		opts.Interpose = p.Attach
+		s.client, err = wire.Start(referenceArgv(), opts)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { _ = s.client.Close(5 * time.Second) })
+	} else {
+		s.startProcess(p, opts)
+	}
+	profile := su.approvalProfile
+	if profile == "" {
+		profile = "trusted-workspace"
+	}
+	_, err = s.client.Initialize(context.Background(), wire.InitializeParams{
+		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: s.ws, StoreDir: GinkgoT().TempDir(),
+		Catalog: catalog.ForHost(), EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
+		Mode: "auto", ApprovalProfile: profile, Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
+		ForbidContainmentBackends: su.uncontained,
+	})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = s.client.ToolSet(context.Background())
+	Expect(err).NotTo(HaveOccurred())
+	return s
+}
+
+// startProcess starts the reference host with exec and connects the client
+// to it through p.Attach.
+func (s *session) startProcess(p *proxy.Proxy, opts wire.StartOptions) {
+	GinkgoHelper()
+	argv := referenceArgv()
 	s.cmd = exec.Command(argv[0], argv[1:]...)
 	s.cmd.Stderr = GinkgoWriter
 	stdin, err := s.cmd.StdinPipe()
@@ -42,32 +98,34 @@ func startSession(argv []string, rules string) *session {
 	stdout, err := s.cmd.StdoutPipe()
 	Expect(err).NotTo(HaveOccurred())
 	Expect(s.cmd.Start()).To(Succeed())
+	go func() { _ = s.cmd.Wait(); close(s.exited) }()
 	DeferCleanup(func() {
 		_ = s.client.Close(2 * time.Second)
 		_ = stdin.Close()
-		done := make(chan struct{})
-		go func() { _ = s.cmd.Wait(); close(done) }()
 		select {
-		case <-done:
+		case <-s.exited:
 		case <-time.After(5 * time.Second):
 			_ = s.cmd.Process.Kill()
-			<-done
+			<-s.exited
 		}
 	})
 	clientIn, clientOut := p.Attach(stdout, stdin)
-	s.client = wire.Connect(clientIn, clientOut, wire.StartOptions{CallTimeout: 10 * time.Second,
-		Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
-			return wire.ApprovalDecision{Approved: true, Scope: "once"}, nil
-		}})
-	_, err = s.client.Initialize(context.Background(), wire.InitializeParams{
-		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: s.ws, StoreDir: GinkgoT().TempDir(),
-		Catalog: catalog.ForHost(), EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode: "auto", ApprovalProfile: "trusted-workspace", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
-	})
-	Expect(err).NotTo(HaveOccurred())
-	_, err = s.client.ToolSet(context.Background())
-	Expect(err).NotTo(HaveOccurred())
-	return s
+	s.client = wire.Connect(clientIn, clientOut, opts)
+}
+
+// approve approves every approval request once and records it.
+func (s *session) approve(_ context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.approvals = append(s.approvals, p)
+	return wire.ApprovalDecision{Approved: true, Scope: "once"}, nil
+}
+
+// approved returns the approval requests the client answered.
+func (s *session) approved() []wire.ApprovalParams {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]wire.ApprovalParams(nil), s.approvals...)
 }
 
 // referenceArgv re-executes the test binary as the built-in reference host.
@@ -77,18 +135,21 @@ func referenceArgv() []string {
 	return []string{exe, "host", "serve", "reference"}
 }
 
-// testHostArgv re-executes the test binary as the test host.
-func testHostArgv() []string {
-	exe, err := os.Executable()
-	Expect(err).NotTo(HaveOccurred())
-	return []string{exe, testHostArg}
+// execute runs one tool call through the proxy, with a call ID and
+// idempotency key of its own.
+func (s *session) execute(model string, args map[string]any) (port.ToolResult, error) {
+	return s.executeCtx(context.Background(), model, args)
 }
 
-func (s *session) execute(model string, args map[string]any) (port.ToolResult, error) {
+func (s *session) executeCtx(ctx context.Context, model string, args map[string]any) (port.ToolResult, error) {
 	b, err := json.Marshal(args)
 	Expect(err).NotTo(HaveOccurred())
-	return s.client.Execute(context.Background(), wire.ExecuteParams{
-		CallID: "call-" + model, ModelName: model, Arguments: b, IdempotencyKey: "key-" + model, TimeoutMs: 10000,
+	s.mu.Lock()
+	s.calls++
+	n := s.calls
+	s.mu.Unlock()
+	return s.client.Execute(ctx, wire.ExecuteParams{
+		CallID: fmt.Sprintf("call-%d", n), ModelName: model, Arguments: b, IdempotencyKey: fmt.Sprintf("key-%d", n), TimeoutMs: 10000,
 		Context: wire.RunContext{RunID: "run-1", TaskID: "task-1", Mode: "auto"},
 	})
 }
@@ -102,4 +163,31 @@ func (s *session) onDisk(rel string) string {
 	return string(b)
 }
 
+// hostExited reports whether the host process the test started has exited.
+func (s *session) hostExited() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
 const absent = "<absent>"
+
+// protocolError returns err as the transport/protocol error it must be.
+func protocolError(err error) *wire.ProtocolError {
+	GinkgoHelper()
+	var pe *wire.ProtocolError
+	Expect(errors.As(err, &pe)).To(BeTrue(), "want a transport/protocol error, got %v", err)
+	return pe
+}
+
+// rpcError returns err as the JSON-RPC error the host (or the proxy)
+// answered with.
+func rpcError(err error) *wire.Error {
+	GinkgoHelper()
+	var we *wire.Error
+	Expect(errors.As(err, &we)).To(BeTrue(), "want a JSON-RPC error, got %v", err)
+	return we
+}
