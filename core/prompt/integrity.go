@@ -103,8 +103,15 @@ func TaskContractHash(r Request, c TaskContract, userTask string) string {
 // path but loses user name, password, query and fragment, or is
 // "[invalid-model-endpoint]" when it is not an absolute URL.
 func ModelIdentityKey(id port.ModelIdentity) string {
+	return mustJSON(PublicModelIdentity(id))
+}
+
+// PublicModelIdentity is id as it may be shown or recorded (RUNTIME
+// §33.5): the base URL reduced as for [ModelIdentityKey], every other
+// member unchanged.
+func PublicModelIdentity(id port.ModelIdentity) port.ModelIdentity {
 	id.BaseURL = publicBaseURL(id.BaseURL)
-	return mustJSON(id)
+	return id
 }
 
 // specialPorts are the default ports of the WHATWG URL special schemes,

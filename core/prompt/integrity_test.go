@@ -105,8 +105,11 @@ var _ = Describe("Resume compatibility inputs (CONTRACTS §9.8, DECISIONS 33; S0
 
 	DescribeTable("keeps only the public part of the model endpoint",
 		func(raw, want string) {
-			key := prompt.ModelIdentityKey(port.ModelIdentity{BaseURL: raw, Model: "m", Provider: "p"})
-			Expect(key).To(Equal(`{"baseUrl":"` + want + `","model":"m","provider":"p"}`))
+			id := port.ModelIdentity{BaseURL: raw, Model: "m", Provider: "p", Tag: "t"}
+			key := prompt.ModelIdentityKey(id)
+			Expect(key).To(Equal(`{"baseUrl":"` + want + `","model":"m","provider":"p","tag":"t"}`))
+			Expect(prompt.PublicModelIdentity(id)).To(Equal(port.ModelIdentity{BaseURL: want, Model: "m", Provider: "p", Tag: "t"}),
+				"the public identity is the key's object")
 		},
 		Entry("credentials, query and fragment", "https://user:secret@API.example.com:8443/v1?key=abc#frag", "https://api.example.com:8443/v1"),
 		Entry("default port and empty path", "http://localhost:80", "http://localhost/"),

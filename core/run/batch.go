@@ -109,7 +109,9 @@ var syntheticBatchBlocked = syntheticResult{
 
 // synthetic builds the trusted tool-kind failure of a synthetic result.
 func synthetic(canonicalID string, r syntheticResult) port.ToolResult {
-	content := orderedJSON(canon.Object{
+	// The members are in canonical order already, so the canonical form is
+	// the original's text.
+	content := stableJSON(canon.Object{
 		{Key: "error", Value: canon.Object{{Key: "code", Value: r.code}, {Key: "message", Value: r.content}, {Key: "retryable", Value: r.retryable}}},
 		{Key: "ok", Value: false},
 	})

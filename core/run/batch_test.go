@@ -63,7 +63,7 @@ var _ = Describe("batch preflight and dispatch (RUNTIME §13–§15, §29)", fun
 	It("refuses a call to a tool activated by an earlier call of the same batch", func() {
 		e := scripted(calls(call("workspace_list", "a"), call("lazy_read", "b")), text("never"))
 		lazy := testTool{name: "lazy_read", canonical: "lazy_read", caps: []string{"inspect"}}
-		e.exec.activateAfter = &lazy
+		e.exec.activateAfter = []testTool{lazy}
 		r := e.start(baseRequest("run-lazy"))
 		Expect(r.ErrorCode).To(Equal(run.CodeInvalidModelStream))
 		Expect(r.ErrorMessage).To(ContainSubstring("not active in the registry snapshot"))

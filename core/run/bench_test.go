@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/doubles/model"
@@ -52,7 +53,7 @@ func benchRounds(rounds, perRound int) []model.Round {
 func benchRequest() run.Request {
 	req := baseRequest("run-bench")
 	no := false
-	req.Completion = &run.Completion{RequireInspection: &no}
+	req.Completion = &prompt.Completion{RequireInspection: &no}
 	req.Budget = &run.BudgetInput{MaxToolCalls: run.N(256), MaxTurns: run.N(48), MaxModelRetries: run.N(0)}
 	return req
 }

@@ -134,7 +134,7 @@ func (s *session) dispatch(c *callState) (port.ToolResult, error) {
 	if timeoutMs == 0 {
 		timeoutMs = catalog.DefaultToolTimeoutMs
 	}
-	tc := port.ToolContext{RunID: s.runID, TaskID: s.req.TaskID, Mode: s.req.mode(), ToolCallID: call.ToolCallID,
+	tc := port.ToolContext{RunID: s.runID, TaskID: s.req.TaskID, Mode: s.req.ModeOrDefault(), ToolCallID: call.ToolCallID,
 		IdempotencyKey: c.idempotencyKey, TimeoutMs: timeoutMs}
 	callCtx, cancelCall := context.WithCancel(s.ctx)
 	defer cancelCall()
@@ -207,7 +207,7 @@ func (s *session) afterDispatch(c *callState) error {
 		if err := effects.CheckIdentity(r, c.call.Name, c.expected); err != nil {
 			return err
 		}
-		return effects.CheckMode(r, s.req.mode())
+		return effects.CheckMode(r, s.req.ModeOrDefault())
 	}
 	if err := check(); err != nil {
 		return s.unknownOutcome(c, err)

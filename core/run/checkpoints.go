@@ -8,6 +8,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // persistenceSave saves a pause or failure checkpoint under a persistence
@@ -119,7 +120,7 @@ func (s *session) payload(files []checkpoint.ActiveFile, summary, fingerprint *s
 	root := s.req.WorkspaceRoot
 	integ := s.integrity
 	if integ == nil {
-		integ = &integrity{}
+		integ = &prompt.Integrity{}
 	}
 	crit := make([]checkpoint.Criterion, len(s.ev.criteria))
 	for i, c := range s.ev.criteria {
@@ -130,10 +131,10 @@ func (s *session) payload(files []checkpoint.ActiveFile, summary, fingerprint *s
 		AcceptanceCriteria: crit,
 		Approvals:          slices.Clone(s.ev.approvals),
 		Compatibility: checkpoint.Compatibility{
-			ActiveToolNames: s.activeToolNames(), CapabilitiesHash: integ.capabilitiesHash,
-			EffectCapabilitiesHash: integ.effectCapabilitiesHash, ModelIdentity: integ.modelIdentity,
-			PromptHash: s.prompt.PromptHash, PromptVersion: s.prompt.PromptVersion, RegistrySnapshotHash: s.toolSet.SnapshotHash,
-			SystemPromptHash: integ.systemPromptHash, TaskContractHash: integ.taskContractHash,
+			ActiveToolNames: s.activeToolNames(), CapabilitiesHash: integ.CapabilitiesHash,
+			EffectCapabilitiesHash: integ.EffectCapabilitiesHash, ModelIdentity: integ.ModelIdentity,
+			PromptHash: integ.PromptHash, PromptVersion: integ.PromptVersion, RegistrySnapshotHash: s.toolSet.SnapshotHash,
+			SystemPromptHash: integ.SystemPromptHash, TaskContractHash: integ.TaskContractHash,
 		},
 		CompletionEvidence: checkpoint.CompletionEvidence{DiffReview: clonePtr(s.ev.diffReview)},
 		Constraints:        append([]string{}, s.req.Constraints...),
@@ -214,10 +215,10 @@ func (s *session) loadResumeCheckpoint() (*checkpoint.Checkpoint, error) {
 // checkpoint's evidence and counters (RUNTIME §10.3 step 9, §21.4–§21.6).
 func (s *session) restoreFrom(cp *checkpoint.Checkpoint) error {
 	target := checkpoint.ResumeTarget{
-		RunID: s.runID, TaskID: s.req.TaskID, WorkspaceRoot: s.req.WorkspaceRoot, ModelIdentity: s.integrity.modelIdentity,
-		PromptHash: s.prompt.PromptHash, PromptVersion: s.prompt.PromptVersion, RegistrySnapshotHash: s.toolSet.SnapshotHash,
-		CapabilitiesHash: s.integrity.capabilitiesHash, EffectCapabilitiesHash: s.integrity.effectCapabilitiesHash,
-		SystemPromptHash: s.integrity.systemPromptHash, TaskContractHash: s.integrity.taskContractHash,
+		RunID: s.runID, TaskID: s.req.TaskID, WorkspaceRoot: s.req.WorkspaceRoot, ModelIdentity: s.integrity.ModelIdentity,
+		PromptHash: s.integrity.PromptHash, PromptVersion: s.integrity.PromptVersion, RegistrySnapshotHash: s.integrity.RegistrySnapshotHash,
+		CapabilitiesHash: s.integrity.CapabilitiesHash, EffectCapabilitiesHash: s.integrity.EffectCapabilitiesHash,
+		SystemPromptHash: s.integrity.SystemPromptHash, TaskContractHash: s.integrity.TaskContractHash,
 		NoProgressPolicy: checkpoint.NoProgressPolicy(s.budget.NoProgressPolicy), ObservationNudgeThresholds: s.budget.ObservationNudgeThresholds,
 	}
 	if err := checkpoint.CheckCompatibility(cp, target); err != nil {

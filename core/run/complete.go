@@ -9,6 +9,7 @@ import (
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 var hostOwnedIssues = []string{IssueFinalReportNotStored, IssueTokenLedgerNotFinalized, IssueTraceNotFinalized}
@@ -18,7 +19,7 @@ var hostOwnedIssues = []string{IssueFinalReportNotStored, IssueTokenLedgerNotFin
 func (s *session) requirements(modelEvidence bool) Requirements {
 	c := s.req.Completion
 	if c == nil {
-		c = &Completion{}
+		c = &prompt.Completion{}
 	}
 	pick := func(p *bool, def bool) bool {
 		if p != nil {
@@ -26,16 +27,14 @@ func (s *session) requirements(modelEvidence bool) Requirements {
 		}
 		return def
 	}
-	inspectDefault := true
-	if s.req.Prompt.AgentProfile != "" && s.req.Prompt.AgentProfile != "coding" {
-		inspectDefault = false
-	}
 	r := Requirements{
 		RequireFinalReportPersistence: pick(c.RequireFinalReportPersistence, s.deps.Store != nil),
-		RequireInspection:             pick(c.RequireInspection, inspectDefault),
-		RequireTokenLedger:            pick(c.RequireTokenLedger, true),
-		RequireTrace:                  pick(c.RequireTrace, s.deps.Trace != nil),
-		RequireValidation:             pick(c.RequireValidation, s.req.mode() == ModeValidateOnly),
+		// A non-coding profile's false default is in the request snapshot
+		// (prompt.Request.Snapshot, RUNTIME §4.4).
+		RequireInspection:  pick(c.RequireInspection, true),
+		RequireTokenLedger: pick(c.RequireTokenLedger, true),
+		RequireTrace:       pick(c.RequireTrace, s.deps.Trace != nil),
+		RequireValidation:  pick(c.RequireValidation, s.req.ModeOrDefault() == ModeValidateOnly),
 	}
 	if c.Research != nil {
 		rr := &ResearchRequirements{RequireCitations: c.Research.RequireCitations != nil && *c.Research.RequireCitations,

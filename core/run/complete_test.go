@@ -3,6 +3,7 @@ package run_test
 import (
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
@@ -11,6 +12,24 @@ import (
 )
 
 var _ = Describe("the completion attempt (RUNTIME §20.3)", func() {
+	DescribeTable("takes the inspection default from the request snapshot's agent profile (RUNTIME §4.4)",
+		func(profile string, completes bool) {
+			req := baseRequest("run-profile-" + profile)
+			req.Prompt.AgentProfile = profile
+			req.Budget.MaxCompletionRejections = run.N(1)
+			r := scripted(text("Answered without tools.")).start(req)
+			if completes {
+				Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			} else {
+				Expect(r.Status).To(Equal(run.StatusFailed))
+				Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), "the gate rejects the uninspected report")
+			}
+		},
+		Entry("coding requires inspection", "coding", false),
+		Entry("assistant does not", "assistant", true),
+		Entry("research does not", "research", true),
+	)
+
 	It("rejects premature reports with remediation and fails NO_PROGRESS at the rejection budget", func() {
 		m := model.NewScripted([]model.Round{calls(call("workspace_list", "l")), calls(call("workspace_write", "w")),
 			text("Done early."), calls(call("project_validate", "v")), text("Done, validated."), text("Done again.")})
@@ -60,7 +79,7 @@ var _ = Describe("the completion attempt (RUNTIME §20.3)", func() {
 	It("requires persistence when asked and no store exists", func() {
 		t := true
 		req := baseRequest("run-no-store")
-		req.Completion = &run.Completion{RequireFinalReportPersistence: &t}
+		req.Completion = &prompt.Completion{RequireFinalReportPersistence: &t}
 		r := scripted(calls(call("workspace_list", "l")), text("Inspected.")).start(req)
 		Expect(r.ErrorMessage).To(Equal("Final report persistence is required, but the host did not configure a run store."))
 	})
@@ -91,7 +110,7 @@ var _ = Describe("the completion attempt (RUNTIME §20.3)", func() {
 
 	It("treats a required open criterion as model-fixable", func() {
 		req := baseRequest("run-criteria")
-		req.AcceptanceCriteria = []run.CriterionInput{{ID: "ac-1", Text: "Invalid e-mail is rejected"}}
+		req.AcceptanceCriteria = []prompt.Criterion{{ID: "ac-1", Text: "Invalid e-mail is rejected"}}
 		req.Budget.MaxCompletionRejections = run.N(1)
 		e := scripted(calls(call("workspace_list", "l")), text("Done."))
 		r := e.start(req)

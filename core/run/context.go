@@ -181,7 +181,7 @@ func (s *session) maxOutputTokens() int {
 // completeRound records the round in the token ledger (RUNTIME §11 step 9)
 // and reports the entry as a trace event and a runtime event.
 func (s *session) completeRound(out *roundOutput) {
-	entry := s.win.CompleteRound(window.RoundRecord{Model: identityKey(s.deps.Model.Identity()), Prepared: s.prepared,
+	entry := s.win.CompleteRound(window.RoundRecord{Model: s.integrity.ModelIdentity, Prepared: s.prepared,
 		Thinking: out.thinking, VisibleOutput: out.content, Turn: s.modelTurns, Usage: window.UsageFromPort(out.usage),
 		Timestamp: s.timestamp()})
 	s.ledgerTurn = s.modelTurns

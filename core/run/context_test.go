@@ -5,6 +5,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
@@ -44,7 +45,7 @@ var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTI
 		st := store.NewRunStore()
 		e.store, e.verifier = st, newVerifier()
 		req := baseRequest("run-overflow-repeated")
-		req.Completion = &run.Completion{RequireValidation: new(bool)}
+		req.Completion = &prompt.Completion{RequireValidation: new(bool)}
 		e.start(req)
 		cps := storedCheckpoints(st)
 		Expect(st.CheckpointReasons()[:3]).To(Equal([]string{"provider_overflow", "provider_overflow", "provider_overflow"}))

@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"sync"
+
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // Default control reasons (RUNTIME §2).
@@ -96,16 +98,20 @@ func (c *Controller) launch(req Request, resume bool) (*Handle, error) {
 	if !resume && runID == "" {
 		runID = c.deps.IDs.NewID("run")
 	}
-	if err := req.validate(runID); err != nil {
-		return nil, err
+	pr := req.Request
+	pr.RunID = runID
+	if err := prompt.ValidateRequest(pr); err != nil {
+		return nil, asRequestError(err)
 	}
-	budget, err := NormalizeBudget(req.Budget)
+	in, err := req.budgetInput()
 	if err != nil {
 		return nil, err
 	}
-	snap := req.clone()
-	snap.RunID = runID
-	snap.Checkpoint = append([]byte(nil), req.Checkpoint...)
+	budget, err := NormalizeBudget(in)
+	if err != nil {
+		return nil, err
+	}
+	snap := Request{Request: pr.Snapshot()}
 	c.mu.Lock()
 	if _, ok := c.active[runID]; ok {
 		c.mu.Unlock()

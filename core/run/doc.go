@@ -1,5 +1,6 @@
 // Package run is the run controller of the core runtime (RUNTIME §2–§23,
-// §26–§30, CONTRACTS §12): it validates a run request, probes the model,
+// §26–§30, CONTRACTS §12): it validates a run request and assembles its
+// prompt with core/prompt, probes the model,
 // prepares each round's context under the token budget, drives model rounds
 // with bounded retries, preflights and dispatches tool call batches through
 // the host's tool executor under the no-progress guards, applies
@@ -33,9 +34,19 @@
 //
 // # Choices recorded here
 //
-//   - Prompt assembly is a stand-in (prompt.go, PromptVersion) until the core
-//     prompt assembler is committed: it embeds every value the compatibility
-//     hashes must react to, in conform's own words.
+//   - The request is core/prompt's Request (embedded in [Request], with the
+//     budget typed here): ParseRequest/ValidateRequest give every rule of
+//     RUNTIME §4.2–§4.3 with the original's messages, and a rejection
+//     becomes this package's *RequestError with the same kind and message.
+//     prepare.go follows core/prompt's call order: ContractForRequest,
+//     UserTaskForRequest, CheckCommandEnvironment against the active tool
+//     set, Assemble with its registry snapshot hash (promptVersion
+//     conform-single/1.0.0), NewIntegrity into every checkpoint and
+//     prompt_snapshot; a lazy activation re-checks, re-assembles, updates
+//     the integrity values and traces a new prompt_snapshot.
+//   - Budget and checkpoint stay this package's (core/prompt passes them
+//     through as JSON); a budget member of the wrong JSON type is refused
+//     as a TypeError before the RUNTIME §5 checks run.
 //   - A model without a token counter is counted by the context manager's
 //     estimator.
 //   - Tool output is bounded without a spill adapter (the tool executor port
@@ -50,8 +61,8 @@
 //   - The pause checkpoint failure keeps the underlying code (DECISIONS 12).
 //   - Plan mode and compactOnStart are refused at Start (DECISIONS 15).
 //   - No alias table: unknown names fail preflight (DECISIONS 7).
-//   - Unknown request keys are reported in sorted order, not the caller's
-//     key order (a Go map has none).
+//   - A model identity is keyed once per segment (prepare); rounds compare
+//     the done event's identity with that key.
 //
 // # Coverage of RUNTIME by named specs
 //
@@ -61,25 +72,26 @@
 //
 //	§2, §10.1 launch       request_test › refuses a second active run with the same ID; controller API in every spec
 //	§3 tool-set policy     request_test › refuses an active command.run…; effects_test › fails TOOL_EXECUTION on effects the tool did not declare
-//	§4 request             request_test › refuses legacy prompt fields first; JSON request messages (9 entries); checks typed requests
-//	§5 budget              request_test › applies the original defaults; floors positive numbers; invalid retry delay lists (6); other budget errors (7)
+//	§4 request             request_test › refuses legacy prompt fields first; JSON request messages (9 entries); › reports the first unknown key in the caller's key order…; › refuses text that is not one JSON object…; checks typed requests (rules owned and fully covered by core/prompt's validate_test)
+//	§5 budget              request_test › applies the original defaults; floors positive numbers; invalid retry delay lists (6); other budget errors (7); › decodes the budget for Start…
 //	§6 identifiers         batch_test › runs same-name calls in order… (idempotency keys); trace_test › correlates every event
 //	§7 result              every spec asserts Status/ErrorCode; checkpoint_test › pauses… (error null, checkpoint)
 //	§8 error codes         asserted per spec; §8.2 BATCH_BLOCKED_BY_APPROVAL in approval_test
 //	§9 state machine       states_test S the state machine (4); smoke_test › completes with exactly the original transitions
 //	§10.3 prepare          request_test › refuses a model without verified streaming…; refuses an active command.run…
 //	§11 turn loop          smoke_test; complete_test › fails MAX_TURNS when the turns run out
+//	§11.1 adoption         lazy_test S lazy registry expansion (2 entries: in-place, in-history; › does not re-assemble when the registry hash is unchanged); effects_test/batch_test (policy change, activated in the same batch)
 //	§12 rounds             round_test S model rounds and retries (9 Its, 14 stream entries)
 //	§13 preflight          batch_test › preflight failures execute nothing (3); refuses duplicate batch ids; refuses a call to a tool activated…; refuses a toolCallId reused
 //	§14 dispatch policy    batch_test › continues a batch after a structured failure; stops at an adapter throw; approval_test › blocks the rest of a batch
 //	§15 per-call pipeline  batch_test (idempotency, timeoutMs); effects_test › refuses a result whose canonical ID…; refuses a workspace mutation in review_only
 //	§16 effects            effects_test S effects (13 Its)
 //	§20.2 gate             gate_test S the completion gate (8 Its, 10 documentation paths)
-//	§20.3 attempt          complete_test S the completion attempt (7)
+//	§20.3 attempt          complete_test S the completion attempt (7; agent-profile inspection default from the request snapshot, 3 entries)
 //	§21 checkpoints        checkpoint_test S checkpoints, pause and resume (8 Its, 7 refusal entries)
 //	§22 control            round_test › cancels during the backoff; ends cancelled… streaming round; checkpoint_test › fails DEADLINE_EXCEEDED…; approval_test › waits… paused
 //	§23 approvals          approval_test S approvals (3)
-//	§26 trace              trace_test S the trace (2); complete_test › a trace that cannot be finalized (2)
+//	§26 trace              trace_test S the trace (2); complete_test › a trace that cannot be finalized (2); lazy_test (two prompt_snapshot payloads)
 //	§27 events             round_test › forwards every stream event as a model event; events asserted in approval/effects/complete specs
 //	§29 dispatch guard     batch_test › fails TOOL_TIMEOUT… clock port; …guard timer fires on a hung call
 //	§30 generated paths    states_test S generated workspace paths; effects_test › drops generated-path writes
@@ -117,7 +129,12 @@
 // fresh controller, credentials, promptHash, untrusted caller checkpoint,
 // changed prompt (checkpoint_test); final-report store commits then throws
 // (complete_test); cancel during a streaming round (round_test); citation
-// extraction (gate_test); completion-gate-scope (gate_test). Part 2: write-hash
+// extraction (gate_test); completion-gate-scope (gate_test); lazy registry
+// expansion: two prompt_snapshot payloads whose promptHash, systemPromptHash
+// and registrySnapshotHash differ, the second request's system prompt
+// stating the new registry hash, tools lazy_read and lazy_search
+// (lazy_test; each shown to fail when the re-assembly or the integrity
+// update is skipped). Part 2: write-hash
 // cycles with the 6-call pause, maxNoProgressEpisodes 1 and the resume
 // (guard_test); seven stale edits; interleaved reads; strict 4/4/3, strict
 // pause and recovery; two blocked observations in one round; advisory
@@ -142,9 +159,6 @@
 //   - §24 plan mode and §25 manual compaction: deferred by name (DECISIONS
 //     15); requests asking for them are refused. So is the compaction runtime
 //     event, which only manual compaction emits.
-//   - Lazy registry expansion re-assembles the prompt and traces a new
-//     prompt_snapshot (prepare.go refreshToolSet), but the §36 bullet's
-//     assertion on the second request's system prompt is not yet a spec.
 //   - Attachments: validated and checked against capabilities, priced by the
 //     context manager as images of unknown size, never sent (the round
 //     request port has no attachment field) and not passed to the token

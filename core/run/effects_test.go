@@ -5,6 +5,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/store"
 	. "github.com/onsi/ginkgo/v2"
@@ -185,7 +186,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 					Plan: &port.Plan{Completed: []string{"inspect"}, Pending: []string{}, Decisions: []string{"keep it small"}}}), nil
 			}})
 		req := baseRequest("run-plan-effects")
-		req.AcceptanceCriteria = []run.CriterionInput{{ID: "ac-1", Text: "listed"}}
+		req.AcceptanceCriteria = []prompt.Criterion{{ID: "ac-1", Text: "listed"}}
 		r := e.start(req)
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 		plans := e.eventsOf(run.EventPlan)

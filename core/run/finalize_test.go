@@ -1,6 +1,7 @@
 package run_test
 
 import (
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
@@ -64,7 +65,7 @@ var _ = Describe("finalization through the controller (RUNTIME §19)", func() {
 		e.verifier = newVerifier()
 		req := baseRequest("run-finalization-leave")
 		yes := true
-		req.Completion = &run.Completion{Research: &run.ResearchRequests{RequireCitations: &yes}}
+		req.Completion = &prompt.Completion{Research: &prompt.Research{RequireCitations: &yes}}
 		e.start(req)
 		Expect(toolFree(m.Requests())[:4]).To(Equal([]bool{false, true, false, true}), "configured research makes every batch a finalization check")
 		Expect(e.exec.names()).To(Equal([]string{"workspace_list", "workspace_list"}))

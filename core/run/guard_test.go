@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
@@ -239,7 +240,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 		}
 		unsatisfiable := func(runID string) run.Request {
 			req := baseRequest(runID)
-			req.AcceptanceCriteria = []run.CriterionInput{{ID: "criterion-1", Text: "never satisfied"}}
+			req.AcceptanceCriteria = []prompt.Criterion{{ID: "criterion-1", Text: "never satisfied"}}
 			return req
 		}
 
@@ -289,7 +290,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 		}})
 		e.verifier = newVerifier()
 		req := baseRequest("run-no-manufactured-progress")
-		req.AcceptanceCriteria = []run.CriterionInput{{ID: "criterion-1", Text: "marked"}, {ID: "criterion-2", Text: "never"}}
+		req.AcceptanceCriteria = []prompt.Criterion{{ID: "criterion-1", Text: "marked"}, {ID: "criterion-2", Text: "never"}}
 		req.Budget.MaxTurns = run.N(7)
 		r := e.start(req)
 		Expect(r.Status).To(Equal(run.StatusFailed))
@@ -310,7 +311,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 		e := readEnv(append(repeatRounds(3, "read_file", "r", map[string]any{"path": "src/a.ts"}), text("never"))...)
 		e.store, e.verifier, e.onEvent = st, v, pauseOn("r-2")
 		req := withBudget(baseRequest("run-counters"), run.BudgetInput{MaxTurns: run.N(12), NoProgressPolicy: "strict"})
-		req.AcceptanceCriteria = []run.CriterionInput{{ID: "open", Text: "keeps the evidence from being ready"}}
+		req.AcceptanceCriteria = []prompt.Criterion{{ID: "open", Text: "keeps the evidence from being ready"}}
 		first := e.start(req)
 		Expect(first.Status).To(Equal(run.StatusPaused))
 		np := first.Checkpoint.NoProgress

@@ -10,6 +10,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/doubles/model"
@@ -33,8 +34,9 @@ type testExec struct {
 	contexts []port.ToolContext
 	snapshot string
 	restored [][]string
-	// activateAfter adds a tool to the set after the first executed call.
-	activateAfter *testTool
+	// activateAfter adds these tools to the set after the first executed
+	// call (a lazy activation) and changes the snapshot hash.
+	activateAfter []testTool
 }
 
 func ok(canonical string, effects *port.Effects) port.ToolResult {
@@ -100,6 +102,12 @@ func (e *testExec) ToolSet(context.Context) (port.ToolSet, error) {
 		ts.CanonicalToolIDs[t.name] = t.canonical
 		ts.EffectCapabilities[t.canonical] = t.caps
 	}
+	// The policy also covers the tools a lazy activation will add
+	// (RUNTIME §3: policies for inactive tools are allowed), so the effect
+	// policy hash does not change when they become active.
+	for _, t := range e.activateAfter {
+		ts.EffectCapabilities[t.canonical] = t.caps
+	}
 	return ts, nil
 }
 
@@ -114,7 +122,7 @@ func (e *testExec) Execute(_ context.Context, call port.ToolCall, tc port.ToolCo
 		}
 	}
 	if e.activateAfter != nil {
-		e.tools = append(e.tools, *e.activateAfter)
+		e.tools = append(e.tools, e.activateAfter...)
 		e.snapshot = "sha256:tool-set-expanded"
 		e.activateAfter = nil
 	}
@@ -243,12 +251,20 @@ func text(s string) model.Round              { return model.TextRound(s) }
 // baseRequest mirrors the original runtime test's request.
 func baseRequest(runID string) run.Request {
 	return run.Request{
-		Goal: "Inspect and complete the deterministic task", TaskID: "task-test", WorkspaceRoot: "/workspace", RunID: runID,
-		Prompt: &run.PromptConfig{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied", WriteAccess: "allowed",
-			HostEnvironment: &run.HostEnvironment{Architecture: "arm64", OperatingSystem: "darwin", Command: run.CommandEnvironment{
-				ArgumentsPrefix: []string{"-c"}, CommandMode: "shell_string", Executable: "/bin/zsh", PathStyle: "posix", Shell: "zsh", Stdin: "closed"}}},
+		Request: prompt.Request{
+			Goal: "Inspect and complete the deterministic task", TaskID: "task-test", WorkspaceRoot: "/workspace", RunID: runID,
+			Prompt: baseConfig(),
+		},
 		Budget: &run.BudgetInput{MaxCompletionRejections: run.N(3), MaxModelRetries: run.N(0), MaxToolCalls: run.N(20), MaxTurns: run.N(12)},
 	}
+}
+
+// baseConfig is the prompt configuration of baseRequest: a concrete zsh
+// interpreter on darwin.
+func baseConfig() prompt.Configuration {
+	return prompt.Configuration{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied", WriteAccess: "allowed",
+		HostEnvironment: &prompt.HostEnvironment{Architecture: "arm64", OperatingSystem: "darwin", Command: prompt.CommandEnvironment{
+			ArgumentsPrefix: []string{"-c"}, CommandMode: "shell_string", Executable: "/bin/zsh", PathStyle: "posix", Shell: "zsh", Stdin: "closed"}}}
 }
 
 // env bundles the ports of one test run.

@@ -1,6 +1,7 @@
 package run_test
 
 import (
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	. "github.com/onsi/ginkgo/v2"
@@ -23,7 +24,7 @@ var _ = Describe("the task mode's validation default (CONTRACTS ยง3.1, RUNTIME ย
 		req.Mode = mode
 		req.Budget.MaxCompletionRejections = run.N(1)
 		if requireValidation != nil {
-			req.Completion = &run.Completion{RequireValidation: requireValidation}
+			req.Completion = &prompt.Completion{RequireValidation: requireValidation}
 		}
 		r := e.start(req)
 		var issues []string

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -9,18 +10,8 @@ import (
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 )
-
-// integrity holds the compatibility hashes of a run (RUNTIME §10.3 step 8).
-type integrity struct {
-	capabilitiesHash       string
-	effectCapabilitiesHash string
-	systemPromptHash       string
-	taskContractHash       string
-	modelIdentity          string
-}
-
-const commandRunID = "command.run"
 
 // prepare is RUNTIME §10.3.
 func (s *session) prepare() error {
@@ -54,16 +45,16 @@ func (s *session) prepare() error {
 	if err := s.probeCapabilities(); err != nil {
 		return err
 	}
-	tc := newTaskContract(s.req)
-	userTask := userTaskMessage(tc, s.req.ContextData)
-	prompt, err := s.assemble(ts)
+	contract := prompt.ContractForRequest(s.req.Request)
+	userTask := prompt.UserTaskForRequest(s.req.Request, contract)
+	snap, err := s.assemble(ts)
 	if err != nil {
 		return err
 	}
-	s.prompt = prompt
-	if err := s.computeIntegrity(ts, tc, userTask); err != nil {
-		return err
-	}
+	s.prompt = snap
+	integ := prompt.NewIntegrity(prompt.IntegrityInput{Request: s.req.Request, Contract: contract, UserTask: userTask,
+		Prompt: snap, Capabilities: s.caps, Identity: s.deps.Model.Identity(), ToolSet: *ts})
+	s.integrity = &integ
 	if resumeFrom != nil {
 		if err := s.restoreFrom(resumeFrom); err != nil {
 			return err
@@ -151,58 +142,30 @@ func (s *session) probeCapabilities() error {
 }
 
 // assemble checks the command.run contract and assembles the prompt for ts
-// (RUNTIME §10.3 step 7).
-func (s *session) assemble(ts *port.ToolSet) (promptSnapshot, error) {
-	for _, id := range ts.CanonicalToolIDs {
-		if id != commandRunID {
-			continue
+// with core/prompt (RUNTIME §10.3 step 7): the prompt configuration, the
+// verified capabilities, the mode, the active registry hash, the task ID
+// and the workspace path ".".
+func (s *session) assemble(ts *port.ToolSet) (prompt.Snapshot, error) {
+	if err := prompt.CheckCommandEnvironment(s.req.Prompt, ts.CanonicalToolIDs); err != nil {
+		var pe *prompt.Error
+		if errors.As(err, &pe) {
+			return prompt.Snapshot{}, &Error{Code: pe.Code, Message: pe.Message}
 		}
-		he := s.req.Prompt.HostEnvironment
-		if he == nil || he.OperatingSystem == "unknown" || he.Command.Executable == "unknown" ||
-			he.Command.PathStyle == "unknown" || he.Command.Shell == "unknown" || len(he.Command.ArgumentsPrefix) == 0 {
-			return promptSnapshot{}, newError(CodeCapabilityMismatch, "An active command.run tool requires a concrete hostEnvironment.command interpreter and shell dialect.")
-		}
+		return prompt.Snapshot{}, &Error{Code: CodeCapabilityMismatch, Message: err.Error()}
 	}
-	p, err := assemblePrompt(*s.req.Prompt, s.caps, s.req.mode(), ts.SnapshotHash, s.req.TaskID)
+	snap, err := prompt.Assemble(prompt.Options{Config: s.req.Prompt, Capabilities: s.caps, Mode: s.req.ModeOrDefault(),
+		RegistrySnapshotHash: ts.SnapshotHash, TaskID: s.req.TaskID, WorkspacePath: prompt.WorkspaceRoot()})
 	if err != nil {
-		return p, &Error{Code: CodeProviderError, Message: err.Error()}
+		return snap, &Error{Code: CodeProviderError, Message: err.Error()}
 	}
-	return p, nil
-}
-
-func (s *session) computeIntegrity(ts *port.ToolSet, tc taskContract, userTask string) error {
-	capsHash, err := checkpoint.CapabilitiesHash(s.caps)
-	if err != nil {
-		return err
-	}
-	effHash, err := checkpoint.EffectCapabilitiesHash(ts.EffectCapabilities)
-	if err != nil {
-		return err
-	}
-	sysHash, err := runtimeHash(s.prompt.SystemPrompt)
-	if err != nil {
-		return err
-	}
-	attachments := []Attachment{}
-	attachments = append(attachments, s.req.Attachments...)
-	completion := any(map[string]any{})
-	if s.req.Completion != nil {
-		completion = s.req.Completion
-	}
-	taskHash, err := runtimeHash(map[string]any{"attachments": attachments, "completion": completion, "taskContract": tc, "userTaskMessage": userTask})
-	if err != nil {
-		return err
-	}
-	s.integrity = &integrity{capabilitiesHash: capsHash, effectCapabilitiesHash: effHash, systemPromptHash: sysHash,
-		taskContractHash: taskHash, modelIdentity: identityKey(s.deps.Model.Identity())}
-	return nil
+	return snap, nil
 }
 
 func (s *session) tracePromptSnapshot() {
 	s.trace.emit(s.ctx, port.TracePromptSnapshot, map[string]any{
-		"modelIdentity": s.integrity.modelIdentity, "promptHash": s.prompt.PromptHash, "promptVersion": s.prompt.PromptVersion,
-		"registrySnapshotHash": s.toolSet.SnapshotHash, "systemPromptHash": s.integrity.systemPromptHash,
-		"taskContractHash": s.integrity.taskContractHash,
+		"modelIdentity": s.integrity.ModelIdentity, "promptHash": s.integrity.PromptHash, "promptVersion": s.integrity.PromptVersion,
+		"registrySnapshotHash": s.integrity.RegistrySnapshotHash, "systemPromptHash": s.integrity.SystemPromptHash,
+		"taskContractHash": s.integrity.TaskContractHash,
 	})
 }
 
@@ -218,11 +181,7 @@ func (s *session) refreshToolSet(ctx context.Context, trace bool) error {
 		s.toolSet = ts
 		return nil
 	}
-	effHash, err := checkpoint.EffectCapabilitiesHash(ts.EffectCapabilities)
-	if err != nil {
-		return err
-	}
-	if effHash != s.integrity.effectCapabilitiesHash {
+	if prompt.EffectCapabilitiesHash(ts.EffectCapabilities) != s.integrity.EffectCapabilitiesHash {
 		return newError(CodeToolExecution, "Host effect capability policy changed during the run.")
 	}
 	if ts.SnapshotHash == s.toolSet.SnapshotHash {
@@ -233,11 +192,9 @@ func (s *session) refreshToolSet(ctx context.Context, trace bool) error {
 	if err != nil {
 		return err
 	}
-	sysHash, err := runtimeHash(p.SystemPrompt)
-	if err != nil {
-		return err
-	}
-	s.prompt, s.integrity.systemPromptHash, s.toolSet = p, sysHash, ts
+	s.prompt, s.toolSet = p, ts
+	s.integrity.PromptHash, s.integrity.PromptVersion = p.PromptHash, p.PromptVersion
+	s.integrity.RegistrySnapshotHash, s.integrity.SystemPromptHash = ts.SnapshotHash, prompt.SystemPromptHash(p.SystemPrompt)
 	if s.win != nil {
 		s.win.ReplaceSystemPrompt(p.SystemPrompt, s.modelTurns, s.caps.SystemPromptUpdate == "in-history")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
@@ -107,10 +108,9 @@ var _ = Describe("the controller against the in-process reference host", func() 
 		}
 		m := model.NewScripted(rounds)
 		st := store.NewRunStore()
-		r, err := run.Run(context.Background(), run.Deps{Model: m, Tools: h, Verifier: h, Store: st}, run.Request{
+		r, err := run.Run(context.Background(), run.Deps{Model: m, Tools: h, Verifier: h, Store: st}, run.Request{Request: prompt.Request{
 			Goal: "Never corrupt safe.txt when an edit is based on a stale content hash.", TaskID: "task-1", WorkspaceRoot: h.ws,
-			Prompt: &run.PromptConfig{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied", WriteAccess: "allowed",
-				HostEnvironment: baseRequest("").Prompt.HostEnvironment}})
+			Prompt: baseConfig()}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
 		Expect(st.CheckpointReasons()).To(Equal([]string{"pause"}))

@@ -3,6 +3,7 @@ package run_test
 import (
 	"math"
 
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -39,16 +40,54 @@ var _ = Describe("request validation and budget (RUNTIME §4, §5)", func() {
 			"prompt.hostEnvironment.command is malformed."),
 	)
 
+	It("reports the first unknown key in the caller's key order, as the original does", func() {
+		_, err := run.DecodeRequest([]byte(`{"zeta":1,"goal":"g","alpha":2}`))
+		Expect(requestError(err).Message).To(Equal("Run request contains unknown field zeta."))
+	})
+
+	It("refuses text that is not one JSON object as a TypeError", func() {
+		for _, doc := range []string{`{"goal":`, `[1]`} {
+			_, err := run.DecodeRequest([]byte(doc))
+			Expect(requestError(err).Kind).To(Equal("TypeError"), doc)
+		}
+		_, err := run.DecodeRequest([]byte(`[1]`))
+		Expect(requestError(err).Message).To(Equal("Run request must be an object."))
+	})
+
+	It("decodes the budget for Start and refuses a budget member of the wrong JSON type", func() {
+		valid := `{"goal":"g","runId":"run-json-budget","taskId":"t","workspaceRoot":"/w",` +
+			`"prompt":{"approvalProfile":"balanced","complexity":"standard","networkAccess":"denied","writeAccess":"allowed"},`
+		req, err := run.DecodeRequest([]byte(valid + `"budget":{"maxTurns":0}}`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(req.Budget).NotTo(BeNil())
+		Expect(*req.Budget.MaxTurns).To(BeEquivalentTo(0))
+		_, err = run.New(newEnv(newFnModel()).deps()).Start(req)
+		Expect(requestError(err).Message).To(Equal("maxTurns must be a positive finite number."))
+		Expect(requestError(err).Kind).To(Equal("RangeError"))
+
+		typed := baseRequest("run-raw-budget")
+		typed.Budget, typed.Request.Budget = nil, []byte(`{"maxTurns":0}`)
+		_, err = run.New(newEnv(newFnModel()).deps()).Start(typed)
+		Expect(requestError(err).Message).To(Equal("maxTurns must be a positive finite number."), "a nil Budget reads the embedded JSON budget")
+
+		_, err = run.DecodeRequest([]byte(valid + `"budget":{"maxTurns":"5"}}`))
+		Expect(requestError(err).Kind).To(Equal("TypeError"))
+		Expect(requestError(err).Message).To(HavePrefix("Run request has a malformed member: "))
+	})
+
 	It("checks typed requests with the same rules", func() {
 		c := run.New(newEnv(newFnModel()).deps())
 		req := baseRequest("run-dup-criteria")
-		req.AcceptanceCriteria = []run.CriterionInput{{ID: "a", Text: "x"}, {ID: "a", Text: "y"}}
+		req.AcceptanceCriteria = []prompt.Criterion{{ID: "a", Text: "x"}, {ID: "a", Text: "y"}}
 		_, err := c.Start(req)
 		Expect(requestError(err).Message).To(Equal("acceptanceCriteria ids must be unique."))
 		req = baseRequest("run-plan")
 		req.PlanMode = true
 		_, err = c.Start(req)
-		Expect(requestError(err).Message).To(ContainSubstring("not supported by this port"), "plan mode is deferred by name (DECISIONS 15)")
+		Expect(requestError(err).Message).To(Equal("planMode is not supported by this port."), "plan mode is deferred by name (DECISIONS 15)")
+		req = baseRequest("")
+		_, err = c.Resume(req)
+		Expect(requestError(err).Message).To(Equal("runId must be a non-empty string."), "a resume request must name its run")
 	})
 
 	It("refuses a second active run with the same ID", func() {

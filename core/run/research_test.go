@@ -5,6 +5,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
@@ -37,7 +38,7 @@ func researchOnFailure(e *env, runID string) []checkpoint.ResearchSource {
 	e.store = st
 	req := baseRequest(runID)
 	yes := true
-	req.Completion = &run.Completion{RequireValidation: &yes}
+	req.Completion = &prompt.Completion{RequireValidation: &yes}
 	req.Budget.MaxCompletionRejections = run.N(1)
 	r := e.start(req)
 	Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)

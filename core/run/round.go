@@ -8,6 +8,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // roundOutput is a validated model round (RUNTIME §12.2 "Output").
@@ -121,7 +122,7 @@ func (s *session) attempt(req port.RoundRequest) (*roundOutput, error) {
 		}
 		fwd := ev
 		if ev.Type == port.EventDone && ev.Identity != nil {
-			id := publicIdentity(*ev.Identity)
+			id := prompt.PublicModelIdentity(*ev.Identity)
 			fwd.Identity = &id
 		}
 		s.emitEvent(Event{Type: EventModel, Model: &fwd})
@@ -193,7 +194,7 @@ func (s *session) checkDone(done *port.RoundEvent, streamed, streamedThinking st
 			return nil, newError(CodeInvalidModelStream, "Model emitted tool calls but stopped with '%s'.", done.StopReason)
 		}
 	}
-	if done.Identity != nil && identityKey(*done.Identity) != identityKey(s.deps.Model.Identity()) {
+	if done.Identity != nil && prompt.ModelIdentityKey(*done.Identity) != s.integrity.ModelIdentity {
 		return nil, newError(CodeCapabilityMismatch, "Model identity changed during the run.")
 	}
 	ids := map[string]bool{}

@@ -2,6 +2,7 @@ package run_test
 
 import (
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	. "github.com/onsi/ginkgo/v2"
@@ -155,7 +156,7 @@ var _ = Describe("model rounds and retries (RUNTIME §12)", func() {
 		e := scripted(text("Done without tools."))
 		req := baseRequest("run-events")
 		f := false
-		req.Completion = &run.Completion{RequireInspection: &f}
+		req.Completion = &prompt.Completion{RequireInspection: &f}
 		r := e.start(req)
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 		var types []string

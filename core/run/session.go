@@ -9,6 +9,7 @@ import (
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/guard"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/window"
 )
 
@@ -37,9 +38,9 @@ type session struct {
 
 	trace     *tracer
 	toolSet   *port.ToolSet
-	integrity *integrity
+	integrity *prompt.Integrity
 	caps      port.ModelCapabilities
-	prompt    promptSnapshot
+	prompt    prompt.Snapshot
 	win       *window.Manager
 	prepared  window.Prepared
 	guard     *guard.Guard

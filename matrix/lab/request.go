@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/fixture"
@@ -10,7 +11,7 @@ import (
 
 // request builds the run request of LAB §3.8 from a fixture, its settings,
 // the workspace root, the task override (or "") and the initialized host.
-func request(fx *fixture.Fixture, set fixture.Settings, workspace, task string, init wire.InitializeResult, env *run.HostEnvironment) run.Request {
+func request(fx *fixture.Fixture, set fixture.Settings, workspace, task string, init wire.InitializeResult, env *prompt.HostEnvironment) run.Request {
 	goal := fx.Task
 	if task != "" {
 		goal = task
@@ -39,7 +40,7 @@ func request(fx *fixture.Fixture, set fixture.Settings, workspace, task string, 
 	}
 	c := set.Completion
 	yes := func(v bool) *bool { return &v }
-	completion := &run.Completion{
+	completion := &prompt.Completion{
 		RequireFinalReportPersistence: yes(c.RequireFinalReportPersistence),
 		RequireInspection:             yes(c.RequireInspection),
 		RequireTokenLedger:            yes(c.RequireTokenLedger),
@@ -51,7 +52,7 @@ func request(fx *fixture.Fixture, set fixture.Settings, workspace, task string, 
 		network = "denied"
 	}
 	dirty := fixture.DirtyStateSummary
-	prompt := &run.PromptConfig{
+	cfg := prompt.Configuration{
 		ApprovalProfile:   set.ApprovalProfile,
 		Complexity:        set.Complexity,
 		DirtyStateSummary: &dirty,
@@ -60,15 +61,15 @@ func request(fx *fixture.Fixture, set fixture.Settings, workspace, task string, 
 		WriteAccess:       set.WriteAccess,
 	}
 	for i, w := range fx.WorkspaceInstructions {
-		prompt.TrustedWorkspaceInstructions = append(prompt.TrustedWorkspaceInstructions,
-			run.TrustedStatement{Content: w, Source: fmt.Sprintf("fixture.workspaceInstructions[%d]", i)})
+		cfg.TrustedWorkspaceInstructions = append(cfg.TrustedWorkspaceInstructions,
+			prompt.TrustedInstruction{Content: w, Source: fmt.Sprintf("fixture.workspaceInstructions[%d]", i)})
 	}
-	req := run.Request{
+	req := run.Request{Request: prompt.Request{
 		Goal: goal, TaskID: fx.TaskID(), RunID: fx.RunID(), WorkspaceRoot: workspace, Mode: set.Mode,
-		Prompt: prompt, Budget: budget, Completion: completion, TokenProfile: set.TokenProfile,
-	}
+		Prompt: cfg, Completion: completion, TokenProfile: set.TokenProfile,
+	}, Budget: budget}
 	for _, a := range fx.AcceptanceCriteria {
-		req.AcceptanceCriteria = append(req.AcceptanceCriteria, run.CriterionInput{ID: a.ID, Text: a.Text, Required: a.Required})
+		req.AcceptanceCriteria = append(req.AcceptanceCriteria, prompt.Criterion{ID: a.ID, Text: a.Text, Required: a.Required})
 	}
 	if fx.Constraints != nil {
 		req.Constraints = append([]string{}, fx.Constraints...)

@@ -12,6 +12,7 @@ import (
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/hosts/wire"
 )
@@ -185,7 +186,7 @@ func (h *Host) Verifier() run.Verifier {
 
 // HostEnvironment returns the host's command environment in the run
 // request's prompt form, or nil when the host published none.
-func (h *Host) HostEnvironment() *run.HostEnvironment {
+func (h *Host) HostEnvironment() *prompt.HostEnvironment {
 	return hostEnvironment(h.Init.CommandEnvironment)
 }
 

@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -99,11 +100,11 @@ func Run(ctx context.Context, argv []string, sc Scenario) (*Outcome, error) {
 	out.Host = h.Init
 	m := model.NewScripted(sc.Rounds)
 	exec := h.exec
-	out.Result, err = run.Run(ctx, run.Deps{Model: m, Tools: exec, Clock: &clock{}, IDs: &ids{}}, run.Request{
+	out.Result, err = run.Run(ctx, run.Deps{Model: m, Tools: exec, Clock: &clock{}, IDs: &ids{}}, run.Request{Request: prompt.Request{
 		Goal: sc.Task, TaskID: "task-1", WorkspaceRoot: ws, Mode: sc.Mode,
-		Prompt: &run.PromptConfig{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied",
+		Prompt: prompt.Configuration{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied",
 			WriteAccess: "allowed", HostEnvironment: hostEnvironment(out.Host.CommandEnvironment)},
-	})
+	}})
 	if err != nil {
 		return out, err
 	}
@@ -196,12 +197,12 @@ func (i *ids) NewID(prefix string) string {
 
 // hostEnvironment turns the host's reported command environment into the
 // prompt's hostEnvironment, or nil when the host reported none.
-func hostEnvironment(env *wire.CommandEnvironment) *run.HostEnvironment {
+func hostEnvironment(env *wire.CommandEnvironment) *prompt.HostEnvironment {
 	if env == nil {
 		return nil
 	}
 	c := env.Command
-	return &run.HostEnvironment{Architecture: env.Architecture, OperatingSystem: env.OperatingSystem, Command: run.CommandEnvironment{
+	return &prompt.HostEnvironment{Architecture: env.Architecture, OperatingSystem: env.OperatingSystem, Command: prompt.CommandEnvironment{
 		ArgumentsPrefix: c.ArgumentsPrefix, CommandMode: c.CommandMode, Executable: c.Executable, Interactive: c.Interactive,
 		PathStyle: c.PathStyle, Shell: c.Shell, Stdin: c.Stdin, TTY: c.TTY}}
 }
