@@ -72,6 +72,24 @@ func UTF16Len(s string) int {
 	return n
 }
 
+// CutUTF16 returns the longest prefix of s of at most n UTF-16 code units
+// that does not split a surrogate pair: JavaScript's s.slice(0, n), minus a
+// dangling high surrogate.
+func CutUTF16(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if units+w > n {
+			return s[:i]
+		}
+		units += w
+	}
+	return s
+}
+
 // IsBlank reports whether s is empty after JavaScript's String.prototype.trim,
 // which removes the ECMAScript WhiteSpace and LineTerminator code points
 // (TAB, VT, FF, SP, U+00A0, U+FEFF, the Zs category, LF, CR, U+2028,

@@ -70,3 +70,15 @@ var _ = Describe("IsBlank", func() {
 		Entry("long blank", strings.Repeat(" ", 100), true),
 	)
 })
+
+var _ = Describe("CutUTF16", func() {
+	DescribeTable("keeps at most n UTF-16 units without splitting a pair",
+		func(s string, n int, want string) { Expect(CutUTF16(s, n)).To(Equal(want)) },
+		Entry("ASCII", "abc", 2, "ab"),
+		Entry("shorter than n", "abc", 5, "abc"),
+		Entry("a pair that would straddle the cut", "a😀b", 2, "a"),
+		Entry("a pair counts two units", "a😀b", 3, "a😀"),
+		Entry("a BMP rune above 0x7F counts one", "é😀", 1, "é"),
+		Entry("zero", "😀", 0, ""),
+	)
+})

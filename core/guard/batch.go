@@ -1,5 +1,7 @@
 package guard
 
+import "github.com/galaxy-stack/conform/core/canon"
+
 // An Observation is one outcome of a batch as the model sees it; AfterBatch
 // lists the failed ones in the recovery feedback.
 type Observation struct {
@@ -49,7 +51,7 @@ func (g *Guard) AfterBatch(obs []Observation) Verdict {
 	var failed []string
 	for _, o := range obs {
 		if o.Failed {
-			failed = append(failed, o.Name+": "+cutUTF16(o.Summary, 160))
+			failed = append(failed, o.Name+": "+canon.CutUTF16(o.Summary, 160))
 		}
 	}
 	return Verdict{Action: Recover, Feedback: recoveryFeedback(g.cfg.MaxNoProgressEpisodes, failed),

@@ -88,20 +88,3 @@ func lastN[T any](s []T, n int) []T {
 	}
 	return s
 }
-
-// cutUTF16 keeps the first n UTF-16 code units of s, as JavaScript's
-// slice(0, n) does, without splitting a surrogate pair.
-func cutUTF16(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
-}

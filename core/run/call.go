@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
@@ -45,7 +46,7 @@ func argumentDigest(args map[string]any) string {
 	if strings.Contains(text, `"contentSha256"`) {
 		text = contentShaPattern.ReplaceAllString(text, `"contentSha256":"<re-read to refresh>"`)
 	}
-	return cutUTF16(checkpoint.Redact(text), 160)
+	return canon.CutUTF16(checkpoint.Redact(text), 160)
 }
 
 // requestedTimeoutMs is the call's numeric timeoutMs argument when finite
@@ -261,7 +262,7 @@ func (s *session) traceResult(call port.ToolCall, r port.ToolResult, truncated b
 	}
 	s.trace.emit(s.ctx, port.TraceToolResult, map[string]any{
 		"canonicalToolId": r.CanonicalToolID, "errorCode": code, "observationKind": effects.ObservationKind(r),
-		"ok": r.OK, "summary": cutUTF16(checkpoint.Redact(r.Summary), 512), "toolCallId": call.ToolCallID, "truncated": truncated,
+		"ok": r.OK, "summary": canon.CutUTF16(checkpoint.Redact(r.Summary), 512), "toolCallId": call.ToolCallID, "truncated": truncated,
 	})
 }
 

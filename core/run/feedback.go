@@ -3,6 +3,8 @@ package run
 import (
 	"fmt"
 	"strings"
+
+	"github.com/galaxy-stack/conform/core/canon"
 )
 
 // Model-visible feedback texts (RUNTIME §35, Appendix A). Lines are joined
@@ -20,7 +22,7 @@ func approvalFeedback(requestID, decision, toolName string) string {
 func retryFeedback(turn int, code, message, strategy string) string {
 	return strings.Join([]string{"[GALAXY BOUNDED RETRY FEEDBACK - trusted runtime state]",
 		fmt.Sprintf("failure: model round %d failed", turn), "root_cause: " + code,
-		"failure_detail_untrusted: " + cutUTF16(message, 500), "next_strategy: " + strategy,
+		"failure_detail_untrusted: " + canon.CutUTF16(message, 500), "next_strategy: " + strategy,
 		"avoid: do not create a second concurrent request"}, "\n")
 }
 
@@ -70,21 +72,4 @@ func gateFeedback(messages []string, issues []Issue, hasGit bool, research Resea
 	}
 	lines = append(lines, "Continue only with the missing evidence; do not repeat the final report unchanged.")
 	return strings.Join(lines, "\n")
-}
-
-// cutUTF16 keeps the first n UTF-16 code units of s, never splitting a
-// surrogate pair.
-func cutUTF16(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
 }

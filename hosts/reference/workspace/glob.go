@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/galaxy-stack/conform/core/canon"
 )
 
 // A GlobRequest asks for the paths below Path (default ".") whose
@@ -62,7 +64,7 @@ func globRegexp(pattern string) *regexp.Regexp {
 
 // checkQuery validates a search query or pattern length.
 func checkQuery(q string) error {
-	if n := utf16Len(q); n == 0 || n > MaxQueryUnits {
+	if n := canon.UTF16Len(q); n == 0 || n > MaxQueryUnits {
 		return fail(InvalidInput, "Search query length must be between 1 and %d.", MaxQueryUnits)
 	}
 	return nil

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/galaxy-stack/conform/core/canon"
 )
 
 // A GrepRequest asks for lines matching Query in the regular files below
@@ -55,7 +57,7 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 	if err := checkQuery(req.Query); err != nil {
 		return GrepResult{}, err
 	}
-	if utf16Len(req.Glob) > MaxQueryUnits {
+	if canon.UTF16Len(req.Glob) > MaxQueryUnits {
 		return GrepResult{}, fail(InvalidInput, "Search glob must not exceed %d characters.", MaxQueryUnits)
 	}
 	match, err := lineMatcher(req.Query, req.Regex, req.CaseSensitive == nil || *req.CaseSensitive)
@@ -108,8 +110,8 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 				local = append(local, TextMatch{
 					Path:    e.Path,
 					Line:    n,
-					Column:  utf16Len(text[:idx]) + 1,
-					Preview: truncateUTF16(text, PreviewUnits),
+					Column:  canon.UTF16Len(text[:idx]) + 1,
+					Preview: canon.CutUTF16(text, PreviewUnits),
 				})
 			}
 			count++
@@ -177,13 +179,13 @@ func lineMatcher(query string, regex, caseSensitive bool) (func([]byte) int, err
 		}
 		// Lower-casing may change byte lengths; map back through the
 		// UTF-16 column of the lowered text.
-		return byteIndexOfUnits(string(line), utf16Len(lowered[:i]))
+		return byteIndexOfUnits(string(line), canon.UTF16Len(lowered[:i]))
 	}, nil
 }
 
 // byteIndexOfUnits returns the byte offset in s after n UTF-16 units.
 func byteIndexOfUnits(s string, n int) int {
-	return len(truncateUTF16(s, n))
+	return len(canon.CutUTF16(s, n))
 }
 
 // scanLines streams the file at real line by line (lines split on "\n", the

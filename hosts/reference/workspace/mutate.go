@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -57,7 +58,7 @@ func (r *Root) WriteText(ctx context.Context, req WriteRequest) (WriteResult, er
 		Path:               req.Path,
 		ResolvedPath:       c.abs,
 		AfterContentSha256: SHA256Hex(c.after),
-		Length:             utf16Len(req.Content),
+		Length:             canon.UTF16Len(req.Content),
 		Writes:             c.writes(),
 	}
 	if c.before.exists {

@@ -56,33 +56,3 @@ func cmpInt(a, b int) int {
 	}
 	return 0
 }
-
-// utf16Len is the length of s in UTF-16 code units, the "characters" of the
-// original runtime (DECISIONS 51).
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
-
-// truncateUTF16 returns the longest prefix of s of at most n UTF-16 code
-// units that does not split a surrogate pair.
-func truncateUTF16(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
-}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"pgregory.net/rapid"
 )
 
@@ -23,12 +24,12 @@ func TestCompareUTF16(t *testing.T) {
 			t.Fatalf("compareUTF16(%q, %q) = %d, want %d", a, b, got, want)
 		}
 		n := rapid.IntRange(0, 12).Draw(t, "n")
-		cut := truncateUTF16(a, n)
-		if utf16Len(cut) > n || len(utf16.Encode([]rune(cut))) != utf16Len(cut) {
-			t.Fatalf("truncateUTF16(%q, %d) = %q", a, n, cut)
+		cut := canon.CutUTF16(a, n)
+		if canon.UTF16Len(cut) > n || len(utf16.Encode([]rune(cut))) != canon.UTF16Len(cut) {
+			t.Fatalf("canon.CutUTF16(%q, %d) = %q", a, n, cut)
 		}
-		if unitsOfBytes([]byte(a)) != utf16Len(a) {
-			t.Fatalf("unitsOfBytes(%q) = %d, want %d", a, unitsOfBytes([]byte(a)), utf16Len(a))
+		if unitsOfBytes([]byte(a)) != canon.UTF16Len(a) {
+			t.Fatalf("unitsOfBytes(%q) = %d, want %d", a, unitsOfBytes([]byte(a)), canon.UTF16Len(a))
 		}
 	})
 	// The order differs from byte order exactly around the surrogates.
