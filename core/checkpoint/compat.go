@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/galaxy-stack/conform/core/canon"
 )
 
 // CodeCheckpointIncompatible is the runtime error code of a refused resume
@@ -22,8 +20,8 @@ type ResumeTarget struct {
 	PromptHash             string
 	PromptVersion          string
 	RegistrySnapshotHash   string
-	CapabilitiesHash       string // see [CapabilitiesHash]
-	EffectCapabilitiesHash string
+	CapabilitiesHash       string // prompt.CapabilitiesHash: probe times left out
+	EffectCapabilitiesHash string // prompt.EffectCapabilitiesHash
 	SystemPromptHash       string
 	TaskContractHash       string
 	NoProgressPolicy       NoProgressPolicy
@@ -55,7 +53,8 @@ func (e *IncompatibleError) Code() string { return CodeCheckpointIncompatible }
 // "observationNudgeThresholds (<a,b> vs <c,d>)" when the checkpoint
 // recorded them and they differ. A checkpoint without the no-progress
 // fields (an older one) is not checked for them. Capability probe times
-// never take part: [CapabilitiesHash] leaves them out.
+// never take part: the capabilities hash leaves them out
+// (prompt.CapabilitiesHash).
 func CheckCompatibility(cp *Checkpoint, target ResumeTarget) error {
 	var m []string
 	check := func(name string, equal bool) {
@@ -107,68 +106,4 @@ func joinInts(v []int64) string {
 		s[i] = fmt.Sprint(n)
 	}
 	return strings.Join(s, ",")
-}
-
-// CapabilitiesHash returns the hash recorded as compatibility
-// capabilitiesHash: the canonical hash of the model capabilities
-// (CONTRACTS §13.3) with each evidence item reduced to {source, verified}
-// (CONTRACTS §9.8, DECISIONS 33). The probe time (observedAt) and anything
-// else in an evidence item is left out, so a fresh probe of the same model
-// resumes (seed matrix item 18) while a change of source or verification,
-// or of any capability, does not. capabilities is any JSON-marshalable
-// value (a struct, a map, json.RawMessage).
-func CapabilitiesHash(capabilities any) (string, error) {
-	snap, err := capabilitiesSnapshot(capabilities)
-	if err != nil {
-		return "", err
-	}
-	return canon.Hash(snap)
-}
-
-// capabilitiesSnapshot reduces the evidence items of capabilities.
-func capabilitiesSnapshot(capabilities any) (any, error) {
-	b, err := canon.Marshal(capabilities)
-	if err != nil {
-		return nil, err
-	}
-	tree, err := canon.Parse(b)
-	if err != nil {
-		return nil, err
-	}
-	obj, ok := tree.(canon.Object)
-	if !ok {
-		return tree, nil
-	}
-	out := make(canon.Object, len(obj))
-	for i, m := range obj {
-		if items, isArr := m.Value.([]any); m.Key == "evidence" && isArr {
-			reduced := make([]any, len(items))
-			for j, item := range items {
-				r := canon.Object{}
-				for _, key := range []string{"source", "verified"} {
-					if v, ok := member(item, key); ok {
-						r = append(r, canon.Member{Key: key, Value: v})
-					}
-				}
-				reduced[j] = r
-			}
-			m.Value = reduced
-		}
-		out[i] = m
-	}
-	return out, nil
-}
-
-// EffectCapabilitiesHash returns the hash recorded as compatibility
-// effectCapabilitiesHash: the canonical hash of the tool set's effect
-// capabilities with each list deduplicated and sorted (CONTRACTS §9.8,
-// DECISIONS 33). Map keys are sorted by canonical JSON.
-func EffectCapabilitiesHash(effectCapabilities map[string][]string) (string, error) {
-	norm := make(map[string][]string, len(effectCapabilities))
-	for id, caps := range effectCapabilities {
-		c := slices.Clone(caps)
-		canon.SortStrings(c)
-		norm[id] = orEmpty(slices.Compact(c))
-	}
-	return canon.Hash(norm)
 }

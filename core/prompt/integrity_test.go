@@ -103,6 +103,16 @@ var _ = Describe("Resume compatibility inputs (CONTRACTS §9.8, DECISIONS 33; S0
 		Expect(prompt.CapabilitiesHash(c)).NotTo(Equal(base))
 	})
 
+	It("keeps each evidence item's source and verification in the capabilities hash", func() {
+		base := prompt.CapabilitiesHash(capabilities())
+		unverified := capabilities()
+		unverified.Evidence[0].Verified = false
+		Expect(prompt.CapabilitiesHash(unverified)).NotTo(Equal(base))
+		catalogued := capabilities()
+		catalogued.Evidence[0].Source = port.EvidenceCatalog
+		Expect(prompt.CapabilitiesHash(catalogued)).NotTo(Equal(base))
+	})
+
 	DescribeTable("keeps only the public part of the model endpoint",
 		func(raw, want string) {
 			id := port.ModelIdentity{BaseURL: raw, Model: "m", Provider: "p", Tag: "t"}

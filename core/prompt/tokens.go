@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/galaxy-stack/conform/core/canon"
 )
@@ -17,10 +18,9 @@ const (
 	KindVietnamese = "vietnamese"
 )
 
-var (
-	codeMarkers     = regexp.MustCompile(`=>|\b(?:const|let|var|function|class|interface|return|import|export|def|fn|impl)\b|[{};]`)
-	vietnameseMarks = regexp.MustCompile(`(?i)[àáạảãâầấậẩẫăằắặẳẵèéẹẻẽêềếệểễìíịỉĩòóọỏõôồốộổỗơờớợởỡùúụủũưừứựửữỳýỵỷỹđ]`)
-)
+// vietnameseMarks matches a Vietnamese letter with a diacritic, in either
+// case. Every such letter, and every letter it folds to, is outside ASCII.
+var vietnameseMarks = regexp.MustCompile(`(?i)[àáạảãâầấậẩẫăằắặẳẵèéẹẻẽêềếệểễìíịỉĩòóọỏõôồốộổỗơờớợởỡùúụủũưừứựửữỳýỵỷỹđ]`)
 
 // ClassifyText returns the content kind of s (CONTRACTS §12.2): "json" when
 // the trimmed text starts with '{' or '[' and parses as JSON, else "code"
@@ -32,10 +32,10 @@ func ClassifyText(s string) string {
 	if (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
 		return KindJSON
 	}
-	if codeMarkers.MatchString(s) {
+	if hasCodeMarker(s) {
 		return KindCode
 	}
-	if vietnameseMarks.MatchString(s) {
+	if hasVietnameseMark(s) {
 		return KindVietnamese
 	}
 	return KindEnglish
@@ -68,4 +68,60 @@ func isJSSpace(r rune) bool {
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200A
+}
+
+// hasCodeMarker reports whether s has "=>", one of '{', '}', ';', or a
+// code keyword as a whole word (CONTRACTS §12.2), where a word is a
+// maximal run of ASCII letters, digits and '_'. It scans s once and
+// answers as the pattern
+// =>|\b(?:const|let|var|function|class|interface|return|import|export|def|fn|impl)\b|[{};]
+// does: \b is an ASCII word boundary, so every byte of a non-ASCII or
+// invalid UTF-8 sequence is a non-word byte.
+func hasCodeMarker(s string) bool {
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '{' || c == '}' || c == ';':
+			return true
+		case c == '=' && i+1 < len(s) && s[i+1] == '>':
+			return true
+		case isWordByte(c):
+			j := i + 1
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			if isCodeKeyword(s[i:j]) {
+				return true
+			}
+			i = j
+			continue
+		}
+		i++
+	}
+	return false
+}
+
+// isWordByte reports whether c is an ASCII word character [0-9A-Za-z_].
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isCodeKeyword reports whether w is one of the code keywords of
+// [ClassifyText] (case-sensitive).
+func isCodeKeyword(w string) bool {
+	switch w {
+	case "const", "let", "var", "function", "class", "interface", "return", "import", "export", "def", "fn", "impl":
+		return true
+	}
+	return false
+}
+
+// hasVietnameseMark reports whether s has a Vietnamese letter with a
+// diacritic; text that is all ASCII has none, so it skips the pattern.
+func hasVietnameseMark(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return vietnameseMarks.MatchString(s[i:])
+		}
+	}
+	return false
 }

@@ -14,8 +14,7 @@ import (
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/schema"
-	"github.com/galaxy-stack/conform/hosts/reference/command"
-	"github.com/galaxy-stack/conform/hosts/reference/workspace"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
@@ -314,15 +313,12 @@ func violations(err error) string {
 	return err.Error()
 }
 
-// portCode returns the port code of a workspace or command failure, or "".
+// portCode returns the port code of a workspace or command failure (a
+// [hosterr.Error]), or "".
 func portCode(err error) string {
-	var we *workspace.Error
-	if errors.As(err, &we) {
-		return string(we.Code)
-	}
-	var ce *command.Error
-	if errors.As(err, &ce) {
-		return string(ce.Code)
+	var he *hosterr.Error
+	if errors.As(err, &he) {
+		return string(he.Code)
 	}
 	if errors.Is(err, context.Canceled) {
 		return "CANCELED"
@@ -334,13 +330,9 @@ func portCode(err error) string {
 }
 
 func portMessage(err error) string {
-	var we *workspace.Error
-	if errors.As(err, &we) {
-		return we.Message
-	}
-	var ce *command.Error
-	if errors.As(err, &ce) {
-		return ce.Message
+	var he *hosterr.Error
+	if errors.As(err, &he) {
+		return he.Message
 	}
 	return err.Error()
 }

@@ -177,7 +177,7 @@ func (s Status) gate() error {
 	if s.Reason != nil {
 		reason = *s.Reason
 	}
-	return &Error{Code: Unavailable, Message: fmt.Sprintf("Required command containment is unavailable (%s/%s): %s", s.Backend, s.State, reason)}
+	return &Error{Library: library, Code: Unavailable, Message: fmt.Sprintf("Required command containment is unavailable (%s/%s): %s", s.Backend, s.State, reason)}
 }
 
 // ptr returns a pointer to a copy of v.

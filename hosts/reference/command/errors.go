@@ -6,91 +6,65 @@ import (
 	"fmt"
 	"io/fs"
 	"syscall"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
-// Code is a port error code (CONTRACTS §2). The command runner only
-// produces the codes declared below.
-type Code string
+// library names the command runner in its errors.
+const library = "command"
+
+// Code is a port error code (CONTRACTS §2); see [hosterr.Code]. The
+// command runner only produces the codes declared below.
+type Code = hosterr.Code
 
 // The port error codes the command runner returns (LAB_AND_HOSTS §11.2).
 const (
-	Canceled         Code = "CANCELED"
-	DeadlineExceeded Code = "DEADLINE_EXCEEDED"
-	InvalidInput     Code = "INVALID_INPUT"
-	IOError          Code = "IO_ERROR"
-	LimitExceeded    Code = "LIMIT_EXCEEDED"
-	NotFound         Code = "NOT_FOUND"
-	PermissionDenied Code = "PERMISSION_DENIED"
-	Unavailable      Code = "UNAVAILABLE"
+	Canceled         = hosterr.Canceled
+	DeadlineExceeded = hosterr.DeadlineExceeded
+	InvalidInput     = hosterr.InvalidInput
+	IOError          = hosterr.IOError
+	LimitExceeded    = hosterr.LimitExceeded
+	NotFound         = hosterr.NotFound
+	PermissionDenied = hosterr.PermissionDenied
+	Unavailable      = hosterr.Unavailable
 )
 
-// An Error is a typed command-port failure: a port error code and the
-// model-visible message the original port uses for it. Messages never
-// contain the absolute workspace root. Err, when set, is the underlying
-// cause. A command that ran is never an Error, whatever its exit status:
-// non-zero exits, timeouts and cancellations are [Result] values.
-type Error struct {
-	Code    Code
-	Message string
-	Err     error
-}
+// An Error is a typed command-port failure (see [hosterr.Error]); the
+// runner's errors have Library "command". A command that ran is never an
+// Error, whatever its exit status: non-zero exits, timeouts and
+// cancellations are [Result] values.
+type Error = hosterr.Error
 
-// Error returns the code and the message.
-func (e *Error) Error() string { return fmt.Sprintf("command: %s: %s", e.Code, e.Message) }
-
-// Unwrap returns the underlying cause, if any.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is reports whether target is an *Error sentinel with the same code, so
-// errors.Is(err, command.ErrUnavailable) matches every UNAVAILABLE failure.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Message == "" && t.Err == nil && t.Code == e.Code
-}
-
-// Retryable reports whether the failure may succeed when retried unchanged;
-// only UNAVAILABLE is retryable (LAB_AND_HOSTS §11.2 step 12).
-func (e *Error) Retryable() bool { return e.Code == Unavailable }
-
-// Sentinels for errors.Is, one per code.
+// Sentinels for errors.Is, one per code; each matches the runner's
+// failures with that code.
 var (
-	ErrCanceled         = &Error{Code: Canceled}
-	ErrDeadlineExceeded = &Error{Code: DeadlineExceeded}
-	ErrInvalidInput     = &Error{Code: InvalidInput}
-	ErrIO               = &Error{Code: IOError}
-	ErrLimitExceeded    = &Error{Code: LimitExceeded}
-	ErrNotFound         = &Error{Code: NotFound}
-	ErrPermissionDenied = &Error{Code: PermissionDenied}
-	ErrUnavailable      = &Error{Code: Unavailable}
+	ErrCanceled         = &Error{Library: library, Code: Canceled}
+	ErrDeadlineExceeded = &Error{Library: library, Code: DeadlineExceeded}
+	ErrInvalidInput     = &Error{Library: library, Code: InvalidInput}
+	ErrIO               = &Error{Library: library, Code: IOError}
+	ErrLimitExceeded    = &Error{Library: library, Code: LimitExceeded}
+	ErrNotFound         = &Error{Library: library, Code: NotFound}
+	ErrPermissionDenied = &Error{Library: library, Code: PermissionDenied}
+	ErrUnavailable      = &Error{Library: library, Code: Unavailable}
 )
 
 // Messages the original command port uses verbatim (LAB_AND_HOSTS §11.2).
 const (
-	msgCanceled         = "The run was canceled."
-	msgDeadline         = "The run deadline elapsed."
+	msgDeadline         = hosterr.MsgDeadline
 	msgCommandLength    = "Command must contain between 1 and 32768 characters."
 	msgCwdNotDirectory  = "Command cwd must be a workspace directory."
 	msgTimeoutPositive  = "timeoutMs must be a positive integer."
 	msgNoImplementation = "The active command-containment backend has no executable implementation."
 )
 
-// fail builds an *Error with a formatted message.
+// fail builds a command *Error with a formatted message.
 func fail(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return hosterr.Newf(library, code, format, args...)
 }
 
 // contextError turns a finished context into CANCELED or
 // DEADLINE_EXCEEDED (LAB_AND_HOSTS §11.2 step 1); nil while ctx is live.
-func contextError(ctx context.Context) error {
-	switch err := ctx.Err(); {
-	case err == nil:
-		return nil
-	case errors.Is(err, context.DeadlineExceeded):
-		return &Error{Code: DeadlineExceeded, Message: msgDeadline, Err: err}
-	default:
-		return &Error{Code: Canceled, Message: msgCanceled, Err: err}
-	}
-}
+func contextError(ctx context.Context) error { return hosterr.FromContext(ctx, library) }
 
 // spawnError maps an error met while starting a process to a port error
 // (LAB_AND_HOSTS §11.2 step 12).
@@ -112,5 +86,5 @@ func spawnError(err error) error {
 	case errors.Is(err, context.DeadlineExceeded):
 		code = DeadlineExceeded
 	}
-	return &Error{Code: code, Message: fmt.Sprintf("Command could not be started: %v.", err), Err: err}
+	return &Error{Library: library, Code: code, Message: fmt.Sprintf("Command could not be started: %v.", err), Err: err}
 }

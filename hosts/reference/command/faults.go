@@ -68,7 +68,7 @@ func escapingCwd(root, rel string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
-		return "", &Error{Code: NotFound, Message: "Command cwd was not found: '" + rel + "'.", Err: err}
+		return "", &Error{Library: library, Code: NotFound, Message: "Command cwd was not found: '" + rel + "'.", Err: err}
 	}
 	return real, nil
 }

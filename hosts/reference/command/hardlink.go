@@ -21,7 +21,7 @@ func CheckHardLinks(workspace string) error {
 	visit = func(dir string) error {
 		children, err := os.ReadDir(dir)
 		if err != nil {
-			return &Error{Code: codeOfFS(err), Message: "Contained command hard-link scan could not read the workspace.", Err: err}
+			return &Error{Library: library, Code: codeOfFS(err), Message: "Contained command hard-link scan could not read the workspace.", Err: err}
 		}
 		for _, child := range children {
 			entries++
@@ -31,7 +31,7 @@ func CheckHardLinks(workspace string) error {
 			path := filepath.Join(dir, child.Name())
 			info, err := os.Lstat(path)
 			if err != nil {
-				return &Error{Code: codeOfFS(err), Message: "Contained command hard-link scan could not read the workspace.", Err: err}
+				return &Error{Library: library, Code: codeOfFS(err), Message: "Contained command hard-link scan could not read the workspace.", Err: err}
 			}
 			switch {
 			case info.Mode()&os.ModeSymlink != 0:
@@ -41,7 +41,7 @@ func CheckHardLinks(workspace string) error {
 				}
 			case info.Mode().IsRegular() && linkCount(info) > 1:
 				rel, _ := filepath.Rel(workspace, path)
-				return &Error{Code: PermissionDenied, Message: fmt.Sprintf("Contained command refused hard-linked workspace file '%s'.", rel)}
+				return &Error{Library: library, Code: PermissionDenied, Message: fmt.Sprintf("Contained command refused hard-linked workspace file '%s'.", rel)}
 			}
 		}
 		return nil

@@ -272,7 +272,7 @@ func (r *Runner) openSpills(override string, out, errs *stream) error {
 	if override != "" {
 		var err error
 		if dir, err = r.checkSpillDir(override); err != nil {
-			return &Error{Code: InvalidInput, Message: "The command spill directory is unusable.", Err: err}
+			return &Error{Library: library, Code: InvalidInput, Message: "The command spill directory is unusable.", Err: err}
 		}
 	}
 	if dir == "" {
@@ -286,7 +286,7 @@ func (r *Runner) openSpills(override string, out, errs *stream) error {
 		if err != nil {
 			closeSpill(out)
 			closeSpill(errs)
-			return &Error{Code: IOError, Message: "The command spill file could not be created.", Err: err}
+			return &Error{Library: library, Code: IOError, Message: "The command spill file could not be created.", Err: err}
 		}
 		s.st.spill, s.st.spillPath = f, f.Name()
 	}

@@ -71,16 +71,16 @@ func resolveCwd(root, rel string) (string, error) {
 	real, err := filepath.EvalSymlinks(lexical)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return "", &Error{Code: NotFound, Message: fmt.Sprintf("Command cwd was not found: '%s'.", rel), Err: err}
+			return "", &Error{Library: library, Code: NotFound, Message: fmt.Sprintf("Command cwd was not found: '%s'.", rel), Err: err}
 		}
-		return "", &Error{Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
+		return "", &Error{Library: library, Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
 	}
 	if !inside(root, real) {
 		return "", fail(PermissionDenied, "Workspace symlink escapes the configured root: '%s'.", rel)
 	}
 	info, err := os.Lstat(real)
 	if err != nil {
-		return "", &Error{Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
+		return "", &Error{Library: library, Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
 	}
 	if !info.IsDir() {
 		return "", fail(InvalidInput, msgCwdNotDirectory)

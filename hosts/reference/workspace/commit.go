@@ -198,7 +198,7 @@ func createFrom(tmp, abs, rel string) error {
 		return nil
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return &Error{Code: AlreadyExists, Message: "The target already exists.", Err: err}
+		return &Error{Library: library, Code: AlreadyExists, Message: "The target already exists.", Err: err}
 	}
 	if _, lerr := os.Lstat(abs); lerr == nil {
 		return fail(AlreadyExists, "The target already exists.")
@@ -215,7 +215,7 @@ func lockTarget(abs, rel string) (release func(), err error) {
 	lockPath := abs + LockSuffix
 	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return nil, &Error{Code: Unavailable, Message: "Another mutation is already in progress for this path.", Err: err}
+		return nil, &Error{Library: library, Code: Unavailable, Message: "Another mutation is already in progress for this path.", Err: err}
 	}
 	if err != nil {
 		return nil, ioError(rel, err)

@@ -7,68 +7,51 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
-// Code is a port error code (CONTRACTS §2). The workspace only produces the
-// codes declared below.
-type Code string
+// library names the workspace in its errors.
+const library = "workspace"
+
+// Code is a port error code (CONTRACTS §2); see [hosterr.Code].
+type Code = hosterr.Code
 
 // The port error codes the workspace returns. Their meaning follows the
 // original workspace port (LAB_AND_HOSTS §10.2).
 const (
-	AlreadyExists      Code = "ALREADY_EXISTS"
-	Canceled           Code = "CANCELED"
-	Conflict           Code = "CONFLICT"
-	DeadlineExceeded   Code = "DEADLINE_EXCEEDED"
-	InvalidInput       Code = "INVALID_INPUT"
-	IOError            Code = "IO_ERROR"
-	LimitExceeded      Code = "LIMIT_EXCEEDED"
-	NotFound           Code = "NOT_FOUND"
-	PermissionDenied   Code = "PERMISSION_DENIED"
-	PreconditionFailed Code = "PRECONDITION_FAILED"
-	Unavailable        Code = "UNAVAILABLE"
+	AlreadyExists      = hosterr.AlreadyExists
+	Canceled           = hosterr.Canceled
+	Conflict           = hosterr.Conflict
+	DeadlineExceeded   = hosterr.DeadlineExceeded
+	InvalidInput       = hosterr.InvalidInput
+	IOError            = hosterr.IOError
+	LimitExceeded      = hosterr.LimitExceeded
+	NotFound           = hosterr.NotFound
+	PermissionDenied   = hosterr.PermissionDenied
+	PreconditionFailed = hosterr.PreconditionFailed
+	Unavailable        = hosterr.Unavailable
 )
 
-// An Error is a typed workspace failure: a port error code and the
-// model-visible message the original port uses for it. Messages never
-// contain the absolute workspace root. Err, when set, is the underlying
-// operating-system error.
-type Error struct {
-	Code    Code
-	Message string
-	Err     error
-}
+// An Error is a typed workspace failure (see [hosterr.Error]); the
+// workspace's errors have Library "workspace". Err, when set, is the
+// underlying operating-system error.
+type Error = hosterr.Error
 
-// Error returns the code and the message.
-func (e *Error) Error() string { return fmt.Sprintf("workspace: %s: %s", e.Code, e.Message) }
-
-// Unwrap returns the underlying operating-system error, if any.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is reports whether target is an *Error sentinel with the same code, so
-// errors.Is(err, workspace.ErrNotFound) matches every NOT_FOUND failure.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Message == "" && t.Err == nil && t.Code == e.Code
-}
-
-// Retryable reports whether the failure may succeed when retried unchanged;
-// only UNAVAILABLE is retryable (LAB_AND_HOSTS §10.2).
-func (e *Error) Retryable() bool { return e.Code == Unavailable }
-
-// Sentinels for errors.Is, one per code.
+// Sentinels for errors.Is, one per code; each matches the workspace's
+// failures with that code.
 var (
-	ErrAlreadyExists      = &Error{Code: AlreadyExists}
-	ErrCanceled           = &Error{Code: Canceled}
-	ErrConflict           = &Error{Code: Conflict}
-	ErrDeadlineExceeded   = &Error{Code: DeadlineExceeded}
-	ErrInvalidInput       = &Error{Code: InvalidInput}
-	ErrIO                 = &Error{Code: IOError}
-	ErrLimitExceeded      = &Error{Code: LimitExceeded}
-	ErrNotFound           = &Error{Code: NotFound}
-	ErrPermissionDenied   = &Error{Code: PermissionDenied}
-	ErrPreconditionFailed = &Error{Code: PreconditionFailed}
-	ErrUnavailable        = &Error{Code: Unavailable}
+	ErrAlreadyExists      = &Error{Library: library, Code: AlreadyExists}
+	ErrCanceled           = &Error{Library: library, Code: Canceled}
+	ErrConflict           = &Error{Library: library, Code: Conflict}
+	ErrDeadlineExceeded   = &Error{Library: library, Code: DeadlineExceeded}
+	ErrInvalidInput       = &Error{Library: library, Code: InvalidInput}
+	ErrIO                 = &Error{Library: library, Code: IOError}
+	ErrLimitExceeded      = &Error{Library: library, Code: LimitExceeded}
+	ErrNotFound           = &Error{Library: library, Code: NotFound}
+	ErrPermissionDenied   = &Error{Library: library, Code: PermissionDenied}
+	ErrPreconditionFailed = &Error{Library: library, Code: PreconditionFailed}
+	ErrUnavailable        = &Error{Library: library, Code: Unavailable}
 )
 
 // CodeOf maps any error to a port error code: the code of an *Error in the
@@ -101,23 +84,14 @@ func CodeOf(err error) Code {
 	return IOError
 }
 
-// fail builds an *Error with a formatted message.
+// fail builds a workspace *Error with a formatted message.
 func fail(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return hosterr.Newf(library, code, format, args...)
 }
 
 // checkContext turns a finished context into the port's CANCELED or
 // DEADLINE_EXCEEDED failure (LAB_AND_HOSTS §10.2).
-func checkContext(ctx context.Context) error {
-	switch err := ctx.Err(); {
-	case err == nil:
-		return nil
-	case errors.Is(err, context.DeadlineExceeded):
-		return &Error{Code: DeadlineExceeded, Message: "The run deadline elapsed.", Err: err}
-	default:
-		return &Error{Code: Canceled, Message: "The run was canceled.", Err: err}
-	}
-}
+func checkContext(ctx context.Context) error { return hosterr.FromContext(ctx, library) }
 
 // ioError wraps an operating-system error met while working on the
 // workspace path rel. The message names rel, never the absolute path.
@@ -139,5 +113,5 @@ func ioError(rel string, err error) error {
 	if errors.As(err, &le) {
 		cause = le.Err
 	}
-	return &Error{Code: code, Message: fmt.Sprintf("Workspace operation failed for '%s': %v.", rel, cause), Err: err}
+	return &Error{Library: library, Code: code, Message: fmt.Sprintf("Workspace operation failed for '%s': %v.", rel, cause), Err: err}
 }

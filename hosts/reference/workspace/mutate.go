@@ -187,10 +187,10 @@ func (r *Root) Mkdir(ctx context.Context, rel string, recursive bool) (MkdirResu
 		case errors.Is(err, fs.ErrExist):
 			fi, lerr := os.Lstat(abs)
 			if lerr != nil || !fi.IsDir() {
-				return MkdirResult{}, &Error{Code: AlreadyExists, Message: "Workspace path exists and is not a directory: '" + rel + "'.", Err: err}
+				return MkdirResult{}, &Error{Library: library, Code: AlreadyExists, Message: "Workspace path exists and is not a directory: '" + rel + "'.", Err: err}
 			}
 		case errors.Is(err, fs.ErrNotExist):
-			return MkdirResult{}, &Error{Code: NotFound, Message: "Workspace parent directory does not exist: '" + path.Dir(clean) + "'.", Err: err}
+			return MkdirResult{}, &Error{Library: library, Code: NotFound, Message: "Workspace parent directory does not exist: '" + path.Dir(clean) + "'.", Err: err}
 		default:
 			return MkdirResult{}, ioError(rel, err)
 		}

@@ -116,7 +116,7 @@ func (r *Root) resolveExisting(rel string) (real, realRel string, err error) {
 	real, err = filepath.EvalSymlinks(abs)
 	if err != nil {
 		if CodeOf(err) == NotFound {
-			return "", "", &Error{Code: NotFound, Message: fmt.Sprintf("Workspace path does not exist: '%s'.", rel), Err: err}
+			return "", "", &Error{Library: library, Code: NotFound, Message: fmt.Sprintf("Workspace path does not exist: '%s'.", rel), Err: err}
 		}
 		return "", "", ioError(rel, err)
 	}
