@@ -6,6 +6,7 @@ package rapidtest
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -81,6 +82,22 @@ func Check(name string, shrink time.Duration, prop func(*rapid.T)) (failed bool,
 	rec := &Recorder{name: name}
 	rapid.Check(rec, prop)
 	return rec.failed, strings.Join(rec.logs, "\n")
+}
+
+// DefaultChecks makes rapid run n cases per property unless -rapid.checks
+// on the command line or the RAPID_CHECKS environment variable already
+// chose a number. Call it from TestMain after flag.Parse.
+func DefaultChecks(n int) {
+	if _, ok := os.LookupEnv("RAPID_CHECKS"); ok {
+		return
+	}
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "rapid.checks" })
+	if !set {
+		if err := flag.Set("rapid.checks", fmt.Sprint(n)); err != nil {
+			panic(fmt.Sprintf("rapidtest: setting -rapid.checks: %v", err))
+		}
+	}
 }
 
 // setFlags sets rapid's flags and returns a function that restores them.
