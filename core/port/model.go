@@ -37,8 +37,10 @@ type FunctionSpec struct {
 
 // RoundRequest is one model round: the full message list (the core assumes
 // no stateful provider session) and the tools offered in this round. An
-// empty Tools list is a tool-free turn.
+// empty Tools list is a tool-free turn. Attachments are the run request's
+// attachments, resent on every round (nil when the request has none).
 type RoundRequest struct {
+	Attachments      []Attachment     `json:"attachments,omitempty"`
 	Messages         []Message        `json:"messages"`
 	Tools            []ToolDefinition `json:"tools"`
 	Think            bool             `json:"think"`

@@ -39,6 +39,25 @@ var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTI
 		Expect(requestText(m.Requests()[0])).To(ContainSubstring("[GALAXY VERIFIED TASK CHECKPOINT"), "the compacted context carries the checkpoint")
 	})
 
+	// The original drops the mandatory state with a compaction and puts it
+	// back only at the next turn: compact() in src/context/context-manager.ts
+	// keeps just the policy and task items (its item filter on kind "policy"
+	// or "task"), and runLoop in src/runtime/run-controller.ts replaces the
+	// mandatory state once per turn, before the first prepareRound, not
+	// before the provider_overflow one.
+	It("sends the request right after a provider_overflow compaction without the mandatory state, and the next turn's with it", func() {
+		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected.")}, counts(90000, 500, 500))
+		e := newEnv(m)
+		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		r := e.start(baseRequest("run-overflow-mandatory"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		reqs := m.Requests()
+		Expect(reqs).To(HaveLen(2))
+		Expect(requestText(reqs[0])).To(ContainSubstring("[GALAXY VERIFIED TASK CHECKPOINT"))
+		Expect(mandatoryDoc(reqs[0])).To(BeNil(), "the compaction dropped the mandatory state for this request")
+		Expect(mandatoryDoc(reqs[1])).To(HaveKeyWithValue("workspaceRoot", "/workspace"), "the next turn replaces it again")
+	})
+
 	It("compacts repeatedly with counts 1, 2, 3 and the phase of the interrupted state, keeping the task and the evidence", func() {
 		m := model.NewScripted(append(evidenceRounds()[:3], text("unused")), counts(500, 500, 90000, 500, 90000, 500, 90000, 500))
 		e := newEnv(m)

@@ -107,7 +107,8 @@
 //	§19.4 budget turn      finalize_test S the budget finalization turn (2); guard_test › …manufacture progress (maxTurns=8)
 //	§11 resume boundary    finalize_test › derives the finalization boundary on a verified resume…
 //	§21 no-progress state  guard_test › records the no-progress counters…; › rebuilds the cycle history…; › keeps the incomplete cycle…; › refuses to resume with other thresholds
-//	§28 mandatory state    context_test › places the mandatory state document in every request; finalize_test (phase finalizing, nextAction)
+//	§28 mandatory state    context_test › places the mandatory state document in every request; › sends the request right after a provider_overflow compaction without the mandatory state… (as the original); finalize_test (phase finalizing, nextAction)
+//	§11 step 8 attachments attachments_test › sends the request's attachments with every request…; › resends them on a retried round; › sends none…
 //	C§12.2–§12.3 ledger    context_test › reports context_pressure and token_ledger events…
 //	C§12.4 pressure, CONTEXT_BUDGET  context_test › …MANDATORY_CONTEXT_TOO_LARGE…; › fails CONTEXT_BUDGET on a persistent overflow…; › fails PROVIDER_ERROR when token counting fails
 //	C§12.5 compaction      context_test › checkpoints provider_overflow…; › compacts repeatedly…; › checkpoints tool_result_pressure…; › …store commits then throws; › …capture fails during a compaction…; › restores the compaction count…
@@ -159,10 +160,11 @@
 //   - §24 plan mode and §25 manual compaction: deferred by name (DECISIONS
 //     15); requests asking for them are refused. So is the compaction runtime
 //     event, which only manual compaction emits.
-//   - Attachments: validated and checked against capabilities, priced by the
-//     context manager as images of unknown size, never sent (the round
-//     request port has no attachment field) and not passed to the token
-//     count (the counter port has none).
+//   - Attachments are validated, checked against capabilities, priced by
+//     the context manager as images of unknown size and sent with every
+//     round request, but not passed to the provider token count: the
+//     counter port takes only messages and tools, and widening its method
+//     would break its implementations, so the count omits them.
 //   - Vision calibration (CONTRACTS §12.2) is not fed: the model port
 //     reports no prompt-token delta for images.
 //   - The deadline timer of §10.1 is armed but its wall-clock firing is not

@@ -36,7 +36,8 @@ func (s *session) modelRound(messages []port.Message, tools []port.ToolDefinitio
 			return nil, err
 		}
 		req := port.RoundRequest{
-			Messages: append(append([]port.Message(nil), messages...), extra...), Tools: tools, Think: think,
+			Attachments: s.roundAttachments(),
+			Messages:    append(append([]port.Message(nil), messages...), extra...), Tools: tools, Think: think,
 			PreserveThinking: s.caps.PreserveThinking == port.CapabilitySupported, MaxOutputTokens: maxOut,
 		}
 		started := s.deps.Clock.Now()

@@ -29,6 +29,12 @@ const (
 // (≤ 12000 tokens together, thinking stripped; or else the first recent
 // item of ≤ 8000 tokens), summarises the rest of the 8, and counts the
 // compaction.
+//
+// The mandatory state item goes with the rest, as in the original
+// (compact() in src/context/context-manager.ts keeps only the items of kind
+// "policy" or "task" before adding the checkpoint): the request prepared
+// right after a compaction carries no RUNTIME §28 document until the
+// controller replaces it at the start of the next turn.
 func (m *Manager) compact(reason checkpoint.Reason, turn int) error {
 	if m.cfg.Checkpoint == nil {
 		return budgetError(CodeCheckpointUnavailable, "Context compaction requires a durable checkpoint provider.")

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/galaxy-stack/conform/core/port"
 )
@@ -85,6 +86,7 @@ func cloneTools(ts []port.ToolDefinition) []port.ToolDefinition {
 }
 
 func cloneRequest(r port.RoundRequest) port.RoundRequest {
+	r.Attachments = slices.Clone(r.Attachments)
 	r.Messages = cloneMessages(r.Messages)
 	r.Tools = cloneTools(r.Tools)
 	return r

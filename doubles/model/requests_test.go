@@ -32,6 +32,23 @@ var _ = Describe("Scripted request records", func() {
 		Expect(m.Records("something else")[0].ContainsTask).To(BeFalse())
 	})
 
+	It("records each request's attachments as its own copy", func() {
+		m := model.NewScripted([]model.Round{model.TextRound("one")})
+		shot := port.Attachment{ArtifactID: "artifact-1", ContentSha256: "sha256:1", MimeType: "image/png", Name: "a.png",
+			Provenance: port.AttachmentProvenance{Source: "user_upload"}, Retention: "default", Trust: "untrusted_data"}
+		req := request("look at the screenshot")
+		req.Attachments = []port.Attachment{shot}
+		stream(m, req)
+		stream(m, request("no attachment"))
+		req.Attachments[0].Name = "changed.png"
+
+		reqs := m.Requests()
+		Expect(reqs[0].Attachments).To(Equal([]port.Attachment{shot}), "the caller's later change does not reach the record")
+		Expect(reqs[1].Attachments).To(BeNil())
+		reqs[0].Attachments[0].Name = "mutated.png"
+		Expect(m.Requests()[0].Attachments).To(Equal([]port.Attachment{shot}), "Requests returns copies")
+	})
+
 	It("audits the model context as the lab does", func() {
 		m := model.NewScripted(nil)
 		Expect(m.Audit("task", []string{hash})).To(Equal(model.ContextAudit{AllRequestsContainTask: false, ObservedCheckpointHashes: []string{}}),

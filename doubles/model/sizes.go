@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"reflect"
+	"slices"
 
 	"github.com/galaxy-stack/conform/core/port"
 )
@@ -106,6 +107,7 @@ func (c *messageCache) recordRequest(req port.RoundRequest) (port.RoundRequest, 
 	rest.Messages = nil
 	size := withMessages(jsonSize(rest), msgSize)
 	rest.Messages = msgs
+	rest.Attachments = slices.Clone(req.Attachments)
 	rest.Tools = cloneTools(req.Tools)
 	return rest, size
 }
