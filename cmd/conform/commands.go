@@ -88,8 +88,9 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 
 func mainUsage(w io.Writer) {
 	fmt.Fprint(w, `conform certifies hosts of the AI Coder single-agent runtime: it drives a host
-binary over the host protocol, runs the numbered host-conformance matrix with
-the core runtime and deterministic doubles, and reports what passed.
+binary over the host protocol, runs the numbered host-conformance matrix and
+the original lab fixtures with the core runtime and deterministic doubles, and
+reports what passed.
 
 Usage:
 
@@ -105,7 +106,8 @@ Commands:
 	tw.Flush()
 	fmt.Fprint(w, `
 Exit status: 0 everything required passed; 1 something failed; 2 the
-invocation itself is wrong (bad flag, host command not found).
+invocation itself is wrong (bad flag, malformed fixture, host command not
+found).
 
 Run 'conform help <command>' for more about a command.
 `)
