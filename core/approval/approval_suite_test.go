@@ -1,10 +1,7 @@
 package approval_test
 
 import (
-	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -12,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/internal/toolfacts"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/decisions.golden from the approval policy")
@@ -21,24 +19,12 @@ func TestApproval(t *testing.T) {
 	RunSpecs(t, "core/approval")
 }
 
-// toolFact is one line of testdata/tools.json: the catalog facts of
-// CONTRACTS §6.2–§6.3 the approval policy depends on.
-type toolFact struct {
-	ID               string   `json:"id"`
-	ModelName        string   `json:"modelName"`
-	Mutability       string   `json:"mutability"`
-	Risk             string   `json:"risk"`
-	Transport        string   `json:"transport"`
-	EnabledByDefault bool     `json:"enabledByDefault"`
-	Permissions      []string `json:"permissions"`
-}
+// toolFact is one tool's catalog facts (internal/toolfacts).
+type toolFact = toolfacts.Fact
 
 func loadTools() []catalog.Descriptor {
 	GinkgoHelper()
-	data, err := os.ReadFile(filepath.Join("testdata", "tools.json"))
-	Expect(err).NotTo(HaveOccurred())
-	var facts []toolFact
-	Expect(json.Unmarshal(data, &facts)).To(Succeed())
+	facts := toolfacts.All()
 	Expect(facts).To(HaveLen(21))
 	out := make([]catalog.Descriptor, len(facts))
 	for i, f := range facts {

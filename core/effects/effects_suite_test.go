@@ -1,16 +1,14 @@
 package effects_test
 
 import (
-	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/internal/toolfacts"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/profile.golden from the core profile")
@@ -20,24 +18,12 @@ func TestEffects(t *testing.T) {
 	RunSpecs(t, "core/effects")
 }
 
-// toolFact is one line of testdata/tools.json: the catalog facts of
-// CONTRACTS §6.2 the effect and approval rules depend on.
-type toolFact struct {
-	ID               string   `json:"id"`
-	ModelName        string   `json:"modelName"`
-	Mutability       string   `json:"mutability"`
-	Risk             string   `json:"risk"`
-	Transport        string   `json:"transport"`
-	EnabledByDefault bool     `json:"enabledByDefault"`
-	Permissions      []string `json:"permissions"`
-}
+// toolFact is one tool's catalog facts (internal/toolfacts).
+type toolFact = toolfacts.Fact
 
 func loadTools() []toolFact {
 	GinkgoHelper()
-	data, err := os.ReadFile(filepath.Join("testdata", "tools.json"))
-	Expect(err).NotTo(HaveOccurred())
-	var tools []toolFact
-	Expect(json.Unmarshal(data, &tools)).To(Succeed())
+	tools := toolfacts.All()
 	Expect(tools).To(HaveLen(21))
 	return tools
 }
