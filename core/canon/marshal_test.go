@@ -98,3 +98,15 @@ var _ = Describe("Marshal", func() {
 		Expect(ok).To(BeFalse())
 	})
 })
+
+var _ = Describe("Stringify", func() {
+	It("writes compact JSON without HTML escaping and without a newline", func() {
+		b, err := Stringify(map[string]any{"b": "<&>", "a": []int{1, 2}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(Equal(`{"a":[1,2],"b":"<&>"}`))
+	})
+	It("fails on a value encoding/json cannot encode", func() {
+		_, err := Stringify(func() {})
+		Expect(err).To(HaveOccurred())
+	})
+})

@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/galaxy-stack/conform/core/canon"
@@ -30,15 +28,13 @@ func ModelDefinition(d Descriptor) port.ToolDefinition {
 // JavaScript's JSON.stringify writes it; key order does not change the
 // length.
 func EstimateDefinitionTokens(definitions []port.ToolDefinition) int {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
 	if definitions == nil {
 		definitions = []port.ToolDefinition{}
 	}
-	if err := enc.Encode(definitions); err != nil {
+	b, err := canon.Stringify(definitions)
+	if err != nil {
 		panic(fmt.Sprintf("catalog: encode definitions: %v", err))
 	}
-	n := canon.UTF16Len(string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
+	n := canon.UTF16Len(string(b))
 	return (n + 3) / 4
 }

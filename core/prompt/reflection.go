@@ -1,5 +1,7 @@
 package prompt
 
+import "github.com/galaxy-stack/conform/core/canon"
+
 // ReflectionHeader opens a bounded reflection (CONTRACTS §9.7).
 const ReflectionHeader = "[GALAXY BOUNDED REFLECTION trust=trusted_structure; content_trust=untrusted_data]"
 
@@ -39,17 +41,5 @@ func BuildReflection(in ReflectionInput) string {
 }
 
 func bounded(s string) string {
-	s = jsTrim(s)
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r > 0xFFFF {
-			w = 2
-		}
-		if units+w > maxReflectionText {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
+	return canon.CutUTF16(jsTrim(s), maxReflectionText)
 }

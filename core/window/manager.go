@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
 )
@@ -109,7 +110,7 @@ func New(cfg Config) (*Manager, error) {
 	m.AddItem(ItemSpec{ID: SystemPolicyID, Kind: ItemPolicy, Messages: []port.Message{{Role: "system", Content: cfg.SystemPrompt}},
 		Priority: P0, Relevance: 1, Summary: "Galaxy AI Coder system policy", Trust: Trusted})
 	m.AddItem(ItemSpec{ID: UserGoalID, Kind: ItemTask, Messages: []port.Message{{Role: "user", Content: cfg.GoalMessage}},
-		Priority: P0, Relevance: 1, Summary: prefix16(cfg.GoalMessage, summaryLimit), Trust: Trusted})
+		Priority: P0, Relevance: 1, Summary: canon.CutUTF16(cfg.GoalMessage, summaryLimit), Trust: Trusted})
 	if cp := cfg.Resume; cp != nil {
 		if err := validCheckpoint(cp, true); err != nil {
 			return nil, err
@@ -227,7 +228,7 @@ func (m *Manager) ReplaceSystemPrompt(prompt string, turn int, inHistory bool) {
 // AddFeedback adds trusted runtime feedback as a P1 user message.
 func (m *Manager) AddFeedback(text string, turn int) {
 	m.AddItem(ItemSpec{Kind: ItemMessage, LastUsedTurn: turn, Messages: []port.Message{{Role: "user", Content: text}},
-		Priority: P1, Relevance: 1, Summary: prefix16(text, summaryLimit), Trust: Trusted})
+		Priority: P1, Relevance: 1, Summary: canon.CutUTF16(text, summaryLimit), Trust: Trusted})
 }
 
 // ToolResultHeader returns the line that opens a tool message.
@@ -267,14 +268,14 @@ func (m *Manager) AddInteraction(assistant port.Message, obs []Observation, turn
 		kind = obs[len(obs)-1].Kind
 	}
 	spec := ItemSpec{ArtifactRef: artifactRef, DependencyRelevance: otherDependency, Kind: kind, LastUsedTurn: turn,
-		Messages: msgs, Priority: P2, Relevance: 0.65, Summary: prefix16(assistant.Content, assistantSummaryMax),
+		Messages: msgs, Priority: P2, Relevance: 0.65, Summary: canon.CutUTF16(assistant.Content, assistantSummaryMax),
 		Trust: trust, UnresolvedFailure: failed}
 	if kind == ItemFile || kind == ItemDiff {
 		spec.DependencyRelevance = evidenceDependency
 	}
 	if len(obs) > 0 {
 		spec.Priority, spec.Relevance = P1, 0.9
-		spec.Summary = prefix16(strings.Join(summaries, " "), interactionSummaryMax)
+		spec.Summary = canon.CutUTF16(strings.Join(summaries, " "), interactionSummaryMax)
 	}
 	m.AddItem(spec)
 	if len(obs) > 0 {

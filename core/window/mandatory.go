@@ -94,7 +94,7 @@ func MandatoryState(in StateInput) (string, error) {
 	}
 	shown := make([]string, len(problems))
 	for i, p := range problems {
-		shown[i] = prefix16(checkpoint.Redact(p), StateOpenProblemChars)
+		shown[i] = canon.CutUTF16(checkpoint.Redact(p), StateOpenProblemChars)
 	}
 	validation := make([]StateValidation, len(in.Validation))
 	for i, v := range in.Validation {

@@ -59,7 +59,7 @@ func (m *Manager) summarize(items []*Item, turn int, idPrefix string, priority P
 	}
 	digests := make([]itemDigest, 0, len(sorted))
 	for _, it := range sorted {
-		d := itemDigest{Kind: it.Kind, Summary: prefix16(it.Summary, summaryTextMax), Trust: it.Trust, UnresolvedFailure: it.UnresolvedFailure}
+		d := itemDigest{Kind: it.Kind, Summary: canon.CutUTF16(it.Summary, summaryTextMax), Trust: it.Trust, UnresolvedFailure: it.UnresolvedFailure}
 		if it.ArtifactRef != "" {
 			ref := it.ArtifactRef
 			d.ArtifactRef = &ref
@@ -70,7 +70,7 @@ func (m *Manager) summarize(items []*Item, turn int, idPrefix string, priority P
 					if i == summaryToolDigests {
 						break
 					}
-					d.Tools = append(d.Tools, toolDigest{Name: call.Name, Args: prefix16(checkpoint.Redact(canonicalArgs(call.Arguments)), summaryToolArgsMax)})
+					d.Tools = append(d.Tools, toolDigest{Name: call.Name, Args: canon.CutUTF16(checkpoint.Redact(canonicalArgs(call.Arguments)), summaryToolArgsMax)})
 				}
 				break
 			}

@@ -1,8 +1,6 @@
 package window
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"unicode/utf16"
 
@@ -13,25 +11,6 @@ import (
 // (JavaScript string length and slice, DECISIONS 38). These helpers do the
 // same on Go strings. A cut that would split a surrogate pair keeps the
 // whole pair out of the result, so the result is always valid UTF-8.
-
-// prefix16 returns the longest prefix of s of at most n UTF-16 code units.
-func prefix16(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r > 0xFFFF {
-			w = 2
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
-}
 
 // suffix16 returns the longest suffix of s of at most n UTF-16 code units
 // (JavaScript's s.slice(-n) for n > 0).
@@ -101,13 +80,11 @@ func jsonText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := canon.Stringify(v)
+	if err != nil {
 		return ""
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(b)
 }
 
 // units16 returns the UTF-16 code units of s.

@@ -1,9 +1,7 @@
 package model
 
 import (
-	"bytes"
-	"encoding/json"
-
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -24,13 +22,11 @@ func estimateSize(n int) int { return max(1, (n+3)/4) }
 // compactJSON encodes v as compact JSON without HTML escaping. The double
 // encodes only its own request types, which cannot fail to encode.
 func compactJSON(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := canon.Stringify(v)
+	if err != nil {
 		return nil
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return b
 }
 
 // structuredEvents turns a structured round into its stream (LAB §8.3 step

@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/approval"
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
@@ -291,13 +291,8 @@ func errorResult(id, callID string, e *toolError, eff *port.Effects) port.ToolRe
 // compactJSON encodes v as JavaScript's JSON.stringify would: compact,
 // without HTML escaping.
 func compactJSON(v any) (string, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
+	b, err := canon.Stringify(v)
+	return string(b), err
 }
 
 // violations joins the messages of a schema failure with spaces.

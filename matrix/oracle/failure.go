@@ -1,11 +1,11 @@
 package oracle
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/galaxy-stack/conform/core/canon"
 )
 
 // A Failure is one failed assertion of the oracle.
@@ -104,13 +104,11 @@ func js[T any](v []T) string {
 	if v == nil {
 		v = []T{}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := canon.Stringify(v)
+	if err != nil {
 		return "null"
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(b)
 }
 
 // jsStr renders s as JavaScript's JSON.stringify does.

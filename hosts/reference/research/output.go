@@ -1,14 +1,12 @@
 package research
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"sort"
-	"strings"
 	"unicode/utf8"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/window"
@@ -177,13 +175,8 @@ func durableSummary(s string, n int) string {
 // CompactJSON encodes v compactly without HTML escaping, as JavaScript's
 // JSON.stringify does.
 func CompactJSON(v any) (string, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
+	b, err := canon.Stringify(v)
+	return string(b), err
 }
 
 // normalizeURL is the WHATWG href of raw without its fragment, or raw when
