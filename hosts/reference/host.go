@@ -348,12 +348,9 @@ func (s *session) initResult() wire.InitializeResult {
 		e := s.published
 		r.CommandEnvironment = &wire.CommandEnvironment{
 			Architecture: e.Architecture, OperatingSystem: e.OperatingSystem,
-			Command: wire.CommandInterpreter{
-				ArgumentsPrefix: append([]string{}, e.Command.ArgumentsPrefix...), CommandMode: e.Command.CommandMode,
-				Executable: e.Command.Executable, Interactive: e.Command.Interactive, PathStyle: e.Command.PathStyle,
-				Shell: e.Command.Shell, Stdin: e.Command.Stdin, TTY: e.Command.TTY,
-			},
+			Command: wire.CommandInterpreter(e.Command),
 		}
+		r.CommandEnvironment.Command.ArgumentsPrefix = append([]string{}, e.Command.ArgumentsPrefix...)
 		st := s.runner.Containment()
 		r.Containment = &wire.Containment{
 			Active: st.Active, Backend: string(st.Backend), Executable: st.Executable,

@@ -3,6 +3,8 @@ package wire
 import (
 	"encoding/json"
 
+	"github.com/galaxy-stack/conform/core/prompt"
+
 	"github.com/galaxy-stack/conform/core/catalog"
 )
 
@@ -122,24 +124,12 @@ type HostCapabilities struct {
 
 // CommandEnvironment is the host environment a host publishes
 // (CONTRACTS §9.2 hostEnvironment, LAB §12): the one interpreter that runs
-// every command string.
-type CommandEnvironment struct {
-	Architecture    string             `json:"architecture"`
-	Command         CommandInterpreter `json:"command"`
-	OperatingSystem string             `json:"operatingSystem"`
-}
+// every command string. It is exactly the prompt's hostEnvironment, which
+// the harness passes to the core unchanged.
+type CommandEnvironment = prompt.HostEnvironment
 
 // CommandInterpreter is the command part of a CommandEnvironment.
-type CommandInterpreter struct {
-	ArgumentsPrefix []string `json:"argumentsPrefix"`
-	CommandMode     string   `json:"commandMode"`
-	Executable      string   `json:"executable"`
-	Interactive     bool     `json:"interactive"`
-	PathStyle       string   `json:"pathStyle"`
-	Shell           string   `json:"shell"`
-	Stdin           string   `json:"stdin"`
-	TTY             bool     `json:"tty"`
-}
+type CommandInterpreter = prompt.CommandEnvironment
 
 // Containment is the command-containment status a host publishes and
 // enforces (LAB §13.3). Verified is true only when Active.

@@ -201,8 +201,7 @@ func hostEnvironment(env *wire.CommandEnvironment) *prompt.HostEnvironment {
 	if env == nil {
 		return nil
 	}
-	c := env.Command
-	return &prompt.HostEnvironment{Architecture: env.Architecture, OperatingSystem: env.OperatingSystem, Command: prompt.CommandEnvironment{
-		ArgumentsPrefix: c.ArgumentsPrefix, CommandMode: c.CommandMode, Executable: c.Executable, Interactive: c.Interactive,
-		PathStyle: c.PathStyle, Shell: c.Shell, Stdin: c.Stdin, TTY: c.TTY}}
+	h := *env
+	h.Command.ArgumentsPrefix = append([]string{}, env.Command.ArgumentsPrefix...)
+	return &h
 }
