@@ -42,10 +42,13 @@ type Options struct {
 }
 
 // Dirs are the directories of one fixture run: the workspace root and the
-// host's store directory. Both must exist and must not overlap.
+// host's store directory, which must exist and must not overlap, and the
+// directory beside the workspace that holds the fixture's
+// conform.outsideFiles ("" when the run has none; it is created if needed).
 type Dirs struct {
 	Workspace string
 	Store     string
+	Outside   string
 }
 
 // CancelReason is the reason a run is cancelled with when the caller's
@@ -125,6 +128,17 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 		return nil, err
 	}
 	r.git, _ = gitBaseline(ctx, dirs.Workspace)
+	var conform fixture.Conform
+	if fx.Conform != nil {
+		conform = *fx.Conform
+	}
+	if err := makeEntries(dirs.Workspace, dirs.Outside, conform.Entries); err != nil {
+		return nil, err
+	}
+	outside, err := prepareOutside(dirs.Outside, conform.OutsideFiles)
+	if err != nil {
+		return nil, err
+	}
 	initial, err := snapshot.Take(dirs.Workspace)
 	if err != nil {
 		return nil, fmt.Errorf("snapshotting the workspace: %w", err)
@@ -162,6 +176,17 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	rep.Transcript = r.rec.transcript
 	rep.Faults = r.faults()
 	rep.Failures = oracle.Check(fx, obs)
+	if outside != nil {
+		changed, err := outside.changes()
+		if err != nil {
+			return nil, err
+		}
+		if len(changed) > 0 {
+			rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "outside",
+				Expected: "nothing outside the workspace root changes", Actual: describeChanges(changed),
+				Message: "The run changed the directory beside the workspace: " + describeChanges(changed)})
+		}
+	}
 	// A broken connection is the host's fault unless the fixture's own fault
 	// rules broke it: then failing closed is what the oracle checks.
 	if herr := r.currentHost().HostError(); herr != nil && len(rep.Faults) == 0 {

@@ -31,6 +31,12 @@ func hostArgv(name string) []string {
 	return argv
 }
 
+// mutantArgv returns the command line of a mutant of the reference host
+// served by this test binary.
+func mutantArgv(name string) []string {
+	return append(hostArgv("reference"), "--mutant", name)
+}
+
 // storelessArgv starts this test binary as a reference host that offers no
 // store and no trace.
 func storelessArgv() []string {

@@ -114,6 +114,17 @@ var _ = Describe("fixture features", func() {
 		}
 	})
 
+	It("fails a run that changes the directory beside the workspace", func() {
+		dir := GinkgoT().TempDir()
+		p := copyFixture(filepath.Join(featureDir, "outside-symlink.json"), dir, "dotdot.json", func(d map[string]any) {
+			call := d["rounds"].([]any)[1].(map[string]any)["toolCalls"].([]any)[0].(map[string]any)
+			call["arguments"].(map[string]any)["path"] = "../outside/new.txt"
+		})
+		Expect(runFast(hostArgv("reference"), loadOne(p)).Passed).To(BeTrue())
+		rep := runFast(mutantArgv("dotdot-escape"), loadOne(p))
+		Expect(rep.Failures).To(ContainElement(And(HaveField("Assertion", "outside"), HaveField("Actual", "new.txt (missing → file)"))))
+	})
+
 	It("uses and labels the memory doubles when the host offers no store or trace", func() {
 		rep := runFast(storelessArgv(), loadOne(filepath.Join(featureDir, "controls-pause-resume.json")))
 		Expect(rep.Passed).To(BeTrue(), "failures:\n%s", strings.Join(failuresOf(rep), "\n"))

@@ -10,11 +10,11 @@ import (
 	"github.com/galaxy-stack/conform/matrix/oracle"
 )
 
-// NewDirs creates the directories of one run under parent: parent/workspace
-// and parent/store. parent is created if needed.
+// NewDirs creates the directories of one run under parent: parent/workspace,
+// parent/store and parent/outside. parent is created if needed.
 func NewDirs(parent string) (Dirs, error) {
-	d := Dirs{Workspace: filepath.Join(parent, "workspace"), Store: filepath.Join(parent, "store")}
-	for _, p := range []string{d.Workspace, d.Store} {
+	d := Dirs{Workspace: filepath.Join(parent, "workspace"), Store: filepath.Join(parent, "store"), Outside: filepath.Join(parent, fixture.OutsideDir)}
+	for _, p := range []string{d.Workspace, d.Store, d.Outside} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			return Dirs{}, err
 		}
@@ -24,6 +24,9 @@ func NewDirs(parent string) (Dirs, error) {
 		return Dirs{}, err
 	}
 	if d.Store, err = filepath.EvalSymlinks(d.Store); err != nil {
+		return Dirs{}, err
+	}
+	if d.Outside, err = filepath.EvalSymlinks(d.Outside); err != nil {
 		return Dirs{}, err
 	}
 	return d, nil
@@ -95,7 +98,8 @@ func RunCampaign(ctx context.Context, c *fixture.Campaign, opts Options, keep bo
 		if store, err = filepath.EvalSymlinks(store); err != nil {
 			return rep, err
 		}
-		r, err := RunFixture(ctx, fx, Dirs{Workspace: ws, Store: store}, stageOpts)
+		outside := filepath.Join(parent, fmt.Sprintf("outside-%03d", i+1))
+		r, err := RunFixture(ctx, fx, Dirs{Workspace: ws, Store: store, Outside: outside}, stageOpts)
 		if err != nil {
 			return rep, fmt.Errorf("%s: %w", c.Stage(i), err)
 		}

@@ -87,12 +87,18 @@ func Take(root string) (Snapshot, error) {
 	return out, nil
 }
 
+// hashFile hashes the regular file at p. It opens without blocking and
+// checks the opened file is still regular, so an entry a host swapped for a
+// FIFO after the walk saw a file cannot stall the snapshot.
 func hashFile(p string) (string, error) {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s changed while it was being snapshotted", p)
+	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err

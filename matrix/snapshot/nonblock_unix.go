@@ -1,0 +1,7 @@
+//go:build !windows
+
+package snapshot
+
+import "syscall"
+
+const nonBlock = syscall.O_NONBLOCK

@@ -1,0 +1,3 @@
+package snapshot
+
+const nonBlock = 0
