@@ -17,9 +17,32 @@ type Item struct {
 	Title     string `json:"title"`     // the matrix line
 	Area      string `json:"area"`      // one of Areas
 	Guarantee string `json:"guarantee"` // what a conformant host MUST do
+	// Scope says whose rule the item certifies: ScopeHost, ScopeCore or
+	// ScopeBoth. `conform selftest` shows that a host-scope item fails
+	// against some mutant of the reference host and a core-scope item
+	// against some named core fault.
+	Scope string `json:"scope"`
+	// Tools are the canonical IDs of the tools the item's scenarios call.
+	Tools []string `json:"tools"`
+	// Guarantees are the keys of the "Required host guarantees" sentences
+	// the item checks (see Guarantees).
+	Guarantees []string `json:"guarantees"`
 	// Runnable is true when the item's specs are registered.
 	Runnable bool `json:"runnable"`
 }
+
+// Scopes of an item.
+const (
+	ScopeHost = "host"
+	ScopeCore = "core"
+	ScopeBoth = "host+core"
+)
+
+// HostScoped reports whether the item certifies a host duty.
+func (it Item) HostScoped() bool { return it.Scope == ScopeHost || it.Scope == ScopeBoth }
+
+// CoreScoped reports whether the item certifies a rule of the bundled core.
+func (it Item) CoreScoped() bool { return it.Scope == ScopeCore || it.Scope == ScopeBoth }
 
 var registry = map[int]Item{}
 
@@ -44,7 +67,11 @@ func describeItem(id int, body func()) bool {
 	it.Runnable = true
 	registry[id] = it
 	return Describe(fmt.Sprintf("[item %d] %s", it.ID, it.Title),
-		Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), Offset(1), body)
+		Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), Offset(1), func() {
+			describing = &it
+			defer func() { describing = nil }()
+			body()
+		})
 }
 
 func validArea(a string) bool {
@@ -58,8 +85,8 @@ func validArea(a string) bool {
 
 // Items returns every item of the matrix sorted by ID, runnable or not.
 func Items() []Item {
-	out := make([]Item, 0, len(catalog))
-	for _, it := range catalog {
+	out := make([]Item, 0, len(itemCatalog))
+	for _, it := range itemCatalog {
 		if r, ok := registry[it.ID]; ok {
 			it = r
 		}

@@ -59,6 +59,10 @@ type target struct {
 	host  *wire.InitializeResult
 	items map[int]*reports.Item
 	order []int
+
+	probeOnce sync.Once
+	probe     wire.InitializeResult
+	probeErr  error
 }
 
 var current *target
@@ -205,11 +209,28 @@ func (t *target) collect(r SpecReport) {
 		}
 		it.Reason += reason
 	}
-	if it.Status == reports.Failed {
-		it.Repro = t.repro(id)
+	repro := ""
+	if status == reports.Failed {
+		repro = specRepro(r)
+		if repro == "" {
+			repro = t.repro(id)
+		}
+		if it.Repro == "" {
+			it.Repro = repro
+		}
 	}
 	t.mu.Unlock()
-	t.print(id, status, reason, r)
+	t.print(id, status, reason, repro, r)
+}
+
+// specRepro returns the repro command a spec recorded, or "".
+func specRepro(r SpecReport) string {
+	for _, e := range r.ReportEntries {
+		if e.Name == reproEntry {
+			return e.StringRepresentation()
+		}
+	}
+	return ""
 }
 
 func rank(s string) int {
@@ -232,7 +253,7 @@ func (t *target) repro(id int) string {
 	return cmd + " --only " + strconv.Itoa(id)
 }
 
-func (t *target) print(id int, status, reason string, r SpecReport) {
+func (t *target) print(id int, status, reason, repro string, r SpecReport) {
 	w := t.cfg.Out
 	if w == nil {
 		return
@@ -243,14 +264,18 @@ func (t *target) print(id int, status, reason string, r SpecReport) {
 		word = "\x1b[" + code + "m" + word + "\x1b[0m"
 	}
 	meta := registry[id]
-	fmt.Fprintf(w, "%s  item %-2d  %-10s  %s (%.2fs)\n", word, id, meta.Area, meta.Title, r.RunTime.Seconds())
+	title := meta.Title
+	if spec := r.LeafNodeText; spec != "" {
+		title += ": " + spec
+	}
+	fmt.Fprintf(w, "%s  item %-2d  %-10s  %s (%.2fs)\n", word, id, meta.Area, title, r.RunTime.Seconds())
 	if status != reports.Passed && reason != "" {
 		for _, line := range strings.Split(reason, "\n") {
 			fmt.Fprintf(w, "        %s\n", line)
 		}
 	}
 	if status == reports.Failed {
-		fmt.Fprintf(w, "        repro: %s\n", t.repro(id))
+		fmt.Fprintf(w, "        repro: %s\n", repro)
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 
 var _ = register(&command{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json... --host HOST [--keep] [--json] [--task TEXT] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	UsageLine: "conform run FIXTURE.json... --host HOST [--mutant NAME] [--keep] [--json] [--task TEXT] | conform run --campaign DIR --host HOST [--keep] [--json]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -43,6 +43,11 @@ host, as for certify. A fixture with runtime.toolProfile "full_contract" needs
 a host that offers the nine optional tools (--host doubles does); on any other
 host it fails as not applicable.
 
+--mutant NAME serves a named fault of the reference host (with --host
+reference), as certify --mutant does. A fixture path under fixtures/matrix/
+that does not exist on disk is read from the matrix scenarios built into
+conform, so the repro commands certify prints work anywhere.
+
 --forbid-containment asks the host to behave as if no containment backend
 existed: the premise of fixtures that expect required command containment to
 be unavailable, on a machine where a backend verifies.
@@ -61,6 +66,7 @@ JSON path of the offending field), a fixture whose run request the core
 refuses, a host command that cannot be found.`,
 	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
 		host := fs.String("host", "", "the host under test: a built-in name or a command line")
+		mutant := fs.String("mutant", "", "serve this named fault of the reference host (with --host reference)")
 		campaign := fs.String("campaign", "", "run the stages of the campaign in `DIR` on one shared workspace")
 		keep := fs.Bool("keep", false, "keep the workspaces and print their paths")
 		asJSON := fs.Bool("json", false, "print the reports as JSON on standard output and nothing else")
@@ -77,6 +83,12 @@ refuses, a host command that cannot be found.`,
 			argv, err := builtin.Command(*host)
 			if err != nil {
 				return usagef("run: %v", err)
+			}
+			if *mutant != "" {
+				if _, err := builtin.Handler(*host, *mutant); err != nil {
+					return usagef("run: --mutant %q: %v (see `conform host mutants`)", *mutant, err)
+				}
+				argv = append(argv, "--mutant", *mutant)
 			}
 			if _, err := exec.LookPath(argv[0]); err != nil {
 				return usagef("host command %q cannot be started: %v", *host, err)
@@ -140,7 +152,7 @@ func labError(err error) error {
 func runFixtures(ctx context.Context, paths []string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
 	var all []*fixture.Fixture
 	for _, p := range paths {
-		fxs, err := fixture.Load(p)
+		fxs, err := loadFixtures(p)
 		if err != nil {
 			return loadError(err)
 		}

@@ -70,6 +70,7 @@ func (r *recorder) add(ev run.Event) {
 		}
 		if res := ev.Result; res != nil {
 			tr.CanonicalToolID, tr.OK, tr.Summary, tr.Content = res.CanonicalToolID, res.OK, res.Summary, res.Content
+			tr.EffectsAuthority, tr.Effects = res.EffectsAuthority, res.Effects
 			if res.Error != nil {
 				code := res.Error.Code
 				tr.ErrorCode = &code

@@ -75,6 +75,11 @@ type ToolResult struct {
 	// Content is the model-visible result text (compact JSON for host
 	// tools, LAB §20.2).
 	Content string `json:"content"`
+	// EffectsAuthority and Effects are the result's attested effects as the
+	// core received them; matrix items check them, the fixture oracle
+	// does not.
+	EffectsAuthority string        `json:"effectsAuthority,omitempty"`
+	Effects          *port.Effects `json:"effects,omitempty"`
 }
 
 // A Checkpoint is one checkpoint persisted during the run.

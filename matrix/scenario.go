@@ -1,0 +1,184 @@
+package matrix
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/fixtures"
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/lab"
+	. "github.com/onsi/ginkgo/v2"
+)
+
+// scenarioTimeout bounds one scenario run: every execution of the fixture,
+// resumes included. Each host call inside it has its own, shorter bound.
+const scenarioTimeout = 5 * time.Minute
+
+// A check is an item's Gomega assertions on one scenario's outcome beyond
+// what the fixture's oracle checks.
+type check func(o *outcome)
+
+// An outcome is one scenario run: the lab's report, and the run's
+// directories, which exist until the check returns.
+type outcome struct {
+	*lab.Report
+	// File is the scenario's repository path.
+	File string
+	// Workspace, Outside and Store are the run's directories.
+	Workspace, Outside, Store string
+}
+
+// describing is the item whose specs describeItem is building; scenarios
+// reads it while Ginkgo builds the tree.
+var describing *Item
+
+// scenarios registers one spec per scenario file of the item being
+// described (fixtures/matrix/NN-name/*.json). Each runs the fixture against
+// the host under test through the lab's runner and oracle; checks, keyed by
+// file name, add the item's own assertions for that scenario. A check for a
+// file that does not exist is a registration error.
+func scenarios(checks map[string]check) {
+	it := describing
+	if it == nil {
+		registrationErrors = append(registrationErrors, fmt.Errorf("scenarios called outside describeItem"))
+		return
+	}
+	dir := scenarioDir(*it)
+	names, err := scenarioFiles(dir)
+	if err != nil || len(names) == 0 {
+		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d: no scenarios in %s/%s (%v)", it.ID, fixtures.MatrixDir, dir, err))
+		return
+	}
+	for name := range checks {
+		if !slices.Contains(names, name) {
+			registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d: a check names %s, which is not a scenario of %s", it.ID, name, dir))
+		}
+	}
+	for _, name := range names {
+		file := path.Join(dir, name)
+		c := checks[name]
+		It(strings.TrimSuffix(name, ".json"), func() { runScenario(file, c) })
+	}
+}
+
+// scenarioDir is the directory of an item's scenarios, relative to
+// fixtures.Matrix().
+func scenarioDir(it Item) string { return fmt.Sprintf("%02d-%s", it.ID, it.Name) }
+
+// scenarioFiles lists the .json files of dir, sorted.
+func scenarioFiles(dir string) ([]string, error) {
+	entries, err := fs.ReadDir(fixtures.Matrix(), dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// loadScenario parses the embedded scenario at rel (relative to
+// fixtures.Matrix()), naming it by its repository path.
+func loadScenario(rel string) (*fixture.Fixture, string, error) {
+	data, err := fs.ReadFile(fixtures.Matrix(), rel)
+	if err != nil {
+		return nil, "", err
+	}
+	file := fixtures.MatrixDir + "/" + rel
+	fx, err := fixture.Parse(file, data)
+	return fx, file, err
+}
+
+// runScenario runs the scenario rel against the host under test, fails the
+// spec with the oracle's failures and a repro command that runs the file
+// alone, then runs c, if any, on the outcome.
+func runScenario(rel string, c check) {
+	GinkgoHelper()
+	fx, file, err := loadScenario(rel)
+	if err != nil {
+		Fail(fmt.Sprintf("scenario %s does not load: %v", rel, err))
+	}
+	t := hostUnderTest()
+	if reason := t.notApplicable(fx); reason != "" {
+		notApplicable(reason)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), scenarioTimeout)
+	defer cancel()
+	rep, err := lab.Run(ctx, fx, t.labOptions(), true)
+	if rep != nil && rep.Workspace != "" {
+		defer os.RemoveAll(filepath.Dir(rep.Workspace))
+	}
+	if err != nil {
+		Fail(fmt.Sprintf("scenario %s could not run: %v", file, err))
+	}
+	if rep.NotApplicable != "" {
+		notApplicable(rep.NotApplicable)
+	}
+	if !rep.Passed {
+		AddReportEntry(reproEntry, t.runRepro(file))
+		Fail(describeFailures(file, rep))
+	}
+	if c != nil {
+		parent := filepath.Dir(rep.Workspace)
+		c(&outcome{Report: rep, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")})
+	}
+}
+
+// describeFailures renders a failed report: the scenario, then each failed
+// assertion with its message.
+func describeFailures(file string, rep *lab.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: status %s", file, rep.Status)
+	if rep.ErrorCode != nil {
+		fmt.Fprintf(&b, " %s", *rep.ErrorCode)
+	}
+	if rep.ErrorMessage != "" {
+		fmt.Fprintf(&b, " (%s)", rep.ErrorMessage)
+	}
+	for _, f := range rep.Failures {
+		fmt.Fprintf(&b, "\n  %s: %s", f.Assertion, f.Message)
+	}
+	return b.String()
+}
+
+// requiredTools are the tools every host must back: a host without a
+// workspace is no host of this runtime. A scenario calling any other tool
+// the host does not back is not applicable to it.
+var requiredTools = []string{"workspace.list", "workspace.read", "workspace.write", "workspace.edit", "workspace.glob", "workspace.grep"}
+
+// usedTools returns the canonical IDs of the catalog tools fx's model
+// calls, sorted; names the catalog does not know are left out (they are
+// what some scenarios test).
+func usedTools(fx *fixture.Fixture) []string {
+	byName := map[string]string{}
+	for _, d := range catalog.ForHost().Tools {
+		byName[d.ModelName] = d.ID
+	}
+	seen := map[string]bool{}
+	for _, r := range fx.Rounds {
+		for _, call := range r.ToolCalls {
+			if id, ok := byName[call.ToolName]; ok {
+				seen[id] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
