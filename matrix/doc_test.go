@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -16,13 +17,24 @@ func matrixDoc() []byte {
 	b.WriteString("# The host-conformance matrix\n\n")
 	b.WriteString("Generated from the item registry by `go test ./matrix -run TestMatrixDoc -update-doc`; do not edit.\n")
 	b.WriteString("`conform matrix` prints the same list. Planned items are listed but not yet run by `conform certify`.\n\n")
-	b.WriteString("| ID | area | state | title | guarantee |\n| --- | --- | --- | --- | --- |\n")
+	b.WriteString("Scope: `host` items certify a duty of the host (some mutant of the reference host fails them), `core` items a rule of conform's bundled core exercised through the host (some named core fault fails them).\n\n")
+	b.WriteString("| ID | area | scope | state | title | guarantee | tools | checks |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, it := range Items() {
 		state := "planned"
 		if it.Runnable {
 			state = "runnable"
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", it.ID, it.Area, state, it.Title, it.Guarantee)
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", it.ID, it.Area, it.Scope, state, it.Title, it.Guarantee,
+			strings.Join(it.Tools, ", "), strings.Join(it.Guarantees, ", "))
+	}
+	b.WriteString("\n## Required host guarantees\n\nEvery sentence of the seed's \"Required host guarantees\", with the items that check it (`conform matrix --guarantees`).\n\n")
+	b.WriteString("| key | section | sentence | items |\n| --- | --- | --- | --- |\n")
+	for _, tr := range Traces() {
+		ids := make([]string, len(tr.Items))
+		for i, id := range tr.Items {
+			ids[i] = fmt.Sprint(id)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", tr.Key, tr.Section, strings.ReplaceAll(tr.Text, "|", "\\|"), strings.Join(ids, ", "))
 	}
 	return b.Bytes()
 }

@@ -85,3 +85,33 @@ func guaranteeByKey(key string) (Guarantee, bool) {
 	}
 	return Guarantee{}, false
 }
+
+// A Trace is one guarantee sentence with the items that check it.
+type Trace struct {
+	Guarantee
+	// Items are the items that name the sentence, runnable or planned.
+	Items []int `json:"items"`
+	// Runnable are those of Items that run in this version.
+	Runnable []int `json:"runnable"`
+}
+
+// Traces maps every sentence of "Required host guarantees" to the items
+// that check it, in the seed's order.
+func Traces() []Trace {
+	out := make([]Trace, 0, len(guarantees))
+	for _, g := range guarantees {
+		tr := Trace{Guarantee: g, Items: []int{}, Runnable: []int{}}
+		for _, it := range Items() {
+			for _, k := range it.Guarantees {
+				if k == g.Key {
+					tr.Items = append(tr.Items, it.ID)
+					if it.Runnable {
+						tr.Runnable = append(tr.Runnable, it.ID)
+					}
+				}
+			}
+		}
+		out = append(out, tr)
+	}
+	return out
+}

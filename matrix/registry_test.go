@@ -32,3 +32,37 @@ func TestLabelFilter(t *testing.T) {
 		t.Errorf("labelFilter = %q, want %q", got, want)
 	}
 }
+
+func TestItemTraitsAreKnown(t *testing.T) {
+	for _, it := range Items() {
+		switch it.Scope {
+		case ScopeHost, ScopeCore, ScopeBoth:
+		default:
+			t.Errorf("item %d has scope %q", it.ID, it.Scope)
+		}
+		for _, k := range it.Guarantees {
+			if _, ok := guaranteeByKey(k); !ok {
+				t.Errorf("item %d names guarantee %q, which is not a sentence of Required host guarantees", it.ID, k)
+			}
+		}
+		for _, id := range it.Tools {
+			if _, ok := catalogIDs()[id]; !ok {
+				t.Errorf("item %d needs tool %q, which is not in the catalog", it.ID, id)
+			}
+		}
+	}
+	if n := len(Guarantees()); n != 56 {
+		t.Errorf("%d guarantee sentences, want the seed's 56", n)
+	}
+}
+
+func TestEveryRunnableItemHasScenarios(t *testing.T) {
+	for _, it := range Items() {
+		if !it.Runnable {
+			continue
+		}
+		if names, err := scenarioFiles(scenarioDir(it)); err != nil || len(names) == 0 {
+			t.Errorf("item %d has no scenario files in fixtures/matrix/%s", it.ID, scenarioDir(it))
+		}
+	}
+}

@@ -182,3 +182,12 @@ func usedTools(fx *fixture.Fixture) []string {
 	sort.Strings(out)
 	return out
 }
+
+// catalogIDs is the set of canonical tool IDs of the catalog.
+func catalogIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, d := range catalog.ForHost().Tools {
+		ids[d.ID] = true
+	}
+	return ids
+}

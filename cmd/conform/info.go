@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -15,23 +16,36 @@ import (
 
 var _ = register(&command{
 	Name:      "matrix",
-	UsageLine: "conform matrix [--json]",
-	Short:     "list the matrix items: id, title, area and guarantee",
-	Long:      `Matrix lists the items conform certifies, with the guarantee each checks.`,
+	UsageLine: "conform matrix [--guarantees] [--json]",
+	Short:     "list the matrix items: id, area, scope, state and title; or the guarantees they check",
+	Long: `Matrix lists the items conform certifies: id, area, scope, whether the item
+runs in this version or is planned, and its title. --json adds each item's
+guarantee, the canonical tools its scenarios call and the keys of the
+"Required host guarantees" sentences it checks.
+
+Scope says whose rule an item certifies: host (a duty of the host under test;
+some mutant of the reference host fails it), core (a rule of conform's bundled
+core runtime exercised through the host; some named core fault fails it), or
+host+core. conform selftest shows both.
+
+--guarantees lists every sentence of the seed's "Required host guarantees"
+with the items that check it; a sentence no runnable item checks says so.`,
 	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
 		asJSON := fs.Bool("json", false, "print the list as JSON")
+		traces := fs.Bool("guarantees", false, "list the guarantee sentences and the items that check them")
 		return func(args []string) error {
+			if len(args) > 0 {
+				return usagef("matrix: unexpected arguments %q", args)
+			}
+			if *traces {
+				return printTraces(stdout, *asJSON)
+			}
 			items := matrix.Items()
 			if *asJSON {
-				b, err := json.MarshalIndent(items, "", "  ")
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "%s\n", b)
-				return nil
+				return writeJSON(stdout, items)
 			}
 			tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tAREA\tSTATE\tTITLE")
+			fmt.Fprintln(tw, "ID\tAREA\tSCOPE\tSTATE\tTITLE")
 			runnable := 0
 			for _, it := range items {
 				state := "planned"
@@ -39,14 +53,64 @@ var _ = register(&command{
 					state = "runnable"
 					runnable++
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", it.ID, it.Area, state, it.Title)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", it.ID, it.Area, it.Scope, state, it.Title)
 			}
 			tw.Flush()
-			fmt.Fprintf(stdout, "\n%d of %d items runnable. 'conform matrix --json' includes each item's guarantee.\n", runnable, len(items))
+			fmt.Fprintf(stdout, "\n%d of %d items runnable. 'conform matrix --json' adds guarantees and tools; --guarantees traces the seed's sentences.\n", runnable, len(items))
 			return nil
 		}
 	},
 })
+
+// printTraces lists each guarantee sentence with the items that check it.
+func printTraces(w io.Writer, asJSON bool) error {
+	traces := matrix.Traces()
+	if asJSON {
+		return writeJSON(w, traces)
+	}
+	unchecked := 0
+	section := ""
+	for _, tr := range traces {
+		if tr.Section != section {
+			if section != "" {
+				fmt.Fprintln(w)
+			}
+			section = tr.Section
+			fmt.Fprintf(w, "%s\n", section)
+		}
+		checked := "not checked by a runnable item yet"
+		if len(tr.Runnable) > 0 {
+			checked = "items " + joinInts(tr.Runnable)
+		} else {
+			unchecked++
+		}
+		if planned := len(tr.Items) - len(tr.Runnable); planned > 0 {
+			checked += fmt.Sprintf(" (planned: %s)", joinInts(minus(tr.Items, tr.Runnable)))
+		}
+		fmt.Fprintf(w, "  %-4s %s\n       %s\n", tr.Key, tr.Text, checked)
+	}
+	fmt.Fprintf(w, "\n%d of %d sentences checked by a runnable item.\n", len(traces)-unchecked, len(traces))
+	return nil
+}
+
+func joinInts(ids []int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return strings.Join(s, ", ")
+}
+
+// minus returns the IDs of a that are not in b.
+func minus(a, b []int) []int {
+	var out []int
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 var _ = register(&command{
 	Name:      "host",
