@@ -122,3 +122,13 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// WriteJSON writes v as indented JSON to path atomically, as WriteFile
+// does; it is for documents other than the result document (selftest's).
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append(b, '\n'))
+}

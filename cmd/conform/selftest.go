@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/galaxy-stack/conform/matrix/selftest"
+	"github.com/galaxy-stack/conform/reports"
+)
+
+var _ = register(&command{
+	Name:      "selftest",
+	UsageLine: "conform selftest [--fault NAME,...] [--only 1,13] [--parallel N] [--json] [--json-report FILE] | conform selftest --list [--json]",
+	Short:     "show the matrix can fail: certify the reference host and every named fault, print the kill matrix",
+	Long: `Selftest shows that conform's matrix can fail. It certifies the reference host,
+which must pass every runnable item, then each named fault against the items
+that could catch it: every mutant of the reference host (conform host mutants)
+and every core fault, a test-only switch in conform's bundled core runtime.
+Each certification is a child conform certify process.
+
+It prints one line per fault as it finishes, then the kill matrix (a row per
+fault, a column per item; X where the item failed against the fault, . where
+it ran and passed), the items that cannot fail (a host-scope item that kills
+no mutant, a core-scope item that kills no core fault), the faults no
+runnable item targets yet, and the "Required host guarantees" sentences no
+runnable item checks.
+
+--list lists the faults with the items that target them. --fault limits the
+run to some faults, --only to some items. Exit status: 0 the reference host passed, every targeted
+fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
+	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
+		list := fs.Bool("list", false, "list the faults and the items that target them")
+		only := fs.String("fault", "", "comma-separated fault names to run (default: all)")
+		items := fs.String("only", "", "comma-separated item IDs to limit the self-test to (default: every runnable item)")
+		parallel := fs.Int("parallel", runtime.NumCPU(), "certifications to run at once")
+		asJSON := fs.Bool("json", false, "print the self-test document on standard output and nothing else")
+		jsonReport := fs.String("json-report", "", "write the self-test document to `FILE`")
+		return func(args []string) error {
+			if len(args) > 0 {
+				return usagef("selftest: unexpected arguments %q", args)
+			}
+			if *list {
+				return listFaults(stdout, *asJSON)
+			}
+			exe, err := selfExecutable()
+			if err != nil {
+				return err
+			}
+			var names []string
+			if *only != "" {
+				names = strings.Split(*only, ",")
+			}
+			ids, err := parseIDs(*items)
+			if err != nil {
+				return err
+			}
+			progress := stdout
+			if *asJSON {
+				progress = stderr
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			res, err := selftest.Run(ctx, selftest.Options{Exe: exe, Faults: names, Items: ids, Parallel: *parallel, Out: progress})
+			if err != nil {
+				if strings.HasPrefix(err.Error(), "unknown fault") || strings.HasPrefix(err.Error(), "no runnable item") {
+					return usagef("selftest: %v", err)
+				}
+				return err
+			}
+			if *jsonReport != "" {
+				if err := reports.WriteJSON(*jsonReport, res); err != nil {
+					return err
+				}
+			}
+			if *asJSON {
+				if err := writeJSON(stdout, res); err != nil {
+					return err
+				}
+			} else {
+				printSelftest(stdout, res)
+			}
+			if !res.Passed {
+				return errFailed
+			}
+			return nil
+		}
+	},
+})
+
+// selfExecutable returns the path of the running conform, to start child
+// certifications with: the name it was started as, looked up on PATH when
+// it has no directory.
+func selfExecutable() (string, error) {
+	name := os.Args[0]
+	if !strings.ContainsRune(name, filepath.Separator) {
+		return exec.LookPath(name)
+	}
+	return filepath.Abs(name)
+}
+
+func listFaults(w io.Writer, asJSON bool) error {
+	faults := selftest.Faults()
+	if asJSON {
+		return writeJSON(w, faults)
+	}
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "KIND\tNAME\tTARGETS\tWHAT IT DOES WRONG")
+	for _, f := range faults {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Kind, f.Name, joinInts(f.Targets), f.Description)
+	}
+	return tw.Flush()
+}
+
+// printSelftest prints the kill matrix, the items that cannot fail, the
+// untargeted faults, the unchecked guarantees and the verdict.
+func printSelftest(w io.Writer, res *selftest.Result) {
+	var cols []int
+	for _, ir := range res.Items {
+		cols = append(cols, ir.ID)
+	}
+	fmt.Fprintln(w, "\nkill matrix (X: the item failed against the fault; .: it ran and passed)")
+	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
+	fmt.Fprint(tw, "fault\t")
+	for _, id := range cols {
+		fmt.Fprintf(tw, "%d\t", id)
+	}
+	fmt.Fprintln(tw)
+	var untargeted []string
+	for _, fr := range res.Faults {
+		if fr.Status == selftest.Untargeted {
+			untargeted = append(untargeted, fmt.Sprintf("%s %s (targets %s)", fr.Kind, fr.Name, orNone(joinInts(fr.Targets))))
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t", fr.Name)
+		for _, id := range cols {
+			cell := ""
+			switch {
+			case slices.Contains(fr.FailedItems, id):
+				cell = "X"
+			case slices.Contains(fr.Ran, id):
+				cell = "."
+			}
+			fmt.Fprintf(tw, "%s\t", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	if len(untargeted) > 0 {
+		fmt.Fprintf(w, "\nnot yet targeted by a runnable item (%d):\n", len(untargeted))
+		for _, u := range untargeted {
+			fmt.Fprintf(w, "  %s\n", u)
+		}
+	}
+	if len(res.Unchecked) > 0 {
+		fmt.Fprintf(w, "\nguarantee sentences no runnable item checks yet (%d):\n", len(res.Unchecked))
+		for _, g := range res.Unchecked {
+			fmt.Fprintf(w, "  %s  %s\n", g.Key, g.Text)
+		}
+	}
+	killed := 0
+	for _, fr := range res.Faults {
+		if fr.Status == selftest.Killed {
+			killed++
+		}
+	}
+	fmt.Fprintf(w, "\n%d of %d targeted faults killed, %d untargeted; %d items\n", killed, len(res.Faults)-len(untargeted), len(untargeted), len(res.Items))
+	if res.Passed {
+		fmt.Fprintln(w, "PASS selftest")
+		return
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintf(w, "FAIL %s\n", p)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,379 @@
+// Package selftest shows that the matrix can fail: it certifies the
+// reference host, then every named fault — each mutant of the reference
+// host and each core fault of conform's bundled runtime — against the
+// items that could catch it, and builds the kill matrix (fault × items that
+// failed).
+//
+// Each certification is a child `conform certify` process (Ginkgo runs
+// its suite once per process) writing its result document to a temporary
+// file. The self-test passes when the reference host passes every runnable
+// item, every fault with a runnable target is killed, and every runnable
+// item kills a fault of its scope: a host-scope item some mutant, a
+// core-scope item some core fault. An item that kills none "cannot fail".
+package selftest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/galaxy-stack/conform/hosts/mutants"
+	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/reports"
+)
+
+// Fault kinds.
+const (
+	KindMutant = "mutant"
+	KindCore   = "core"
+)
+
+// Fault statuses.
+const (
+	Killed     = "killed"
+	Survived   = "survived"
+	Untargeted = "untargeted"
+	Broken     = "error"
+)
+
+// A Fault is one named fault the self-test runs.
+type Fault struct {
+	Name        string `json:"name"`
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	// Breaks is the guarantee or rule the fault breaks.
+	Breaks string `json:"breaks"`
+	// Targets are the items that could catch the fault.
+	Targets []int `json:"targets"`
+}
+
+// flag is the certify flag that switches the fault on.
+func (f Fault) flag() string {
+	if f.Kind == KindCore {
+		return "--core-fault"
+	}
+	return "--mutant"
+}
+
+// Faults returns every mutant and core fault with its targets, mutants
+// first, each kind sorted by name.
+func Faults() []Fault {
+	var out []Fault
+	for _, m := range mutants.All() {
+		out = append(out, Fault{Name: m.Name, Kind: KindMutant, Description: m.Description, Breaks: m.Guarantee, Targets: slices.Clone(mutantTargets[m.Name])})
+	}
+	return append(out, coreFaults()...)
+}
+
+// A FaultResult is one row of the kill matrix.
+type FaultResult struct {
+	Fault
+	Status string `json:"status"`
+	// Ran are the runnable targets the fault was certified against.
+	Ran []int `json:"ran"`
+	// FailedItems are the items that failed against it: the kill matrix row.
+	FailedItems []int `json:"failedItems"`
+	// Error says why the fault's certification could not run.
+	Error string `json:"error,omitempty"`
+}
+
+// An ItemResult says whether one runnable item can fail.
+type ItemResult struct {
+	ID    int    `json:"id"`
+	Scope string `json:"scope"`
+	// Mutants and CoreFaults are the faults of each kind the item killed.
+	Mutants    []string `json:"mutants"`
+	CoreFaults []string `json:"coreFaults"`
+	// CannotFail says which fault kind of its scope the item killed none of.
+	CannotFail string `json:"cannotFail,omitempty"`
+}
+
+// A Result is the self-test's document.
+type Result struct {
+	SchemaVersion string `json:"schemaVersion"`
+	Harness       string `json:"harness"`
+	MatrixVersion string `json:"matrixVersion"`
+	// Reference is the reference host's certification.
+	Reference *reports.Document `json:"reference"`
+	Faults    []FaultResult     `json:"faults"`
+	Items     []ItemResult      `json:"items"`
+	// Unchecked are the guarantee sentences no runnable item checks.
+	Unchecked []matrix.Guarantee `json:"unchecked"`
+	Passed    bool               `json:"passed"`
+	// Problems say why the self-test did not pass, one line each.
+	Problems []string `json:"problems"`
+}
+
+// SchemaVersion is the version of Result's shape.
+const SchemaVersion = "1"
+
+// Options configure a self-test.
+type Options struct {
+	// Exe is the conform executable that runs each certification.
+	Exe string
+	// Faults, when not empty, limits the run to these fault names.
+	Faults []string
+	// Items, when not empty, limits the run to these items: the reference
+	// host is certified on them, and faults only against them.
+	Items []int
+	// Parallel is the number of certifications run at once; < 1 means 1.
+	Parallel int
+	// Out receives one line per finished certification; nil discards.
+	Out io.Writer
+}
+
+// Run runs the self-test. The error is for what stops it from running at
+// all: an unknown fault name, an executable that cannot start, a canceled
+// ctx.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	faults, err := selectFaults(opts.Faults)
+	if err != nil {
+		return nil, err
+	}
+	runnable := map[int]matrix.Item{}
+	for _, it := range matrix.Items() {
+		if it.Runnable && (len(opts.Items) == 0 || slices.Contains(opts.Items, it.ID)) {
+			runnable[it.ID] = it
+		}
+	}
+	if len(runnable) == 0 {
+		return nil, fmt.Errorf("no runnable item selected (see `conform matrix`)")
+	}
+	var only []string
+	if len(opts.Items) > 0 {
+		only = []string{"--only", joinInts(sortedIDs(runnable))}
+	}
+	dir, err := os.MkdirTemp("", "conform-selftest-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	out := opts.Out
+	if out == nil {
+		out = io.Discard
+	}
+	res := &Result{SchemaVersion: SchemaVersion, Harness: matrix.HarnessVersion, MatrixVersion: matrix.Version, Faults: []FaultResult{}, Items: []ItemResult{}, Problems: []string{}}
+
+	ref, err := certify(ctx, opts.Exe, filepath.Join(dir, "reference.json"), only)
+	if err != nil {
+		return nil, fmt.Errorf("certifying the reference host: %w", err)
+	}
+	res.Reference = ref
+	fmt.Fprintf(out, "reference host: %d passed, %d failed, %d not applicable\n", ref.Summary.Passed, ref.Summary.Failed, ref.Summary.NotApplicable)
+	for _, it := range ref.Items {
+		if it.Status == reports.Failed {
+			res.Problems = append(res.Problems, fmt.Sprintf("the reference host fails item %d: %s", it.ID, firstLine(it.Reason)))
+		}
+	}
+
+	res.Faults = make([]FaultResult, len(faults))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sem := make(chan struct{}, max(opts.Parallel, 1))
+	for i, f := range faults {
+		fr := FaultResult{Fault: f, Ran: []int{}, FailedItems: []int{}}
+		for _, id := range f.Targets {
+			if _, ok := runnable[id]; ok {
+				fr.Ran = append(fr.Ran, id)
+			}
+		}
+		if len(fr.Ran) == 0 {
+			fr.Status = Untargeted
+			res.Faults[i] = fr
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				fr.Status, fr.Error = Broken, ctx.Err().Error()
+				res.Faults[i] = fr
+				return
+			}
+			defer func() { <-sem }()
+			doc, err := certify(ctx, opts.Exe, filepath.Join(dir, f.Kind+"-"+f.Name+".json"), []string{f.flag(), f.Name, "--only", joinInts(fr.Ran)})
+			switch {
+			case err != nil:
+				fr.Status, fr.Error = Broken, err.Error()
+			default:
+				for _, it := range doc.Items {
+					if it.Status == reports.Failed {
+						fr.FailedItems = append(fr.FailedItems, it.ID)
+					}
+				}
+				fr.Status = Survived
+				if len(fr.FailedItems) > 0 {
+					fr.Status = Killed
+				}
+			}
+			mu.Lock()
+			res.Faults[i] = fr
+			fmt.Fprintf(out, "%-8s %-6s %-32s items %s → %s\n", fr.Status, f.Kind, f.Name, joinInts(fr.Ran), failedText(fr))
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	res.Items = itemResults(runnable, res.Faults)
+	res.Unchecked = unchecked()
+	for _, fr := range res.Faults {
+		switch fr.Status {
+		case Survived:
+			res.Problems = append(res.Problems, fmt.Sprintf("%s %s survives items %s", fr.Kind, fr.Name, joinInts(fr.Ran)))
+		case Broken:
+			res.Problems = append(res.Problems, fmt.Sprintf("%s %s could not be certified: %s", fr.Kind, fr.Name, fr.Error))
+		}
+	}
+	for _, ir := range res.Items {
+		if ir.CannotFail != "" {
+			res.Problems = append(res.Problems, fmt.Sprintf("item %d cannot fail: it kills no %s", ir.ID, ir.CannotFail))
+		}
+	}
+	res.Passed = len(res.Problems) == 0
+	return res, nil
+}
+
+// selectFaults returns the faults named, or all of them.
+func selectFaults(names []string) ([]Fault, error) {
+	all := Faults()
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []Fault
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(f Fault) bool { return f.Name == n })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown fault %q (see `conform selftest --list`)", n)
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// itemResults says, for every runnable item, which faults it killed.
+func itemResults(runnable map[int]matrix.Item, faults []FaultResult) []ItemResult {
+	ids := sortedIDs(runnable)
+	out := make([]ItemResult, 0, len(ids))
+	for _, id := range ids {
+		it := runnable[id]
+		ir := ItemResult{ID: id, Scope: it.Scope, Mutants: []string{}, CoreFaults: []string{}}
+		for _, fr := range faults {
+			if !slices.Contains(fr.FailedItems, id) {
+				continue
+			}
+			if fr.Kind == KindCore {
+				ir.CoreFaults = append(ir.CoreFaults, fr.Name)
+			} else {
+				ir.Mutants = append(ir.Mutants, fr.Name)
+			}
+		}
+		var missing []string
+		if it.HostScoped() && len(ir.Mutants) == 0 {
+			missing = append(missing, "mutant of the reference host")
+		}
+		if it.CoreScoped() && len(ir.CoreFaults) == 0 {
+			missing = append(missing, "core fault")
+		}
+		ir.CannotFail = strings.Join(missing, " and no ")
+		out = append(out, ir)
+	}
+	return out
+}
+
+func sortedIDs(items map[int]matrix.Item) []int {
+	ids := make([]int, 0, len(items))
+	for id := range items {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// unchecked lists the guarantee sentences no runnable item checks.
+func unchecked() []matrix.Guarantee {
+	out := []matrix.Guarantee{}
+	for _, tr := range matrix.Traces() {
+		if len(tr.Runnable) == 0 {
+			out = append(out, tr.Guarantee)
+		}
+	}
+	return out
+}
+
+// certify runs `conform certify --host reference` with extra flags in a
+// child process and returns its result document. Exit status 0 and 1 are
+// results; anything else (an invocation error, a crash) is an error with
+// the child's standard error.
+func certify(ctx context.Context, exe, report string, extra []string) (*reports.Document, error) {
+	args := append([]string{"certify", "--host", "reference", "--json-report", report}, extra...)
+	cmd := exec.CommandContext(ctx, exe, args...)
+	var stderr strings.Builder
+	cmd.Stdout = io.Discard
+	cmd.Stderr = &limitedWriter{w: &stderr, n: 4 << 10}
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+		return nil, fmt.Errorf("conform %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		return nil, fmt.Errorf("conform %s wrote no result document: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	var doc reports.Document
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("result document of conform %s: %v", strings.Join(args, " "), err)
+	}
+	return &doc, nil
+}
+
+// limitedWriter keeps the first n bytes written to it.
+type limitedWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		_, _ = l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
+}
+
+func joinInts(ids []int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(id)
+	}
+	return strings.Join(s, ",")
+}
+
+func failedText(fr FaultResult) string {
+	switch fr.Status {
+	case Killed:
+		return "failed " + joinInts(fr.FailedItems)
+	case Broken:
+		return fr.Error
+	}
+	return "none failed"
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

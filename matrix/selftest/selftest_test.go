@@ -1,0 +1,56 @@
+package selftest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/galaxy-stack/conform/hosts/mutants"
+	"github.com/galaxy-stack/conform/matrix"
+)
+
+func TestEveryMutantHasTargets(t *testing.T) {
+	for _, name := range mutants.Names() {
+		if _, ok := mutantTargets[name]; !ok {
+			t.Errorf("mutant %s has no entry in mutantTargets: name the items that could catch it", name)
+		}
+	}
+	for name, targets := range mutantTargets {
+		if _, ok := mutants.Lookup(name); !ok {
+			t.Errorf("mutantTargets names %s, which is not a mutant", name)
+		}
+		for _, id := range targets {
+			if id < 1 || id > len(matrix.Items()) {
+				t.Errorf("mutant %s targets item %d, which does not exist", name, id)
+			}
+		}
+	}
+}
+
+func TestItemsThatKillNothingCannotFail(t *testing.T) {
+	runnable := map[int]matrix.Item{
+		1: {ID: 1, Scope: matrix.ScopeHost},
+		2: {ID: 2, Scope: matrix.ScopeCore},
+		3: {ID: 3, Scope: matrix.ScopeBoth},
+		4: {ID: 4, Scope: matrix.ScopeBoth},
+	}
+	faults := []FaultResult{
+		{Fault: Fault{Name: "m", Kind: KindMutant}, FailedItems: []int{1, 3}},
+		{Fault: Fault{Name: "c", Kind: KindCore}, FailedItems: []int{4}},
+	}
+	got := itemResults(runnable, faults)
+	want := []string{"", "core fault", "core fault", "mutant of the reference host"}
+	for i, ir := range got {
+		if ir.CannotFail != want[i] {
+			t.Errorf("item %d: cannotFail %q, want %q", ir.ID, ir.CannotFail, want[i])
+		}
+	}
+	if !slices.Equal(got[0].Mutants, []string{"m"}) || !slices.Equal(got[3].CoreFaults, []string{"c"}) {
+		t.Errorf("kill lists: %+v", got)
+	}
+}
+
+func TestUnknownFaultIsRefused(t *testing.T) {
+	if _, err := selectFaults([]string{"no-such-fault"}); err == nil {
+		t.Fatal("an unknown fault name was accepted")
+	}
+}

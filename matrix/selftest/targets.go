@@ -1,0 +1,46 @@
+package selftest
+
+// mutantTargets names, for every mutant of the reference host, the matrix
+// items whose scenarios exercise the guarantee it breaks: the items that
+// could catch it. selftest runs each mutant against those of them that are
+// runnable; a test checks every mutant has an entry.
+var mutantTargets = map[string][]int{
+	"symlink-escape":              {13},
+	"dotdot-escape":               {13},
+	"cwd-escape":                  {13},
+	"overwrite-existing":          {2},
+	"replace-inode-on-failure":    {2, 21, 32},
+	"lossy-utf8":                  {32},
+	"ignore-page-limit":           {1, 27},
+	"metadata-fingerprint":        {10, 11},
+	"incomplete-scan-as-complete": {27},
+	"other-interpreter":           {52, 53},
+	"implicit-shell":              {52, 54},
+	"publish-other-environment":   {52},
+	"ignore-call-timeout":         {6, 53},
+	"ignore-cancellation":         {5},
+	"leave-process-group":         {5},
+	"unbounded-output":            {6},
+	"merge-command-streams":       {6},
+	"drop-spill":                  {6},
+	"stdin-open":                  {52},
+	"mask-nonzero-exit":           {6},
+	"spawn-without-containment":   {28},
+	"sandbox-label-best-effort":   {28},
+	"skip-argument-validation":    {8},
+	"skip-output-validation":      {29, 34},
+	"wrong-canonical-id":          {1, 9},
+	"ignore-mode":                 {7, 8},
+	"execute-before-approval":     {7},
+	"validate-without-approval":   {3, 7},
+	"ignore-idempotency-key":      {34, 37},
+	"forge-write-evidence":        {2, 3},
+	"derived-as-write":            {3, 30},
+	"failed-result-effects":       {35},
+	"git-paths-as-options":        {20, 54},
+	"diff-review-when-truncated":  {3, 20},
+	"research-private-hosts":      {},
+	"store-ack-without-persist":   {10, 40},
+	"trace-flush-not-durable":     {12, 41},
+	"lose-task-checkpoint":        {10},
+}
