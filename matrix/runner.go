@@ -195,7 +195,7 @@ func (t *target) collect(r SpecReport) {
 	t.mu.Lock()
 	it, seen := t.items[id]
 	if !seen {
-		it = &reports.Item{ID: id, Name: meta.Name, Title: meta.Title, Area: meta.Area, Status: status}
+		it = &reports.Item{ID: id, Name: meta.Name, Title: meta.Title, Area: meta.Area, Scope: meta.Scope, Status: status}
 		t.items[id] = it
 		t.order = append(t.order, id)
 	}

@@ -55,6 +55,7 @@ type Item struct {
 	Name       string `json:"name"`
 	Title      string `json:"title"`
 	Area       string `json:"area"`
+	Scope      string `json:"scope,omitempty"`
 	Status     string `json:"status"`
 	DurationMs int64  `json:"durationMs"`
 	Reason     string `json:"reason,omitempty"`
