@@ -17,6 +17,7 @@ import (
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
 
 // scenarioTimeout bounds one scenario run: every execution of the fixture,
@@ -190,4 +191,13 @@ func catalogIDs() map[string]bool {
 		ids[d.ID] = true
 	}
 	return ids
+}
+
+// keptInode asserts that the workspace file rel is still the inode it was
+// before the run: a rejected mutation must not replace its target.
+func (o *outcome) keptInode(rel string) {
+	GinkgoHelper()
+	same, err := o.InitialFiles.SameFile(o.Workspace, rel)
+	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot compare %s with the file before the run", o.File, rel)
+	Expect(same).To(BeTrue(), "%s: %s was replaced by another inode; a rejected mutation must leave its target untouched", o.File, rel)
 }

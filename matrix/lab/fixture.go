@@ -143,7 +143,11 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	if err != nil {
 		return nil, fmt.Errorf("snapshotting the workspace: %w", err)
 	}
-	rep := &Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID(), Git: r.git}
+	ids, err := snapshot.TakeIdentities(dirs.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("recording the workspace's file identities: %w", err)
+	}
+	rep := &Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID(), Git: r.git, InitialFiles: ids}
 	if err := r.startHost(ctx); err != nil {
 		var ee *exec.Error
 		if errors.As(err, &ee) {

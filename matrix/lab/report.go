@@ -4,6 +4,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/oracle"
+	"github.com/galaxy-stack/conform/matrix/snapshot"
 )
 
 // A Report is the outcome of one fixture run: what the oracle concluded and
@@ -50,6 +51,11 @@ type Report struct {
 	// HostStderr is the tail of the host's standard error, kept when the
 	// host broke the protocol.
 	HostStderr string `json:"hostStderr,omitempty"`
+	// InitialFiles are the identities of the workspace's regular files
+	// after arrangement, before the first execution: matrix items compare
+	// them with the files after the run (a rejected mutation keeps its
+	// target's inode). They depend on the machine and are not reported.
+	InitialFiles snapshot.Identities `json:"-"`
 }
 
 // A CampaignReport is the outcome of a campaign (LAB §7.4).
