@@ -1,10 +1,13 @@
 package run
 
 import (
+	"cmp"
+	"errors"
 	"slices"
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -19,22 +22,34 @@ type preparedCall struct {
 func (s *session) preflight(calls []port.ToolCall, roundSet *port.ToolSet) ([]preparedCall, error) {
 	ids := map[string]bool{}
 	for _, c := range calls {
-		if canon.IsBlank(c.ToolCallID) || ids[c.ToolCallID] {
+		// Core fault: a duplicate id within the batch passes preflight.
+		dup := ids[c.ToolCallID]
+		if faults.On(faults.BatchAllowDuplicateIDs) {
+			dup = false
+		}
+		if canon.IsBlank(c.ToolCallID) || dup {
 			return nil, newError(CodeInvalidModelStream, "Model returned duplicate or empty toolCallId values.")
 		}
 		ids[c.ToolCallID] = true
 	}
-	for _, c := range calls {
-		if !slices.ContainsFunc(roundSet.Definitions, func(d port.ToolDefinition) bool { return d.Function.Name == c.Name }) {
-			return nil, newError(CodeInvalidModelStream, "Tool %s was not active in the registry snapshot shown to the model for this round.", c.Name)
+	// Core fault: names are not checked against the round's definitions.
+	if !faults.On(faults.BatchSkipInactiveCheck) {
+		for _, c := range calls {
+			if !slices.ContainsFunc(roundSet.Definitions, func(d port.ToolDefinition) bool { return d.Function.Name == c.Name }) {
+				return nil, newError(CodeInvalidModelStream, "Tool %s was not active in the registry snapshot shown to the model for this round.", c.Name)
+			}
 		}
 	}
-	for _, c := range calls {
-		if s.ev.seen[c.ToolCallID] {
-			return nil, newError(CodeInvalidModelStream, "toolCallId %s was already used in this run.", c.ToolCallID)
+	// Core fault: ids used in earlier rounds pass preflight.
+	if !faults.On(faults.BatchAllowReusedIDs) {
+		for _, c := range calls {
+			if s.ev.seen[c.ToolCallID] {
+				return nil, newError(CodeInvalidModelStream, "toolCallId %s was already used in this run.", c.ToolCallID)
+			}
 		}
 	}
-	if s.toolCalls+len(calls) > s.budget.MaxToolCalls {
+	// Core fault: the batch as a whole is not checked against the budget.
+	if s.toolCalls+len(calls) > s.budget.MaxToolCalls && !faults.On(faults.BatchSkipBudgetCheck) {
 		return nil, newError(CodeMaxToolCalls, "AI Coder reached maxToolCalls=%d.", s.budget.MaxToolCalls)
 	}
 	out := make([]preparedCall, 0, len(calls))
@@ -62,19 +77,36 @@ func (s *session) runBatch(calls []port.ToolCall, roundSet *port.ToolSet) ([]obs
 	if err != nil {
 		return nil, err
 	}
+	// Core fault: the batch runs in reverse of its emitted order.
+	if faults.On(faults.BatchDispatchReversed) {
+		slices.Reverse(prepared)
+	}
 	var obs []observation
+	var unknown error
 	for i, pc := range prepared {
 		o, err := s.executeGuarded(pc, roundSet)
 		if err != nil {
-			return nil, err
+			// Core fault: an unknown outcome does not stop the batch; the
+			// run fails only after the remaining calls ran.
+			var re *Error
+			if faults.On(faults.BatchContinueAfterUnknownOutcome) && errors.As(err, &re) && re.Code == CodeToolExecution {
+				unknown = cmp.Or(unknown, err)
+				continue
+			}
+			return nil, cmp.Or(unknown, err)
 		}
 		obs = append(obs, o)
-		if s.pendingCount() > 0 && i < len(prepared)-1 {
+		// Core fault: a pending approval does not block the rest of the
+		// batch.
+		if s.pendingCount() > 0 && i < len(prepared)-1 && !faults.On(faults.BatchContinueAfterPendingApproval) {
 			for _, rest := range prepared[i+1:] {
 				obs = append(obs, s.blockForApproval(rest, roundSet))
 			}
 			break
 		}
+	}
+	if unknown != nil {
+		return nil, unknown
 	}
 	return obs, nil
 }
