@@ -20,17 +20,8 @@ type preparedCall struct {
 // preflight checks a whole batch before anything is dispatched (RUNTIME §13,
 // DECISIONS 6 and 7: no alias table; unknown names fail closed).
 func (s *session) preflight(calls []port.ToolCall, roundSet *port.ToolSet) ([]preparedCall, error) {
-	ids := map[string]bool{}
-	for _, c := range calls {
-		// Core fault: a duplicate id within the batch passes preflight.
-		dup := ids[c.ToolCallID]
-		if faults.On(faults.BatchAllowDuplicateIDs) {
-			dup = false
-		}
-		if canon.IsBlank(c.ToolCallID) || dup {
-			return nil, newError(CodeInvalidModelStream, "Model returned duplicate or empty toolCallId values.")
-		}
-		ids[c.ToolCallID] = true
+	if badCallIDs(calls) {
+		return nil, newError(CodeInvalidModelStream, "Model returned duplicate or empty toolCallId values.")
 	}
 	// Core fault: names are not checked against the round's definitions.
 	if !faults.On(faults.BatchSkipInactiveCheck) {
@@ -61,6 +52,25 @@ func (s *session) preflight(calls []port.ToolCall, roundSet *port.ToolSet) ([]pr
 		out = append(out, preparedCall{call: c, argumentsHash: h})
 	}
 	return out, nil
+}
+
+// badCallIDs reports whether calls hold a blank or duplicate toolCallId:
+// the check of a model round (RUNTIME §12.2) and of batch preflight (§13
+// step 1).
+func badCallIDs(calls []port.ToolCall) bool {
+	ids := map[string]bool{}
+	for _, c := range calls {
+		dup := ids[c.ToolCallID]
+		// Core fault: a duplicate id within one round passes.
+		if faults.On(faults.BatchAllowDuplicateIDs) {
+			dup = false
+		}
+		if canon.IsBlank(c.ToolCallID) || dup {
+			return true
+		}
+		ids[c.ToolCallID] = true
+	}
+	return false
 }
 
 func argumentsHash(args map[string]any) (string, error) {
