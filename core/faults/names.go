@@ -13,6 +13,7 @@ const (
 	BatchDispatchReversed             = "batch-dispatch-reversed"
 	BatchContinueAfterUnknownOutcome  = "batch-continue-after-unknown-outcome"
 	BatchContinueAfterPendingApproval = "batch-continue-after-pending-approval"
+	BatchStopAfterFailedResult        = "batch-stop-after-failed-result"
 	UnknownOutcomeAsFailure           = "unknown-outcome-as-failure"
 
 	// Result envelope and effect authority (CONTRACTS §7.7).

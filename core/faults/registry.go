@@ -36,6 +36,8 @@ var registry = []Fault{
 		"keeps dispatching the rest of a batch after a call's outcome became unknown, and fails only afterwards", []int{45}},
 	{BatchContinueAfterPendingApproval, "RUNTIME §14, §8.2: after a call left an approval pending, every remaining call is answered BATCH_BLOCKED_BY_APPROVAL without dispatch",
 		"goes on to the next call of a batch after a pending approval instead of blocking the rest", []int{45}},
+	{BatchStopAfterFailedResult, "RUNTIME §14: a structured result with ok=false is an ordinary observation, and the batch continues with the next call",
+		"ends the run TOOL_EXECUTION at a batch's first structured failure, so later independent calls never run", []int{45}},
 	{UnknownOutcomeAsFailure, "RUNTIME §15 step 12, DECISIONS 66: an adapter that throws after dispatch (or an output-schema failure) is an unknown outcome that fails the run TOOL_EXECUTION",
 		"turns an executor error after dispatch into an ordinary failed tool result and lets the run go on", []int{45}},
 	{EffectsSkipIdentityCheck, "CONTRACTS §7.7, RUNTIME §15 step 13: result.canonicalToolId must equal the canonical ID the round's tool set maps the called name to",

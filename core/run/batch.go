@@ -105,6 +105,10 @@ func (s *session) runBatch(calls []port.ToolCall, roundSet *port.ToolSet) ([]obs
 			}
 			return nil, cmp.Or(unknown, err)
 		}
+		// Core fault: a structured failure stops the batch and the run.
+		if faults.On(faults.BatchStopAfterFailedResult) && o.Failed {
+			return nil, cmp.Or[error](unknown, newError(CodeToolExecution, "%s returned a failed result.", pc.call.Name))
+		}
 		obs = append(obs, o)
 		// Core fault: a pending approval does not block the rest of the
 		// batch.

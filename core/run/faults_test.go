@@ -92,6 +92,16 @@ var _ = Describe("core faults change the run's outcome (package core/faults)", S
 		Expect(on).To(Equal([]string{"project_validate", "workspace_list"}))
 	})
 
+	It("batch-stop-after-failed-result ends the run at a structured failure (RUNTIME §14)", func() {
+		off, on := withFault(faults.BatchStopAfterFailedResult, func() any {
+			e := scripted(calls(call("project_validate", "a"), call("workspace_list", "b")), text("Done."))
+			e.exec.set("project_validate", func(port.ToolCall) (port.ToolResult, error) { return failed("project_validate", "IO_ERROR"), nil })
+			return outcomeOf(e, e.start(baseRequest("run-structured")))
+		})
+		Expect(off).To(Equal(batchOutcome{[]string{"project_validate", "workspace_list"}, "", run.StatusCompleted}))
+		Expect(on).To(Equal(batchOutcome{[]string{"project_validate"}, run.CodeToolExecution, run.StatusFailed}))
+	})
+
 	throwing := func(e *env) {
 		e.exec.set("workspace_list", func(port.ToolCall) (port.ToolResult, error) { return port.ToolResult{}, errors.New("adapter exploded") })
 	}
