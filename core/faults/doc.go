@@ -23,6 +23,15 @@
 // is tested at exactly one place in core code, and the package test checks
 // that.
 //
+// # Tests
+//
+// Each fault has a spec in core/run (faults_test.go) that runs the same
+// scenario with the fault off and on and asserts the outcome changes. The
+// test of this package checks the registry, that every fault is switched at
+// exactly one place in core code, and runs the scenario fixtures of matrix
+// items 43–45 (fixtures/matrix) against the reference host: each passes with
+// every fault off and fails with each fault it is meant to catch.
+//
 // # Scope
 //
 // A fault is process-wide: it changes the core running in this process
