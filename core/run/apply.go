@@ -7,6 +7,7 @@ import (
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -18,7 +19,8 @@ func (s *session) applyEffects(c *callState) error {
 	if e == nil || r.EffectsAuthority != effects.AuthorityHost {
 		return nil
 	}
-	if err := effects.CheckCapabilities(r, s.toolSet.EffectCapabilities[r.CanonicalToolID]); err != nil {
+	// Core fault: effects outside the tool's effect profile are applied.
+	if err := effects.CheckCapabilities(r, s.toolSet.EffectCapabilities[r.CanonicalToolID]); err != nil && !faults.On(faults.EffectsSkipCapabilityCheck) {
 		return err
 	}
 	name, id := c.call.Name, c.call.ToolCallID

@@ -1,10 +1,13 @@
 package run
 
 import (
+	"cmp"
+	"errors"
 	"slices"
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -17,24 +20,27 @@ type preparedCall struct {
 // preflight checks a whole batch before anything is dispatched (RUNTIME §13,
 // DECISIONS 6 and 7: no alias table; unknown names fail closed).
 func (s *session) preflight(calls []port.ToolCall, roundSet *port.ToolSet) ([]preparedCall, error) {
-	ids := map[string]bool{}
-	for _, c := range calls {
-		if canon.IsBlank(c.ToolCallID) || ids[c.ToolCallID] {
-			return nil, newError(CodeInvalidModelStream, "Model returned duplicate or empty toolCallId values.")
-		}
-		ids[c.ToolCallID] = true
+	if badCallIDs(calls) {
+		return nil, newError(CodeInvalidModelStream, "Model returned duplicate or empty toolCallId values.")
 	}
-	for _, c := range calls {
-		if !slices.ContainsFunc(roundSet.Definitions, func(d port.ToolDefinition) bool { return d.Function.Name == c.Name }) {
-			return nil, newError(CodeInvalidModelStream, "Tool %s was not active in the registry snapshot shown to the model for this round.", c.Name)
-		}
-	}
-	for _, c := range calls {
-		if s.ev.seen[c.ToolCallID] {
-			return nil, newError(CodeInvalidModelStream, "toolCallId %s was already used in this run.", c.ToolCallID)
+	// Core fault: names are not checked against the round's definitions.
+	if !faults.On(faults.BatchSkipInactiveCheck) {
+		for _, c := range calls {
+			if !slices.ContainsFunc(roundSet.Definitions, func(d port.ToolDefinition) bool { return d.Function.Name == c.Name }) {
+				return nil, newError(CodeInvalidModelStream, "Tool %s was not active in the registry snapshot shown to the model for this round.", c.Name)
+			}
 		}
 	}
-	if s.toolCalls+len(calls) > s.budget.MaxToolCalls {
+	// Core fault: ids used in earlier rounds pass preflight.
+	if !faults.On(faults.BatchAllowReusedIDs) {
+		for _, c := range calls {
+			if s.ev.seen[c.ToolCallID] {
+				return nil, newError(CodeInvalidModelStream, "toolCallId %s was already used in this run.", c.ToolCallID)
+			}
+		}
+	}
+	// Core fault: the batch as a whole is not checked against the budget.
+	if s.toolCalls+len(calls) > s.budget.MaxToolCalls && !faults.On(faults.BatchSkipBudgetCheck) {
 		return nil, newError(CodeMaxToolCalls, "AI Coder reached maxToolCalls=%d.", s.budget.MaxToolCalls)
 	}
 	out := make([]preparedCall, 0, len(calls))
@@ -46,6 +52,25 @@ func (s *session) preflight(calls []port.ToolCall, roundSet *port.ToolSet) ([]pr
 		out = append(out, preparedCall{call: c, argumentsHash: h})
 	}
 	return out, nil
+}
+
+// badCallIDs reports whether calls hold a blank or duplicate toolCallId:
+// the check of a model round (RUNTIME §12.2) and of batch preflight (§13
+// step 1).
+func badCallIDs(calls []port.ToolCall) bool {
+	ids := map[string]bool{}
+	for _, c := range calls {
+		dup := ids[c.ToolCallID]
+		// Core fault: a duplicate id within one round passes.
+		if faults.On(faults.BatchAllowDuplicateIDs) {
+			dup = false
+		}
+		if canon.IsBlank(c.ToolCallID) || dup {
+			return true
+		}
+		ids[c.ToolCallID] = true
+	}
+	return false
 }
 
 func argumentsHash(args map[string]any) (string, error) {
@@ -62,19 +87,40 @@ func (s *session) runBatch(calls []port.ToolCall, roundSet *port.ToolSet) ([]obs
 	if err != nil {
 		return nil, err
 	}
+	// Core fault: the batch runs in reverse of its emitted order.
+	if faults.On(faults.BatchDispatchReversed) {
+		slices.Reverse(prepared)
+	}
 	var obs []observation
+	var unknown error
 	for i, pc := range prepared {
 		o, err := s.executeGuarded(pc, roundSet)
 		if err != nil {
-			return nil, err
+			// Core fault: an unknown outcome does not stop the batch; the
+			// run fails only after the remaining calls ran.
+			var re *Error
+			if faults.On(faults.BatchContinueAfterUnknownOutcome) && errors.As(err, &re) && re.Code == CodeToolExecution {
+				unknown = cmp.Or(unknown, err)
+				continue
+			}
+			return nil, cmp.Or(unknown, err)
+		}
+		// Core fault: a structured failure stops the batch and the run.
+		if faults.On(faults.BatchStopAfterFailedResult) && o.Failed {
+			return nil, cmp.Or[error](unknown, newError(CodeToolExecution, "%s returned a failed result.", pc.call.Name))
 		}
 		obs = append(obs, o)
-		if s.pendingCount() > 0 && i < len(prepared)-1 {
+		// Core fault: a pending approval does not block the rest of the
+		// batch.
+		if s.pendingCount() > 0 && i < len(prepared)-1 && !faults.On(faults.BatchContinueAfterPendingApproval) {
 			for _, rest := range prepared[i+1:] {
 				obs = append(obs, s.blockForApproval(rest, roundSet))
 			}
 			break
 		}
+	}
+	if unknown != nil {
+		return nil, unknown
 	}
 	return obs, nil
 }

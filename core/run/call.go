@@ -13,6 +13,7 @@ import (
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -180,6 +181,12 @@ func (s *session) dispatch(c *callState) (port.ToolResult, error) {
 		}
 	}
 	if out.err != nil {
+		// Core fault: an executor error after dispatch becomes an ordinary
+		// failed result instead of an unknown outcome.
+		if faults.On(faults.UnknownOutcomeAsFailure) && s.ctx.Err() == nil {
+			return synthetic(c.expected, syntheticResult{code: CodeToolExecution, message: errText(out.err),
+				summary: call.Name + " failed.", content: errText(out.err)}), nil
+		}
 		s.ev.recordOutcome(call.ToolCallID, checkpoint.OutcomeUnknown)
 		s.ev.addOpenProblem("Tool " + call.Name + " failed before returning a structured result; its side-effect outcome is unknown.")
 		if s.ctx.Err() != nil {
@@ -202,11 +209,19 @@ func errText(err error) string {
 func (s *session) afterDispatch(c *callState) error {
 	r := c.result
 	check := func() error {
-		if err := effects.CheckEnvelope(r); err != nil {
+		envelope := r
+		// Core fault: a failed result's effects are not checked.
+		if faults.On(faults.EffectsAcceptOnFailedResult) && !r.OK && r.Effects != nil {
+			envelope.Effects, envelope.EffectsAuthority = nil, ""
+		}
+		if err := effects.CheckEnvelope(envelope); err != nil {
 			return err
 		}
-		if err := effects.CheckIdentity(r, c.call.Name, c.expected); err != nil {
-			return err
+		// Core fault: the result's canonical ID is not compared.
+		if !faults.On(faults.EffectsSkipIdentityCheck) {
+			if err := effects.CheckIdentity(r, c.call.Name, c.expected); err != nil {
+				return err
+			}
 		}
 		return effects.CheckMode(r, s.req.ModeOrDefault())
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 )
 
 // Completion issue codes (RUNTIME §8.3), in the gate's emission order.
@@ -126,13 +127,30 @@ func Evaluate(req Requirements, snap Snapshot) Verdict {
 		add(IssueAcceptanceCriteriaOpen, "Open criterion ids: %s.", strings.Join(open, ", "))
 	}
 	effective := effectiveValidations(snap.Validations)
+	// Core fault: a failed validation counts as a passing one.
+	if faults.On(faults.GateAcceptFailedValidation) {
+		for i := range effective {
+			if effective[i].Status == checkpoint.ValidationFailed {
+				effective[i].Status = checkpoint.ValidationPassed
+			}
+		}
+	}
 	drifted := workspaceDrifted(snap, effective)
 	isCurrent := func(v checkpoint.ValidationRecord) bool {
 		if drifted {
 			return false
 		}
+		// Core fault: later writes never make a validation stale.
+		if faults.On(faults.GateWriteKeepsValidation) {
+			return true
+		}
 		for _, w := range snap.Writes {
-			if w.Sequence > v.Sequence && !IsDocumentationPath(w.Path) && validationCovers(v, w.Path) {
+			// Core fault: documentation writes void validations too.
+			doc := IsDocumentationPath(w.Path)
+			if faults.On(faults.GateDocWriteVoidsValidation) {
+				doc = false
+			}
+			if w.Sequence > v.Sequence && !doc && validationCovers(v, w.Path) {
 				return false
 			}
 		}
@@ -198,6 +216,11 @@ func Evaluate(req Requirements, snap Snapshot) Verdict {
 		r := snap.FinalDiffReview
 		reviewed := r != nil && snap.FinalWorkspaceFingerprint != nil && r.Sequence > last &&
 			r.WorkspaceFingerprint == *snap.FinalWorkspaceFingerprint && !canon.IsBlank(r.DiffHash)
+		// Core fault: any diff review counts, even one made before the last
+		// write (neither its sequence nor its fingerprint is compared).
+		if faults.On(faults.GateAcceptStaleDiffReview) {
+			reviewed = r != nil && !canon.IsBlank(r.DiffHash)
+		}
 		if !reviewed {
 			add(IssueDiffNotReviewed, "The final diff has not been reviewed after workspace mutation.")
 		}
@@ -240,6 +263,10 @@ type tracked struct {
 
 func workspaceDrifted(snap Snapshot, effective []checkpoint.ValidationRecord) bool {
 	if snap.FinalWorkspaceFingerprint == nil {
+		// Core fault: a missing final fingerprint counts as no drift.
+		if faults.On(faults.GateMissingFingerprintFresh) {
+			return false
+		}
 		return true
 	}
 	var latest *tracked

@@ -198,12 +198,8 @@ func (s *session) checkDone(done *port.RoundEvent, streamed, streamedThinking st
 	if done.Identity != nil && prompt.ModelIdentityKey(*done.Identity) != s.integrity.ModelIdentity {
 		return nil, newError(CodeCapabilityMismatch, "Model identity changed during the run.")
 	}
-	ids := map[string]bool{}
-	for _, c := range calls {
-		if canon.IsBlank(c.ToolCallID) || ids[c.ToolCallID] {
-			return nil, newError(CodeInvalidModelStream, "Model returned duplicate or empty toolCallId values.")
-		}
-		ids[c.ToolCallID] = true
+	if badCallIDs(calls) {
+		return nil, newError(CodeInvalidModelStream, "Model returned duplicate or empty toolCallId values.")
 	}
 	if streamed != "" && done.Content != "" && streamed != done.Content {
 		return nil, newError(CodeInvalidModelStream, "Model done content does not match streamed content.")

@@ -40,6 +40,7 @@ const (
 	gStore        = "Checkpoint and final-report persistence acknowledgements are durable (item 40)."
 	gTrace        = "Make TracePort.flush durable through the completion boundary."
 	gTaskState    = "A fresh host process on the same storeDir sees the task.checkpoint state."
+	gStructured   = "Structured failures continue to later independent calls (item 45): an ordinary tool failure is an ok=false result, not an unknown outcome."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -132,5 +133,9 @@ func registry() []Mutant {
 			reference.Faults{TraceFlushNotDurable: true}},
 		{"lose-task-checkpoint", gTaskState, "keeps task.checkpoint state in process memory, lost to a fresh host process",
 			reference.Faults{LoseTaskCheckpoint: true}},
+
+		// Batch stop policy.
+		{"failure-as-unknown-outcome", gStructured, "answers an ordinary tool failure as an unknown-outcome error",
+			reference.Faults{FailureAsUnknownOutcome: true}},
 	}
 }

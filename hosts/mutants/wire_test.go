@@ -452,6 +452,14 @@ var specs = map[string]func(name string){
 			}
 		}
 	},
+
+	// Batch stop policy.
+	"failure-as-unknown-outcome": func(name string) {
+		ref, mut := both(name, setup{})
+		ref.fails("read_file", map[string]any{"path": "missing.txt"}, "NOT_FOUND")
+		_, err := mut.call("read_file", map[string]any{"path": "missing.txt"})
+		Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "%v", err)
+	},
 }
 
 // brokenListCatalog is the core catalog with a list_files output schema no

@@ -164,6 +164,9 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 		return errorResult(id, c.p.CallID, &toolError{Code: "UNAVAILABLE", Message: fmt.Sprintf("%s is not backed by this host.", id)}, nil), nil
 	}
 	out, err := fn(ctx, s, c)
+	if err != nil && s.faults.FailureAsUnknownOutcome {
+		return port.ToolResult{}, wire.UnknownOutcomeError(id, "the tool failed: "+err.Error())
+	}
 	if err != nil {
 		var te *toolError
 		var uo *unknownOutcome

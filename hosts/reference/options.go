@@ -104,6 +104,11 @@ type Faults struct {
 	// ResearchPrivateHosts lets research.fetch reach private, loopback and
 	// link-local hosts.
 	ResearchPrivateHosts bool
+	// FailureAsUnknownOutcome answers every failure a tool returns (a
+	// precondition, a missing file) as an unknown-outcome error instead of
+	// an ok=false result, so the core stops the batch at an ordinary
+	// failure.
+	FailureAsUnknownOutcome bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

@@ -1,0 +1,15 @@
+package faults_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/galaxy-stack/conform/hosts/builtin"
+)
+
+// TestMain lets the test binary serve the reference host: the fixture test
+// starts it as `<test binary> host serve reference`.
+func TestMain(m *testing.M) {
+	builtin.MaybeServe()
+	os.Exit(m.Run())
+}

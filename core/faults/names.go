@@ -1,0 +1,30 @@
+package faults
+
+// The names of the core faults. Core code passes these constants to [On];
+// [All] describes each.
+const (
+	// Batch preflight (RUNTIME §13).
+	BatchAllowDuplicateIDs = "batch-allow-duplicate-ids"
+	BatchAllowReusedIDs    = "batch-allow-reused-ids"
+	BatchSkipBudgetCheck   = "batch-skip-budget-check"
+	BatchSkipInactiveCheck = "batch-skip-inactive-check"
+
+	// Sequential dispatch and the batch stop policy (RUNTIME §14).
+	BatchDispatchReversed             = "batch-dispatch-reversed"
+	BatchContinueAfterUnknownOutcome  = "batch-continue-after-unknown-outcome"
+	BatchContinueAfterPendingApproval = "batch-continue-after-pending-approval"
+	BatchStopAfterFailedResult        = "batch-stop-after-failed-result"
+	UnknownOutcomeAsFailure           = "unknown-outcome-as-failure"
+
+	// Result envelope and effect authority (CONTRACTS §7.7).
+	EffectsSkipIdentityCheck    = "effects-skip-identity-check"
+	EffectsSkipCapabilityCheck  = "effects-skip-capability-check"
+	EffectsAcceptOnFailedResult = "effects-accept-on-failed-result"
+
+	// Completion gate (RUNTIME §20).
+	GateAcceptStaleDiffReview   = "gate-accept-stale-diff-review"
+	GateAcceptFailedValidation  = "gate-accept-failed-validation"
+	GateMissingFingerprintFresh = "gate-missing-fingerprint-fresh"
+	GateWriteKeepsValidation    = "gate-write-keeps-validation"
+	GateDocWriteVoidsValidation = "gate-doc-write-voids-validation"
+)

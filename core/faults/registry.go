@@ -1,0 +1,92 @@
+package faults
+
+import (
+	"slices"
+	"sort"
+)
+
+// A Fault is one named switch that turns off one rule of the core.
+type Fault struct {
+	// Name is the fault's kebab-case name, one of the constants of this
+	// package.
+	Name string `json:"name"`
+	// Rule is the rule of the fact sheets the fault breaks, with its
+	// section.
+	Rule string `json:"rule"`
+	// Description says in one line what the core does wrong with the fault
+	// on.
+	Description string `json:"description"`
+	// Items are the matrix items expected to catch the fault.
+	Items []int `json:"items"`
+}
+
+// registry lists every fault, in no particular order; All sorts it.
+var registry = []Fault{
+	{BatchAllowDuplicateIDs, "RUNTIME §13 step 1: duplicate or blank toolCallIds in one batch fail INVALID_MODEL_STREAM before any dispatch",
+		"lets a batch with a duplicate toolCallId through preflight, so its first call runs before the duplicate is refused", []int{44}},
+	{BatchAllowReusedIDs, "RUNTIME §13 step 4: a toolCallId already used in the run fails INVALID_MODEL_STREAM before any dispatch",
+		"lets a batch that reuses an earlier round's toolCallId through preflight, so the calls before it run", []int{44}},
+	{BatchSkipBudgetCheck, "RUNTIME §13 step 5: toolCalls + batch size > maxToolCalls fails MAX_TOOL_CALLS before any dispatch",
+		"checks maxToolCalls only per call, so a batch over the budget runs its first calls before failing", []int{44}},
+	{BatchSkipInactiveCheck, "RUNTIME §13 step 3: a name not among the round's visible definitions fails INVALID_MODEL_STREAM before any dispatch",
+		"skips the same-batch active-name check, so the calls before an inactive or unknown tool run", []int{44}},
+	{BatchDispatchReversed, "RUNTIME §14: calls run strictly one at a time in model order",
+		"dispatches a batch's calls in reverse of the order the model emitted them", []int{43}},
+	{BatchContinueAfterUnknownOutcome, "RUNTIME §14: after an unknown side-effect outcome the run fails TOOL_EXECUTION and the remaining calls never run",
+		"keeps dispatching the rest of a batch after a call's outcome became unknown, and fails only afterwards", []int{45}},
+	{BatchContinueAfterPendingApproval, "RUNTIME §14, §8.2: after a call left an approval pending, every remaining call is answered BATCH_BLOCKED_BY_APPROVAL without dispatch",
+		"goes on to the next call of a batch after a pending approval instead of blocking the rest", []int{45}},
+	{BatchStopAfterFailedResult, "RUNTIME §14: a structured result with ok=false is an ordinary observation, and the batch continues with the next call",
+		"ends the run TOOL_EXECUTION at a batch's first structured failure, so later independent calls never run", []int{45}},
+	{UnknownOutcomeAsFailure, "RUNTIME §15 step 12, DECISIONS 66: an adapter that throws after dispatch (or an output-schema failure) is an unknown outcome that fails the run TOOL_EXECUTION",
+		"turns an executor error after dispatch into an ordinary failed tool result and lets the run go on", []int{45}},
+	{EffectsSkipIdentityCheck, "CONTRACTS §7.7, RUNTIME §15 step 13: result.canonicalToolId must equal the canonical ID the round's tool set maps the called name to",
+		"accepts a result whose canonicalToolId names another tool than the one called", []int{9}},
+	{EffectsSkipCapabilityCheck, "CONTRACTS §7.7, RUNTIME §16.2: host-attested effects need the capabilities the effect profile grants the tool",
+		"applies host-attested effects the tool's effect profile does not allow (forged effects)", []int{9}},
+	{EffectsAcceptOnFailedResult, "CONTRACTS §7.7, RUNTIME §16.1: a failed result may carry only approval \"denied\" and its correlated request id",
+		"accepts any effects on an ok=false result instead of failing the run TOOL_EXECUTION (they are then ignored, as a failed result's are)", []int{9}},
+	{GateAcceptStaleDiffReview, "RUNTIME §20.2 DIFF_NOT_REVIEWED: the final diff review must come after the last write",
+		"accepts any final diff review, even one made before the last write (sequence and fingerprint not compared)", []int{3}},
+	{GateAcceptFailedValidation, "RUNTIME §20.2 VALIDATION_FAILED: a current failed validation refuses completion",
+		"counts a failed validation as a passing one", []int{4}},
+	{GateMissingFingerprintFresh, "RUNTIME §20.2: without a final workspace fingerprint every validation counts as drifted (stale)",
+		"treats a missing final workspace fingerprint as no drift", []int{4, 41}},
+	{GateWriteKeepsValidation, "RUNTIME §20.2, §20.4: a later covered non-documentation write makes an earlier validation stale",
+		"keeps a validation current after a later write to a path it covers", []int{4}},
+	{GateDocWriteVoidsValidation, "RUNTIME §20.4: documentation writes neither void validations nor need one",
+		"lets a later documentation write (README.md, docs/…) void the validations that cover it", []int{3}},
+}
+
+// All returns every fault, sorted by name. The caller may modify the
+// result.
+func All() []Fault {
+	out := make([]Fault, len(registry))
+	for i, f := range registry {
+		f.Items = slices.Clone(f.Items)
+		out[i] = f
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Names returns the names of every fault, sorted.
+func Names() []string {
+	all := All()
+	out := make([]string, len(all))
+	for i, f := range all {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// Lookup returns the fault called name.
+func Lookup(name string) (Fault, bool) {
+	for _, f := range registry {
+		if f.Name == name {
+			f.Items = slices.Clone(f.Items)
+			return f, true
+		}
+	}
+	return Fault{}, false
+}
