@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/reports"
@@ -34,8 +35,11 @@ var HarnessVersion = "devel"
 type Config struct {
 	Host   string // the --host value: a built-in name or a command line
 	Mutant string // a named fault of the reference host
-	Only   []int  // item IDs to run; empty runs all
-	Area   string // run only this area
+	// CoreFault is a named fault of conform's bundled core (package
+	// core/faults), switched on for the whole certification.
+	CoreFault string
+	Only      []int  // item IDs to run; empty runs all
+	Area      string // run only this area
 	// Out receives one line per item as it finishes; nil discards them.
 	Out io.Writer
 	// Color colours the status words of Out.
@@ -132,6 +136,13 @@ func Run(cfg Config) (*reports.Document, error) {
 	t, err := newTarget(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.CoreFault != "" {
+		undo, err := faults.Enable(cfg.CoreFault)
+		if err != nil {
+			return nil, &InvocationError{fmt.Errorf("--core-fault %q: %w (see `conform selftest --list`)", cfg.CoreFault, err)}
+		}
+		defer undo()
 	}
 	current = t
 	suite, rep := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
@@ -247,10 +258,7 @@ func rank(s string) int {
 
 func (t *target) repro(id int) string {
 	cmd := "conform certify --host " + shellQuote(t.cfg.Host)
-	if t.cfg.Mutant != "" {
-		cmd += " --mutant " + shellQuote(t.cfg.Mutant)
-	}
-	return cmd + " --only " + strconv.Itoa(id)
+	return cmd + t.faultFlags() + " --only " + strconv.Itoa(id)
 }
 
 func (t *target) print(id int, status, reason, repro string, r SpecReport) {
@@ -294,7 +302,7 @@ func (t *target) document() *reports.Document {
 	d := &reports.Document{
 		SchemaVersion: reports.SchemaVersion,
 		Harness:       reports.Harness{Name: "conform", Version: HarnessVersion},
-		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, BinarySHA256: binaryHash(t.argv[0])},
+		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.argv[0])},
 		OS:            runtime.GOOS, Arch: runtime.GOARCH,
 		MatrixVersion: Version,
 		Items:         []reports.Item{},

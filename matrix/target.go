@@ -39,11 +39,20 @@ func (t *target) labOptions() lab.Options {
 // runRepro is the command that runs one scenario file alone against the
 // host under test.
 func (t *target) runRepro(file string) string {
-	cmd := "conform run " + shellQuote(file) + " --host " + shellQuote(t.cfg.Host)
+	return "conform run " + shellQuote(file) + " --host " + shellQuote(t.cfg.Host) + t.faultFlags()
+}
+
+// faultFlags are the --mutant and --core-fault flags of the certification,
+// for repro commands.
+func (t *target) faultFlags() string {
+	s := ""
 	if t.cfg.Mutant != "" {
-		cmd += " --mutant " + shellQuote(t.cfg.Mutant)
+		s += " --mutant " + shellQuote(t.cfg.Mutant)
 	}
-	return cmd
+	if t.cfg.CoreFault != "" {
+		s += " --core-fault " + shellQuote(t.cfg.CoreFault)
+	}
+	return s
 }
 
 // probeTimeout bounds the probe session that asks the host what it backs.

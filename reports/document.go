@@ -41,8 +41,11 @@ type Harness struct {
 // Host identifies the host under test: how it was started and what it said
 // it is.
 type Host struct {
-	Command      string   `json:"command"`
-	Mutant       string   `json:"mutant,omitempty"`
+	Command string `json:"command"`
+	Mutant  string `json:"mutant,omitempty"`
+	// CoreFault is the named fault of conform's own core that was switched
+	// on (conform selftest), if any.
+	CoreFault    string   `json:"coreFault,omitempty"`
 	BinarySHA256 string   `json:"binarySha256,omitempty"`
 	Name         string   `json:"name,omitempty"`
 	Version      string   `json:"version,omitempty"`

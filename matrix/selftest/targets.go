@@ -43,4 +43,6 @@ var mutantTargets = map[string][]int{
 	"store-ack-without-persist":   {10, 40},
 	"trace-flush-not-durable":     {12, 41},
 	"lose-task-checkpoint":        {10},
+	"failure-as-unknown-outcome":  {45},
+	"failure-as-unknown-outcome":  {45},
 }
