@@ -40,6 +40,8 @@ const (
 	gStore        = "Checkpoint and final-report persistence acknowledgements are durable (item 40)."
 	gTrace        = "Make TracePort.flush durable through the completion boundary."
 	gTaskState    = "A fresh host process on the same storeDir sees the task.checkpoint state."
+	gThrows       = "After dispatch starts, propagate unexpected adapter throws as unknown side-effect outcomes; never convert them into ordinary retryable tool results."
+	gPartial      = "Partial command mutations remain explicit when post-capture succeeds (item 29)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -132,5 +134,11 @@ func registry() []Mutant {
 			reference.Faults{TraceFlushNotDurable: true}},
 		{"lose-task-checkpoint", gTaskState, "keeps task.checkpoint state in process memory, lost to a fresh host process",
 			reference.Faults{LoseTaskCheckpoint: true}},
+
+		// Tool executor: unknown outcomes and partial mutations (items 29, 34).
+		{"unknown-outcome-as-failure", gThrows, "answers an adapter failure after dispatch as a retryable IO_ERROR result",
+			reference.Faults{UnknownOutcomeAsFailure: true}},
+		{"drop-partial-command-writes", gPartial, "attests no writes for a command that timed out after changing files",
+			reference.Faults{DropPartialCommandWrites: true}},
 	}
 }
