@@ -41,6 +41,8 @@ const (
 	gTrace        = "Make TracePort.flush durable through the completion boundary."
 	gTaskState    = "A fresh host process on the same storeDir sees the task.checkpoint state."
 	gStructured   = "Structured failures continue to later independent calls (item 45): an ordinary tool failure is an ok=false result, not an unknown outcome."
+	gThrows       = "After dispatch starts, propagate unexpected adapter throws as unknown side-effect outcomes; never convert them into ordinary retryable tool results."
+	gPartial      = "Partial command mutations remain explicit when post-capture succeeds (item 29)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -137,5 +139,10 @@ func registry() []Mutant {
 		// Batch stop policy.
 		{"failure-as-unknown-outcome", gStructured, "answers an ordinary tool failure as an unknown-outcome error",
 			reference.Faults{FailureAsUnknownOutcome: true}},
+		// Tool executor: unknown outcomes and partial mutations (items 29, 34).
+		{"unknown-outcome-as-retryable", gThrows, "answers an adapter failure after dispatch as a retryable IO_ERROR result",
+			reference.Faults{UnknownOutcomeAsFailure: true}},
+		{"drop-partial-command-writes", gPartial, "attests no writes for a command that timed out after changing files",
+			reference.Faults{DropPartialCommandWrites: true}},
 	}
 }

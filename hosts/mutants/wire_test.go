@@ -460,6 +460,32 @@ var specs = map[string]func(name string){
 		_, err := mut.call("read_file", map[string]any{"path": "missing.txt"})
 		Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "%v", err)
 	},
+
+	// Tool executor: unknown outcomes and partial mutations (items 29, 34).
+	"unknown-outcome-as-retryable": func(name string) {
+		ref, mut := both(name, setup{})
+		write := create("node_modules/pkg/index.js", "x\n")
+		_, err := ref.call("write_file", write)
+		Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "the snapshots cannot confirm the write: %v", err)
+		r := mut.fails("write_file", write, "IO_ERROR")
+		Expect(r.Error.Retryable).To(BeTrue())
+		Expect(mut.exists("node_modules/pkg/index.js")).To(BeTrue(), "the write happened all the same")
+	},
+	"drop-partial-command-writes": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{})
+		run := map[string]any{"command": "echo partial > partial.md; sleep 30", "timeoutMs": 500}
+		for _, h := range []*host{ref, mut} {
+			r, out := h.ok("run_command", run)
+			Expect(out["timedOut"]).To(BeTrue())
+			Expect(h.exists("partial.md")).To(BeTrue())
+			if h == ref {
+				Expect(writePaths(r)).To(ContainElement("partial.md"))
+			} else {
+				Expect(writePaths(r)).To(BeEmpty())
+			}
+		}
+	},
 }
 
 // brokenListCatalog is the core catalog with a list_files output schema no

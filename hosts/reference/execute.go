@@ -174,12 +174,12 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 		case errors.As(err, &te):
 			return errorResult(id, c.p.CallID, te, s.failedEffects(c)), nil
 		case errors.As(err, &uo):
-			return port.ToolResult{}, wire.UnknownOutcomeError(id, uo.reason)
+			return s.unknownResult(c, uo.reason)
 		}
 		if code := portCode(err); code != "" && c.desc.Mutability == catalog.MutabilityRead {
 			return errorResult(id, c.p.CallID, &toolError{Code: code, Message: portMessage(err), Retryable: code == "IO_ERROR" || code == "UNAVAILABLE"}, nil), nil
 		}
-		return port.ToolResult{}, wire.UnknownOutcomeError(id, "the adapter failed after dispatch: "+err.Error())
+		return s.unknownResult(c, "the adapter failed after dispatch: "+err.Error())
 	}
 	if !s.faults.SkipOutputValidation {
 		if err := s.validator.Validate(c.desc.OutputSchema, out.Output); err != nil {

@@ -7,7 +7,9 @@ import (
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/schema"
+	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
+	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
 // This file holds the fault seams of the tool executor that need more
@@ -81,4 +83,22 @@ func derivedWrites(d workspace.Diff) workspace.Diff {
 		d.Writes = append(d.Writes, w)
 	}
 	return d
+}
+
+// unknownResult answers a call whose side effects are unknown after
+// dispatch: the unknown-outcome error, or under the UnknownOutcomeAsFailure
+// fault an ordinary retryable IO_ERROR result, as a catch-all handler
+// would.
+func (s *session) unknownResult(c *call, reason string) (port.ToolResult, error) {
+	if s.faults.UnknownOutcomeAsFailure {
+		return errorResult(c.desc.ID, c.p.CallID, &toolError{Code: "IO_ERROR", Message: reason, Retryable: true}, nil), nil
+	}
+	return port.ToolResult{}, wire.UnknownOutcomeError(c.desc.ID, reason)
+}
+
+// commandWrites reports whether a finished command's observed changes
+// become write evidence: always, except under the DropPartialCommandWrites
+// fault for a command that did not exit on its own (timed out or canceled).
+func (s *session) commandWrites(status command.ExitStatus) bool {
+	return !s.faults.DropPartialCommandWrites || status == command.StatusExited
 }

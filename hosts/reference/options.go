@@ -109,6 +109,13 @@ type Faults struct {
 	// an ok=false result, so the core stops the batch at an ordinary
 	// failure.
 	FailureAsUnknownOutcome bool
+	// UnknownOutcomeAsFailure answers an adapter failure after dispatch
+	// (an unknown side-effect outcome) as an ordinary retryable IO_ERROR
+	// result.
+	UnknownOutcomeAsFailure bool
+	// DropPartialCommandWrites attests no writes for a command that timed
+	// out or was canceled after changing the workspace.
+	DropPartialCommandWrites bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

@@ -49,7 +49,7 @@ func runCommand(ctx context.Context, s *session, c *call) (outcome, error) {
 		}
 		out := command.FailureOutput(a.Command, a.Cwd, ce)
 		out.DerivedMutations = derived
-		return outcome{Output: out, Summary: string(ce.Code) + ": " + ce.Message, Trust: "external", Effects: s.writeEffects(diff, nil)}, nil
+		return outcome{Output: out, Summary: string(ce.Code) + ": " + ce.Message, Trust: "external", Effects: s.commandEffects(diff, command.StatusCanceled)}, nil
 	}
 	ref := s.keepSpill(res)
 	if s.faults.DropSpill && ref != "" {
@@ -72,9 +72,19 @@ func runCommand(ctx context.Context, s *session, c *call) (outcome, error) {
 	out.DerivedMutations = derived
 	o := outcome{Output: out, Summary: res.Summary(), Trust: "external", ArtifactRef: ref}
 	if len(diff.Observed) > 0 {
-		o.Effects = s.writeEffects(diff, nil)
+		o.Effects = s.commandEffects(diff, res.Status)
 	}
 	return o, nil
+}
+
+// commandEffects are the effects of a command that changed the workspace:
+// the snapshots' writes, whether or not the command exited on its own.
+func (s *session) commandEffects(diff workspace.Diff, status command.ExitStatus) *port.Effects {
+	eff := s.writeEffects(diff, nil)
+	if !s.commandWrites(status) {
+		eff.Writes = nil
+	}
+	return eff
 }
 
 func asCommandError(err error, target **command.Error) bool {

@@ -44,5 +44,4 @@ var mutantTargets = map[string][]int{
 	"trace-flush-not-durable":     {12, 41},
 	"lose-task-checkpoint":        {10},
 	"failure-as-unknown-outcome":  {45},
-	"failure-as-unknown-outcome":  {45},
 }
