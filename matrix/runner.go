@@ -244,13 +244,18 @@ func specRepro(r SpecReport) string {
 	return ""
 }
 
+// rank orders the statuses of an item's specs: the item takes its
+// highest-ranked one. A failed spec fails the item; a skipped one (an
+// interrupted run) keeps it from passing; a scenario that does not apply
+// to the host does not stop the others from passing the item, and only an
+// item none of whose scenarios applies is not_applicable.
 func rank(s string) int {
 	switch s {
 	case reports.Failed:
 		return 3
-	case reports.NotApplicable:
-		return 2
 	case reports.Skipped:
+		return 2
+	case reports.Passed:
 		return 1
 	}
 	return 0
