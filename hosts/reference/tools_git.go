@@ -22,14 +22,17 @@ type gitRun struct {
 	exitCode       int
 }
 
-// git runs the git executable directly (no shell) in the workspace with
-// argv; paths are always passed after "--", as data. GIT_OPTIONAL_LOCKS=0
-// keeps status from refreshing the index, so git.exec never mutates the
-// repository.
-func (s *session) runGit(ctx context.Context, limit int, args ...string) (gitRun, error) {
-	cmd := exec.CommandContext(ctx, s.git, args...)
-	cmd.Dir = s.root.Dir()
-	cmd.Env = append(gitEnv(), "GIT_OPTIONAL_LOCKS=0", "GIT_LITERAL_PATHSPECS=1", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "LC_ALL=C")
+// runGit runs the git executable directly (no shell) in the workspace with
+// the neutralised configuration of gitneutral.go (drivers are the filter
+// drivers to empty, from [filterDriversIn]) and argv; paths are always
+// passed after "--", as data. GIT_OPTIONAL_LOCKS=0 keeps status from
+// refreshing the index, so git.exec never mutates the repository.
+func (s *session) runGit(ctx context.Context, limit int, drivers []string, args ...string) (gitRun, error) {
+	root := s.root.Dir()
+	argv := append(neutralGitArgs(drivers), args...)
+	cmd := exec.CommandContext(ctx, s.git, argv...)
+	cmd.Dir = root
+	cmd.Env = s.gitCommandEnv()
 	var out, errb boundedBuffer
 	out.max, errb.max = limit, limit
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -49,16 +52,9 @@ func (s *session) runGit(ctx context.Context, limit int, args ...string) (gitRun
 	return r, nil
 }
 
-// gitEnv is the minimal environment git runs with: PATH and the locale
-// variables only, never the user's configuration directories.
-func gitEnv() []string {
-	var env []string
-	for _, k := range []string{"PATH", "SystemRoot", "TMPDIR", "TMP", "TEMP"} {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	return append(env, "HOME="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+// gitCommandEnv is the environment of every git.exec command.
+func (s *session) gitCommandEnv() []string {
+	return append(gitEnv(s.root.Dir()), "GIT_LITERAL_PATHSPECS=1", "GIT_PAGER=cat", "LC_ALL=C")
 }
 
 // boundedBuffer keeps the first max bytes written to it.
@@ -119,8 +115,9 @@ func execGit(ctx context.Context, s *session, c *call) (outcome, error) {
 	}
 	var stdout, stderr []string
 	truncated := false
+	drivers := filterDriversIn(ctx, s.git, s.root.Dir(), s.gitCommandEnv())
 	run := func(args ...string) (gitRun, error) {
-		r, err := s.runGit(ctx, maxBytes, args...)
+		r, err := s.runGit(ctx, maxBytes, drivers, args...)
 		if err != nil {
 			return r, typed(err)
 		}
@@ -152,8 +149,8 @@ func execGit(ctx context.Context, s *session, c *call) (outcome, error) {
 			label string
 			args  []string
 		}{
-			{"[working-tree]", append([]string{"diff", "--no-ext-diff", "--binary"}, suffix...)},
-			{"[staged]", append([]string{"diff", "--cached", "--no-ext-diff", "--binary"}, suffix...)},
+			{"[working-tree]", append([]string{"diff", "--no-ext-diff", "--no-textconv", "--binary"}, suffix...)},
+			{"[staged]", append([]string{"diff", "--cached", "--no-ext-diff", "--no-textconv", "--binary"}, suffix...)},
 		}
 		for _, sec := range sections {
 			r, err := run(sec.args...)
@@ -188,7 +185,7 @@ func execGit(ctx context.Context, s *session, c *call) (outcome, error) {
 			untracked = untracked[:maxUntrackedDiffs]
 		}
 		for _, name := range untracked {
-			args := []string{"diff", "--no-index", "--no-ext-diff", "--binary", "--", os.DevNull, name}
+			args := []string{"diff", "--no-index", "--no-ext-diff", "--no-textconv", "--binary", "--", os.DevNull, name}
 			r, err := run(args...)
 			if err != nil {
 				return outcome{}, err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,14 +89,33 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) error {
 // gitTimeout bounds each command of the Git baseline (LAB §3.4).
 const gitTimeout = 20 * time.Second
 
-// gitBaseline gives the workspace a Git baseline commit unless it already
-// has a .git directory (LAB §3.4): git init, add everything, commit with a
-// fixed identity. It reports whether the workspace has a baseline; a
-// failing command leaves the fixture without Git (git.exec is then not
-// offered to the model), as in the original.
+// baselineMarker is the file, inside .git, by which gitBaseline knows a
+// repository it made itself. A fixture cannot write it: the loader refuses
+// every path under .git.
+const baselineMarker = "conform-baseline"
+
+// gitBaseline gives the workspace a Git baseline commit (LAB §3.4): git
+// init, add everything, commit with a fixed identity, then the marker
+// file .git/conform-baseline. It reports whether the workspace has a
+// baseline; a failing command leaves the fixture without Git (git.exec is
+// then not offered to the model), as in the original.
+//
+// A .git directory that holds the marker is a baseline this harness made,
+// in the same workspace, for an earlier stage of a campaign: it is kept as
+// it is. Any other .git (a file, a link, a directory without the marker)
+// was not made by the harness and may carry hostile configuration; the
+// fixture then runs without a baseline and the harness runs no git command
+// on it. Every command runs with the neutralised configuration of
+// [neutralGitArgs] in the environment of [gitEnv].
 func gitBaseline(ctx context.Context, root string) (bool, string) {
-	if st, err := os.Stat(filepath.Join(root, ".git")); err == nil && st.IsDir() {
-		return true, ""
+	dotGit := filepath.Join(root, ".git")
+	if st, err := os.Lstat(dotGit); err == nil {
+		if m, err := os.Lstat(filepath.Join(dotGit, baselineMarker)); st.IsDir() && err == nil && m.Mode().IsRegular() {
+			return true, ""
+		}
+		return false, "the workspace has a .git the harness did not make; no Git baseline"
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Sprintf("unable to stat .git: %v", err)
 	}
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -104,26 +124,94 @@ func gitBaseline(ctx context.Context, root string) (bool, string) {
 	steps := [][]string{
 		{"init", "--quiet"},
 		{"add", "-A"},
-		{"-c", "user.name=GalaxyFixture", "-c", "user.email=fixture@local.invalid", "commit", "--quiet", "--allow-empty", "-m", "fixture-baseline"},
+		{"-c", "user.name=GalaxyFixture", "-c", "user.email=fixture@local.invalid", "commit", "--quiet", "--no-verify", "--allow-empty", "-m", "fixture-baseline"},
 	}
-	for _, args := range steps {
+	for i, args := range steps {
+		var drivers []string
+		if i > 0 {
+			drivers = filterDrivers(ctx, git, root)
+		}
 		cctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		cmd := exec.CommandContext(cctx, git, args...)
+		cmd := exec.CommandContext(cctx, git, append(neutralGitArgs(drivers), args...)...)
 		cmd.Dir = root
-		cmd.Env = gitEnv()
+		cmd.Env = gitEnv(root)
 		out, err := cmd.CombinedOutput()
 		cancel()
 		if err != nil {
 			return false, fmt.Sprintf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 		}
 	}
+	if err := os.WriteFile(filepath.Join(dotGit, baselineMarker), []byte("fixture-baseline\n"), 0o644); err != nil {
+		return false, fmt.Sprintf("unable to mark the Git baseline: %v", err)
+	}
 	return true, ""
 }
 
+// neutralGitArgs are the global options of every baseline command: no
+// program named by any configuration runs (core.fsmonitor, hooks, pager,
+// signing, credential helpers), and the filter drivers named in drivers
+// are emptied. The repository's own .git/config is the one git init just
+// wrote, so it defines no filter driver and one a workspace .gitattributes
+// names is a no-op; the drivers are emptied all the same. The same
+// settings, with the reasons, are in hosts/reference/gitneutral.go.
+func neutralGitArgs(drivers []string) []string {
+	args := []string{"--no-pager"}
+	for _, kv := range []string{
+		"core.fsmonitor=false",
+		"core.hooksPath=" + os.DevNull,
+		"core.pager=cat",
+		"core.askPass=",
+		"credential.helper=",
+		"protocol.allow=never",
+		"commit.gpgSign=false",
+		"gpg.program=" + os.DevNull,
+	} {
+		args = append(args, "-c", kv)
+	}
+	for _, d := range drivers {
+		for _, k := range []string{"clean=", "smudge=", "process=", "required=false"} {
+			args = append(args, "-c", "filter."+d+"."+k)
+		}
+	}
+	return args
+}
+
+// filterDrivers returns the names of the filter drivers whose clean,
+// smudge or process command the configuration of root defines; git config
+// only reads, and a failure means none.
+func filterDrivers(ctx context.Context, git, root string) []string {
+	cctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, git, "config", "-z", "--name-only", "--get-regexp", `^filter\..*\.(clean|smudge|process)$`)
+	cmd.Dir = root
+	cmd.Env = gitEnv(root)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	var drivers []string
+	for _, key := range strings.Split(string(out), "\x00") {
+		i, j := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
+		if i >= 0 && j > i && !slices.Contains(drivers, key[i+1:j]) {
+			drivers = append(drivers, key[i+1:j])
+		}
+	}
+	return drivers
+}
+
 // gitEnv is the minimal environment of the baseline commands (DECISIONS
-// 63): no HOME, so no user configuration applies.
-func gitEnv() []string {
-	env := []string{"CI=1", "FORCE_COLOR=0", "GIT_CONFIG_NOSYSTEM=1"}
+// 63): no HOME, system or global configuration, no prompts, and no
+// repository found above root.
+func gitEnv(root string) []string {
+	env := []string{
+		"CI=1", "FORCE_COLOR=0",
+		"HOME=" + os.DevNull,
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=" + os.DevNull,
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_OPTIONAL_LOCKS=0",
+		"GIT_CEILING_DIRECTORIES=" + filepath.Dir(root),
+	}
 	for _, k := range []string{"PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "TMP", "TEMP", "SystemRoot", "ComSpec", "PATHEXT"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)

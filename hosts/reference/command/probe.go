@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 )
 
 // ProberConfig configures a [Prober].
@@ -23,6 +24,13 @@ type ProberConfig struct {
 	// TempDir is where the probe's scratch directories go; "" means
 	// os.TempDir().
 	TempDir string
+	// CacheDir is where verified probe results are cached between
+	// processes (see probe_cache.go); "" means [DefaultProbeCacheDir].
+	CacheDir string
+	// NoCache turns the probe cache off: every Prober probes.
+	NoCache bool
+
+	now func() time.Time // the cache's clock; nil means time.Now
 }
 
 // A Prober runs the containment probe once and caches its result

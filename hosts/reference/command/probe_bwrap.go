@@ -36,9 +36,11 @@ type probePayload struct {
 }
 
 // probeBubblewrap runs the Linux bubblewrap probe (LAB_AND_HOSTS §13.2):
-// find bwrap on the path, check the hard-link preflight on a scratch
-// workspace, run the host's own binary as helper inside the §13.4
-// sandbox, and verify its claims from outside.
+// find bwrap on the path; answer from the probe cache when it holds a
+// verified result for this bwrap (probe_cache.go); otherwise check the
+// hard-link preflight on a scratch workspace, run the host's own binary as
+// helper inside the §13.4 sandbox, and verify its claims from outside. No
+// helper means no verified result, so the cache is then not consulted.
 func probeBubblewrap(cfg ProberConfig) ProbeResult {
 	path := cfg.Path
 	if path == "" {
@@ -48,35 +50,43 @@ func probeBubblewrap(cfg ProberConfig) ProbeResult {
 	if bwrap == "" {
 		return UnavailableProbe(LinuxBubblewrap, nil, false, "bubblewrap (bwrap) is not available on PATH.")
 	}
+	cache := newProbeCache(cfg)
+	key, keyed := keyFor(bwrap)
+	keyed = keyed && cfg.HelperArgs != nil
+	if keyed {
+		if res, ok := cache.get(key); ok {
+			return res
+		}
+	}
 	res, err := runBubblewrapProbe(cfg, bwrap)
 	if err != nil {
 		return UnavailableProbe(LinuxBubblewrap, &bwrap, true, probeFailurePrefix+err.Error())
+	}
+	if keyed {
+		cache.put(key, res)
 	}
 	return res
 }
 
 // runBubblewrapProbe does the work of probeBubblewrap once bwrap is found;
-// scratch directories and the listener are always cleaned up.
-func runBubblewrapProbe(cfg ProberConfig, bwrap string) (ProbeResult, error) {
-	var roots []string
-	defer func() {
-		for _, r := range roots {
-			os.RemoveAll(r)
-		}
-	}()
-	scratch := func(prefix string) (string, error) {
-		dir, err := os.MkdirTemp(cfg.TempDir, prefix)
-		if err != nil {
-			return "", err
-		}
-		roots = append(roots, dir)
-		return filepath.EvalSymlinks(dir)
-	}
-	workspace, err := scratch("galaxy-bwrap-workspace-")
+// the scratch directory (see probe_scratch.go) and the listener are always
+// cleaned up, and a scratch directory that cannot be removed fails the
+// probe.
+func runBubblewrapProbe(cfg ProberConfig, bwrap string) (res ProbeResult, err error) {
+	sc, err := newScratch(cfg.TempDir)
 	if err != nil {
 		return ProbeResult{}, err
 	}
-	outside, err := scratch("galaxy-bwrap-outside-")
+	defer func() {
+		if rerr := sc.remove(); rerr != nil && err == nil {
+			res, err = ProbeResult{}, fmt.Errorf("unable to remove the probe's scratch directory: %w", rerr)
+		}
+	}()
+	workspace, err := sc.dir("workspace")
+	if err != nil {
+		return ProbeResult{}, err
+	}
+	outside, err := sc.dir("outside")
 	if err != nil {
 		return ProbeResult{}, err
 	}
@@ -147,7 +157,7 @@ func runBubblewrapProbe(cfg ProberConfig, bwrap string) (ProbeResult, error) {
 	var payload probePayload
 	parsed := json.Unmarshal([]byte(proc.stdout), &payload) == nil
 	read := func(p string) string { b, _ := os.ReadFile(p); return string(b) }
-	res := ProbeResult{
+	res = ProbeResult{
 		Available:              true,
 		Backend:                LinuxBubblewrap,
 		Executable:             &bwrap,
