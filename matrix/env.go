@@ -3,7 +3,6 @@ package matrix
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/galaxy-stack/conform/matrix/session"
 	. "github.com/onsi/ginkgo/v2"
@@ -20,20 +19,19 @@ func notApplicable(reason string) {
 	Skip(notApplicablePrefix + reason)
 }
 
-// sessionTimeout bounds one session.
-const sessionTimeout = 2 * time.Minute
-
 // runSession runs sc against the host under test and fails the spec, with
 // the host's own words, if the host could not be started or broke the
-// protocol.
+// protocol, or with the bound that ended it (see [DefaultItemTimeout]).
 func runSession(sc session.Scenario) *session.Outcome {
 	GinkgoHelper()
 	Expect(current).NotTo(BeNil(), "no host under test: call matrix.Run or matrix.UseHost first")
-	ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
-	defer cancel()
+	ctx := itemContext()
 	out, err := session.Run(ctx, current.argv, sc)
 	if out != nil && out.Host.Host.Name != "" {
 		current.sawHost(out.Host)
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		Fail(fmt.Sprintf("session %q: %v", sc.Name, cause))
 	}
 	if err != nil {
 		Fail(fmt.Sprintf("session %q: %v", sc.Name, err))
