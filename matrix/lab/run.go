@@ -131,7 +131,7 @@ const DefaultTimeout = time.Duration(catalog.DefaultToolTimeoutMs)*time.Millisec
 
 // runBounded runs fx under the fixture bound of opts. When the bound, not
 // ctx, ends the run, the report fails with a "timeout" failure that names
-// the bound; when ctx ends it, the caller's cause stands and the result is
+// the bound, its only failure; when ctx ends it, the caller's cause stands and the result is
 // returned as RunFixture gave it.
 func runBounded(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Options) (*Report, error) {
 	d := opts.Timeout
@@ -148,8 +148,10 @@ func runBounded(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	if rep == nil {
 		rep = &Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID(), Status: "timed_out"}
 	}
-	rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "timeout",
-		Expected: fmt.Sprintf("the fixture finishes within %s", d), Actual: cause.Error(), Message: cause.Error()})
+	// What the oracle saw of a run cut short says nothing about the host:
+	// the bound is the one failure.
+	rep.Failures = []oracle.Failure{{File: fx.File, Assertion: "timeout",
+		Expected: fmt.Sprintf("the fixture finishes within %s", d), Actual: cause.Error(), Message: cause.Error()}}
 	rep.Passed = false
 	return rep, nil
 }

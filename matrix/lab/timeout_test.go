@@ -73,7 +73,7 @@ var _ = Describe("the fixture bound", func() {
 			lab.Options{Argv: []string{exe, hangingHostArg}, ForbidContainment: true, Timeout: time.Second}, false)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rep.Passed).To(BeFalse())
-		Expect(failuresOf(rep)).To(ContainElement(ContainSubstring("fixture timed out after 1s (the per-fixture bound)")))
+		Expect(failuresOf(rep)).To(ConsistOf(ContainSubstring("fixture timed out after 1s (the per-fixture bound)")))
 		Expect(time.Since(start)).To(BeNumerically("<", 20*time.Second))
 	})
 
