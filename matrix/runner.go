@@ -1,21 +1,21 @@
 package matrix
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
@@ -44,6 +44,13 @@ type Config struct {
 	Out io.Writer
 	// Color colours the status words of Out.
 	Color bool
+	// ItemTimeout bounds each spec of an item; zero means
+	// DefaultItemTimeout. The run as a whole is bounded by the context
+	// given to Run.
+	ItemTimeout time.Duration
+	// HostEnv names environment variables passed to the host in addition
+	// to the harness's allowlist (conform's --host-env).
+	HostEnv []string
 }
 
 // An InvocationError means the certification could not start as asked: a
@@ -82,7 +89,7 @@ func newTarget(cfg Config) (*target, error) {
 		}
 		argv = append(argv, "--mutant", cfg.Mutant)
 	}
-	if _, err := exec.LookPath(argv[0]); err != nil {
+	if err := hostcmd.Check(argv); err != nil {
 		return nil, &InvocationError{fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
 	}
 	return &target{cfg: cfg, argv: argv, items: map[int]*reports.Item{}}, nil
@@ -126,7 +133,13 @@ func (f *failRecorder) Fail() { f.failed = true }
 // Run runs the selected items against cfg.Host in this process and returns
 // the result document. It may be called once per process (Ginkgo runs its
 // suite once); a second certification needs a child process.
-func Run(cfg Config) (*reports.Document, error) {
+//
+// ctx bounds the run: when it ends, the running item's session ends with
+// ctx's cause as its reason and the items not yet started are skipped.
+// Ginkgo handles SIGINT and SIGTERM itself while the items run: the item
+// running at the signal is skipped as interrupted, never failed, and the
+// rest are skipped; the caller marks the document interrupted.
+func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	if errs := RegistrationErrors(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -145,13 +158,23 @@ func Run(cfg Config) (*reports.Document, error) {
 		defer undo()
 	}
 	current = t
+	setRunContext(ctx)
+	defer setRunContext(nil)
 	suite, rep := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
 	suite.LabelFilter = labelFilter(cfg)
+	// ctx is the run's only bound; Ginkgo's own default of one hour would
+	// otherwise fail every item after it, unnamed.
+	suite.Timeout = 0
 	rep.NoColor = true
 	formatter.ColorableStdOut = io.Discard // conform prints its own lines
 	RegisterFailHandler(Fail)
 	RunSpecs(&failRecorder{}, "conform host-conformance matrix", suite, rep)
-	return t.document(), nil
+	d := t.document()
+	if words, err := builtin.Words(cfg.Host); err == nil && !builtin.IsBuiltin(cfg.Host) {
+		id := hostcmd.Identify(words, t.argv)
+		d.Host.ProgramPath, d.Host.ProgramSHA256 = id.Program, id.ProgramSHA256
+	}
+	return d, nil
 }
 
 // UseHost points the specs of this process at host; the project's own test
@@ -196,6 +219,9 @@ func (t *target) collect(r SpecReport) {
 		if s, ok := strings.CutPrefix(reason, notApplicablePrefix); ok {
 			status, reason = reports.NotApplicable, s
 		}
+	case r.State.Is(types.SpecStateInterrupted):
+		// A signal stopped the spec: it did not fail, it did not finish.
+		status, reason = reports.Skipped, InterruptedReason
 	case r.State.Is(types.SpecStateFailureStates):
 		status = reports.Failed
 		reason = strings.TrimSpace(r.Failure.Message)
@@ -324,17 +350,15 @@ func (t *target) document() *reports.Document {
 	return d
 }
 
+// binaryHash is the SHA-256 of the executable name, streamed from disk;
+// "" when it cannot be found or read.
 func binaryHash(name string) string {
 	p, err := exec.LookPath(name)
 	if err != nil {
 		return ""
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	sum, _ := hostcmd.HashFile(p)
+	return sum
 }
 
 func shellQuote(s string) string {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/fixtures"
@@ -19,10 +18,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
-
-// scenarioTimeout bounds one scenario run: every execution of the fixture,
-// resumes included. Each host call inside it has its own, shorter bound.
-const scenarioTimeout = 5 * time.Minute
 
 // A check is an item's Gomega assertions on one scenario's outcome beyond
 // what the fixture's oracle checks.
@@ -116,11 +111,13 @@ func runScenario(rel string, c check) {
 	if reason := t.notApplicable(fx); reason != "" {
 		notApplicable(reason)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), scenarioTimeout)
-	defer cancel()
+	ctx := itemContext()
 	rep, err := lab.Run(ctx, fx, t.labOptions(), true)
 	if rep != nil && rep.Workspace != "" {
 		defer os.RemoveAll(filepath.Dir(rep.Workspace))
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		Fail(fmt.Sprintf("scenario %s: %v", file, cause))
 	}
 	if err != nil {
 		Fail(fmt.Sprintf("scenario %s could not run: %v", file, err))

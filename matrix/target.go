@@ -33,7 +33,7 @@ func hostUnderTest() *target {
 // labOptions are the lab options every scenario of the certification runs
 // with.
 func (t *target) labOptions() lab.Options {
-	return lab.Options{Argv: t.argv}
+	return lab.Options{Argv: t.argv, HostEnv: t.cfg.HostEnv}
 }
 
 // runRepro is the command that runs one scenario file alone against the

@@ -28,8 +28,13 @@ type Document struct {
 	OS            string  `json:"os"`
 	Arch          string  `json:"arch"`
 	MatrixVersion string  `json:"matrixVersion"`
-	Items         []Item  `json:"items"`
-	Summary       Summary `json:"summary"`
+	// Interrupted is true when a signal stopped the run: Items then holds
+	// what finished, the item running at the signal is skipped with the
+	// reason "interrupted", and the items never started are skipped (or
+	// absent).
+	Interrupted bool    `json:"interrupted,omitempty"`
+	Items       []Item  `json:"items"`
+	Summary     Summary `json:"summary"`
 }
 
 // Harness identifies the conform build that produced a document.
@@ -41,15 +46,26 @@ type Harness struct {
 // Host identifies the host under test: how it was started and what it said
 // it is.
 type Host struct {
+	// Command is the --host value as given.
 	Command string `json:"command"`
 	Mutant  string `json:"mutant,omitempty"`
 	// CoreFault is the named fault of conform's own core that was switched
 	// on (conform selftest), if any.
-	CoreFault    string   `json:"coreFault,omitempty"`
-	BinarySHA256 string   `json:"binarySha256,omitempty"`
-	Name         string   `json:"name,omitempty"`
-	Version      string   `json:"version,omitempty"`
-	Doubles      []string `json:"doubles,omitempty"`
+	CoreFault string `json:"coreFault,omitempty"`
+	// BinarySHA256 is the SHA-256 ("sha256:<hex>") of the executable the
+	// command starts: the host binary, or the interpreter of an
+	// interpreter command line.
+	BinarySHA256 string `json:"binarySha256,omitempty"`
+	// ProgramPath and ProgramSHA256 name and hash the script that is the
+	// host when the command runs an interpreter (`python3 host.py`,
+	// `node host.mjs`, `sh host.sh`): ProgramPath as written in Command,
+	// so documents from different directories compare equal. Both are
+	// absent for any other command.
+	ProgramPath   string   `json:"programPath,omitempty"`
+	ProgramSHA256 string   `json:"programSha256,omitempty"`
+	Name          string   `json:"name,omitempty"`
+	Version       string   `json:"version,omitempty"`
+	Doubles       []string `json:"doubles,omitempty"`
 }
 
 // Item is the result of one matrix item.
@@ -72,6 +88,22 @@ type Summary struct {
 	Failed        int `json:"failed"`
 	NotApplicable int `json:"notApplicable"`
 	Skipped       int `json:"skipped"`
+}
+
+// NotRunReason is the reason given to items a signal kept from running.
+const NotRunReason = "not run: the run was interrupted"
+
+// MarkInterrupted marks d as the result of an interrupted run: Interrupted
+// is set, and skipped items without a reason (Ginkgo skips the items after
+// the signal) get [NotRunReason].
+func (d *Document) MarkInterrupted() {
+	d.Interrupted = true
+	for i := range d.Items {
+		if d.Items[i].Status == Skipped && d.Items[i].Reason == "" {
+			d.Items[i].Reason = NotRunReason
+		}
+	}
+	d.Tally()
 }
 
 // Tally recomputes d.Summary from d.Items.
@@ -100,6 +132,31 @@ func WriteFile(path string, d *Document) error {
 		return err
 	}
 	return writeAtomic(path, append(b, '\n'))
+}
+
+// CheckWritable reports whether a report can be written to path, before
+// anything runs: it creates and removes a temporary file in path's
+// directory, as [WriteFile] will. The error names the directory when it is
+// missing.
+func CheckWritable(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("directory %s does not exist; create it first", dir)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory; name a file", path)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check-")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 func writeAtomic(path string, data []byte) error {

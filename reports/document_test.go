@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +51,54 @@ func TestWriteFileIntoMissingDirectoryFails(t *testing.T) {
 	err := WriteFile(filepath.Join(t.TempDir(), "no", "such", "out.json"), &Document{})
 	if err == nil {
 		t.Fatal("WriteFile into a missing directory succeeded")
+	}
+}
+
+func TestMarkInterrupted(t *testing.T) {
+	d := &Document{Items: []Item{{ID: 1, Status: Passed}, {ID: 2, Status: Skipped, Reason: "interrupted"}, {ID: 3, Status: Skipped}}}
+	d.MarkInterrupted()
+	if !d.Interrupted || d.Items[1].Reason != "interrupted" || d.Items[2].Reason != NotRunReason {
+		t.Errorf("MarkInterrupted = %+v", d)
+	}
+	if d.Summary != (Summary{Passed: 1, Skipped: 2}) {
+		t.Errorf("summary = %+v", d.Summary)
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil || m["interrupted"] != true {
+		t.Errorf("the document says %s, want \"interrupted\": true", b)
+	}
+	b, _ = json.Marshal(&Document{})
+	m = nil
+	if json.Unmarshal(b, &m); m["interrupted"] != nil {
+		t.Errorf("an uninterrupted document has no interrupted field, got %s", b)
+	}
+}
+
+func TestCheckWritable(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckWritable(filepath.Join(dir, "out.json")); err != nil {
+		t.Errorf("CheckWritable in a writable directory: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("CheckWritable left %d entries behind", len(entries))
+	}
+	if err := CheckWritable(filepath.Join(dir, "no", "out.json")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("CheckWritable in a missing directory = %v", err)
+	}
+	if err := CheckWritable(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("CheckWritable of a directory = %v", err)
+	}
+	if os.Geteuid() != 0 && runtime.GOOS != "windows" {
+		ro := filepath.Join(dir, "ro")
+		if err := os.Mkdir(ro, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckWritable(filepath.Join(ro, "out.json")); err == nil {
+			t.Error("CheckWritable in a read-only directory succeeded")
+		}
 	}
 }

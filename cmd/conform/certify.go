@@ -15,7 +15,7 @@ import (
 
 var _ = register(&command{
 	Name:      "certify",
-	UsageLine: "conform certify --host HOST [--mutant NAME] [--only 1,13] [--area AREA] [--json] [--json-report FILE]",
+	UsageLine: "conform certify --host HOST [--mutant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--timeout D] [--host-env NAME] [--json] [--json-report FILE]",
 	Short:     "run the host-conformance matrix against a host",
 	Long: `Certify runs the items of the host-conformance matrix against one host and
 prints one line per item as it finishes. Each failure gives its reason and a
@@ -24,19 +24,38 @@ command that repeats just that item.
 HOST is a built-in host ("reference") or a command line that starts a host
 speaking the host protocol on its standard input and output, for example
 './my-host' or 'node host.mjs --stdio'. The command line is split into words
-as a POSIX shell would, but no shell runs it.
+as a POSIX shell would, but no shell runs it. A relative path in it is taken
+from the directory conform runs in: the executable, when it is written with a
+slash, and the script of an interpreter (node, python3, sh, ...).
 
 Every session gets a fresh workspace and store directory and a fresh host
-process. A host that cannot be found is an invocation error (exit 2); a host
-that starts and then crashes, hangs or breaks the protocol fails the item it
-was serving, and the run goes on (exit 1).`,
+process. A host that cannot be found, is a directory or cannot be executed is
+an invocation error (exit 2); a host that starts and then crashes, hangs or
+breaks the protocol fails the item it was serving, and the run goes on
+(exit 1). The host's environment is the harness's allowlist plus the
+variables --host-env names.
+
+Time bounds: a tool call gets its own timeoutMs (120 s when it carries none)
+plus a 60 s dispatch margin before the host counts as hung; any other call
+30 s; each spec of an item 5 minutes; the whole run --timeout. The bound that
+ends a session is named in the item's reason, for example "run timed out
+after 10m (--timeout)"; items after the end of the run are skipped.
+
+SIGINT or SIGTERM stops the run: no new item starts, the hosts are stopped,
+the item that was running is skipped as interrupted (never failed), the
+finished results are printed and written with "interrupted": true, and
+conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
+once.`,
 	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
 		host := fs.String("host", "", "the host under test: a built-in name or a command line")
 		mutant := fs.String("mutant", "", "serve this named fault of the reference host (with --host reference)")
+		coreFault := fs.String("core-fault", "", "switch on this named fault of conform's own core runtime (see `conform selftest --list`)")
 		only := fs.String("only", "", "comma-separated item IDs to run (default: all)")
 		area := fs.String("area", "", "run only the items of this area")
 		asJSON := fs.Bool("json", false, "print the result document on standard output and nothing else")
 		jsonReport := fs.String("json-report", "", "write the result document to `FILE`")
+		timeout := addTimeoutFlag(fs)
+		env := addHostEnvFlag(fs)
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usagef("certify: unexpected arguments %q", args)
@@ -48,16 +67,30 @@ was serving, and the run goes on (exit 1).`,
 			if err != nil {
 				return err
 			}
+			if *jsonReport != "" {
+				if err := reports.CheckWritable(*jsonReport); err != nil {
+					return usagef("--json-report %s: %v", *jsonReport, err)
+				}
+			}
 			progress := stdout
 			if *asJSON {
 				progress = stderr
 			}
-			doc, err := matrix.Run(matrix.Config{
-				Host: *host, Mutant: *mutant, Only: ids, Area: *area,
+			j, err := startJob(*timeout, true, stderr)
+			if err != nil {
+				return err
+			}
+			defer j.close()
+			doc, err := matrix.Run(j.ctx, matrix.Config{
+				Host: *host, Mutant: *mutant, CoreFault: *coreFault, Only: ids, Area: *area, HostEnv: *env,
 				Out: progress, Color: colorOK(progress),
 			})
 			if err != nil {
 				return err
+			}
+			stopped := j.interrupted()
+			if stopped != nil {
+				doc.MarkInterrupted()
 			}
 			if *jsonReport != "" {
 				if err := reports.WriteFile(*jsonReport, doc); err != nil {
@@ -72,9 +105,18 @@ was serving, and the run goes on (exit 1).`,
 				fmt.Fprintf(stdout, "%s\n", b)
 			} else {
 				s := doc.Summary
-				fmt.Fprintf(stdout, "\n%d passed, %d failed, %d not applicable, %d skipped\n", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
+				fmt.Fprintf(stdout, "\n%d passed, %d failed, %d not applicable, %d skipped", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
+				if stopped != nil {
+					fmt.Fprintf(stdout, "; %s", stopped)
+				}
+				fmt.Fprintln(stdout)
 			}
-			if doc.Summary.Failed > 0 {
+			switch {
+			case stopped != nil:
+				return stopped
+			case j.timedOut() != nil:
+				return j.timedOut()
+			case doc.Summary.Failed > 0:
 				return errFailed
 			}
 			return nil

@@ -107,7 +107,9 @@ Commands:
 	fmt.Fprint(w, `
 Exit status: 0 everything required passed; 1 something failed; 2 the
 invocation itself is wrong (bad flag, malformed fixture, host command not
-found).
+found or not executable, report path not writable); 130 or 143 SIGINT or
+SIGTERM stopped the run (the finished results are reported, marked
+interrupted).
 
 Run 'conform help <command>' for more about a command.
 `)

@@ -34,12 +34,14 @@ func (e *usageError) Error() string { return e.msg }
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
 // main1 runs one command and maps its error to an exit status: 0 success,
-// 1 something failed, 2 the invocation itself is wrong.
+// 1 something failed, 2 the invocation itself is wrong, 130 or 143 a
+// SIGINT or SIGTERM stopped it.
 func main1(args []string, stdout, stderr io.Writer) int {
 	matrix.HarnessVersion = version
 	err := dispatch(args, stdout, stderr)
 	var ue *usageError
 	var ie *matrix.InvocationError
+	var stopped *interruptedError
 	switch {
 	case err == nil:
 		return 0
@@ -50,6 +52,9 @@ func main1(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ue), errors.As(err, &ie):
 		fmt.Fprintln(stderr, "conform:", err)
 		return 2
+	case errors.As(err, &stopped):
+		fmt.Fprintln(stderr, "conform:", err)
+		return stopped.exitStatus()
 	}
 	fmt.Fprintln(stderr, "conform:", err)
 	return 1

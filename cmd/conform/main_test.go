@@ -1,11 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
@@ -23,14 +32,23 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the command-line scripts in testdata/script.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Cmds: map[string]func(*testscript.TestScript, bool, []string){
+		"sigexec": cmdSigexec,
+	}})
 }
 
 // testHost is a deliberately broken host used by the scripts: the reference
-// host with its initialize answer altered as os.Args[1] names.
+// host with its initialize answer altered as os.Args[1] names, or, for
+// "hang MARKER", with tool/execute never answering (cancelled or not) until
+// shutdown or the end of its input, except for calls whose ID starts with
+// "ok-"; it creates the file MARKER when the first such call arrives. "hang-hard MARKER" does not answer shutdown either,
+// and ends only with its input.
 func testHost() {
+	if len(os.Args) == 3 && (os.Args[1] == "hang" || os.Args[1] == "hang-hard") {
+		serveHanging(os.Args[2], os.Args[1] == "hang-hard")
+	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: testhost missing-name|unknown-field")
+		fmt.Fprintln(os.Stderr, "usage: testhost missing-name|unknown-field|hang MARKER|hang-hard MARKER")
 		os.Exit(2)
 	}
 	alter := map[string]func(map[string]any){
@@ -57,4 +75,169 @@ func testHost() {
 		fmt.Fprintln(os.Stderr, "testhost:", err)
 		os.Exit(1)
 	}
+}
+
+func serveHanging(marker string, hard bool) {
+	stop := make(chan struct{})
+	var once sync.Once
+	quit := func() { once.Do(func() { close(stop) }) }
+	ref := reference.New()
+	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		switch method {
+		case wire.MethodExecute:
+			var p wire.ExecuteParams
+			if json.Unmarshal(params, &p) == nil && strings.HasPrefix(p.CallID, "ok-") {
+				break
+			}
+			_ = os.WriteFile(marker, nil, 0o644)
+			<-stop
+			return nil, errors.New("stopped")
+		case wire.MethodShutdown:
+			if hard {
+				<-stop
+				return nil, errors.New("stopped")
+			}
+			quit()
+		}
+		return ref.Handle(ctx, method, params)
+	})
+	_ = wire.Serve(context.Background(), &eofReader{r: os.Stdin, eof: quit}, os.Stdout, h)
+	os.Exit(0)
+}
+
+// eofReader calls eof when r ends.
+type eofReader struct {
+	r   io.Reader
+	eof func()
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil {
+		e.eof()
+	}
+	return n, err
+}
+
+// cmdSigexec is the script command
+//
+//	sigexec [-twice] INT|TERM MARKER PROGRAM [ARGS...]
+//
+// It starts PROGRAM, waits for the file MARKER to appear, sends PROGRAM
+// the signal (with -twice, a second one once PROGRAM says on standard
+// error that it is stopping), waits for it to exit, and leaves its output
+// as the command's output followed by a line "exit=N".
+func cmdSigexec(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! sigexec")
+	}
+	twice := len(args) > 0 && args[0] == "-twice"
+	if twice {
+		args = args[1:]
+	}
+	if len(args) < 3 {
+		ts.Fatalf("usage: sigexec [-twice] INT|TERM MARKER PROGRAM [ARGS...]")
+	}
+	sig := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[args[0]]
+	if sig == 0 {
+		ts.Fatalf("sigexec: unknown signal %q", args[0])
+	}
+	marker := ts.MkAbs(args[1])
+	prog, err := lookPath(ts, args[2])
+	ts.Check(err)
+	cmd := exec.Command(prog, args[3:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = scriptEnv(ts)
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	errR, errW := io.Pipe()
+	cmd.Stderr = errW
+	var stderr strings.Builder
+	stopping := make(chan struct{})
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(errR)
+		once := sync.Once{}
+		for sc.Scan() {
+			stderr.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "signal again to exit at once") {
+				once.Do(func() { close(stopping) })
+			}
+		}
+	}()
+	ts.Check(cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); errW.Close() }()
+	deadline := time.After(15 * time.Second)
+	for {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			<-copied
+			ts.Fatalf("sigexec: %s exited before %s appeared: %v\nstdout:\n%s\nstderr:\n%s", args[2], args[1], err, stdout.String(), stderr.String())
+		case <-deadline:
+			cmd.Process.Kill()
+			<-exited
+			<-copied
+			ts.Fatalf("sigexec: %s did not appear within 60s\nstdout:\n%s\nstderr:\n%s", args[1], stdout.String(), stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	sent := time.Now()
+	ts.Check(cmd.Process.Signal(sig))
+	if twice {
+		select {
+		case <-stopping:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			ts.Fatalf("sigexec: %s did not say it was stopping", args[2])
+		}
+		ts.Check(cmd.Process.Signal(sig))
+	}
+	var werr error
+	select {
+	case werr = <-exited:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+		ts.Fatalf("sigexec: %s did not exit within 60s of the signal", args[2])
+	}
+	<-copied
+	ts.Logf("sigexec: %s exited %s after the signal", args[2], time.Since(sent).Round(100*time.Millisecond))
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		code = ee.ExitCode()
+	} else if werr != nil {
+		ts.Fatalf("sigexec: %v", werr)
+	}
+	fmt.Fprint(ts.Stdout(), stdout.String())
+	fmt.Fprintf(ts.Stdout(), "exit=%d\n", code)
+	fmt.Fprint(ts.Stderr(), stderr.String())
+}
+
+// lookPath finds name on the script's PATH.
+func lookPath(ts *testscript.TestScript, name string) (string, error) {
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("sigexec: %s not found on the script's PATH", name)
+}
+
+// scriptEnv is this process's environment with the script's own variables
+// on top.
+func scriptEnv(ts *testscript.TestScript) []string {
+	env := os.Environ()
+	for _, k := range []string{"PATH", "WORK", "HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE", "NO_COLOR"} {
+		if v := ts.Getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }

@@ -1,17 +1,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/galaxy-stack/conform/core/faults"
 	"io"
-	"os"
-	"os/exec"
-	"os/signal"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/oracle"
@@ -19,7 +17,7 @@ import (
 
 var _ = register(&command{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json... --host HOST [--mutant NAME] [--keep] [--json] [--task TEXT] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	UsageLine: "conform run FIXTURE.json... --host HOST [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] | conform run --campaign DIR --host HOST [--keep] [--json]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -39,12 +37,14 @@ identity, and the campaign stops at the first stage that does not meet its
 oracle. A stage that expects a failure and gets it passes.
 
 HOST is a built-in host ("reference", "doubles") or a command line that starts a
-host, as for certify. A fixture with runtime.toolProfile "full_contract" needs
+host, as for certify; --host-env adds environment variables to the host's
+allowlist. A fixture with runtime.toolProfile "full_contract" needs
 a host that offers the nine optional tools (--host doubles does); on any other
 host it fails as not applicable.
 
 --mutant NAME serves a named fault of the reference host (with --host
-reference), as certify --mutant does. A fixture path under fixtures/matrix/
+reference), as certify --mutant does; --core-fault NAME switches on a named
+fault of conform's own core runtime (conform selftest --list names them). A fixture path under fixtures/matrix/
 that does not exist on disk is read from the matrix scenarios built into
 conform, so the repro commands certify prints work anywhere.
 
@@ -59,19 +59,35 @@ corrupt_result, throw_after_commit, forge_effects, mismatch_id; the report
 records every injected fault), and "forbidContainmentBackends": true does
 what --forbid-containment does, for that fixture alone.
 
+Time bounds: a tool call gets its own timeoutMs (120 s when it carries none)
+plus a 60 s dispatch margin; each fixture (each campaign stage) 5 minutes,
+after which it fails with "fixture timed out after 5m0s (the per-fixture
+bound)"; the whole command --timeout, after which the fixture running fails
+naming it and no other starts.
+
+SIGINT or SIGTERM stops the command: no new fixture starts, the hosts are
+stopped, the fixture that was running is reported as interrupted (never as a
+failure), the finished reports are printed with "interrupted": true in the
+JSON, and conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal
+exits at once. Temporary workspaces are removed either way, unless --keep.
+
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
 2 the invocation is wrong: a malformed fixture (named with the file and the
 JSON path of the offending field), a fixture whose run request the core
-refuses, a host command that cannot be found.`,
+refuses, a host command that cannot be found or started; 130 or 143 a signal
+stopped it.`,
 	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
 		host := fs.String("host", "", "the host under test: a built-in name or a command line")
 		mutant := fs.String("mutant", "", "serve this named fault of the reference host (with --host reference)")
+		coreFault := fs.String("core-fault", "", "switch on this named fault of conform's own core runtime (see `conform selftest --list`)")
 		campaign := fs.String("campaign", "", "run the stages of the campaign in `DIR` on one shared workspace")
 		keep := fs.Bool("keep", false, "keep the workspaces and print their paths")
 		asJSON := fs.Bool("json", false, "print the reports as JSON on standard output and nothing else")
 		task := fs.String("task", "", "replace the task of a single fixture (the run ID does not change)")
 		forbid := fs.Bool("forbid-containment", false, "ask the host to behave as if no containment backend existed")
+		timeout := addTimeoutFlag(fs)
+		env := addHostEnvFlag(fs)
 		return func(args []string) error {
 			paths, err := interspersed(fs, args)
 			if err != nil {
@@ -90,12 +106,17 @@ refuses, a host command that cannot be found.`,
 				}
 				argv = append(argv, "--mutant", *mutant)
 			}
-			if _, err := exec.LookPath(argv[0]); err != nil {
+			if *coreFault != "" {
+				undo, err := faults.Enable(*coreFault)
+				if err != nil {
+					return usagef("run: --core-fault %q: %v (see `conform selftest --list`)", *coreFault, err)
+				}
+				defer undo()
+			}
+			if err := hostcmd.Check(argv); err != nil {
 				return usagef("host command %q cannot be started: %v", *host, err)
 			}
-			opts := lab.Options{Argv: argv, Task: *task, ForbidContainment: *forbid}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
+			opts := lab.Options{Argv: argv, Task: *task, ForbidContainment: *forbid, HostEnv: *env}
 			if *campaign != "" {
 				if len(paths) > 0 {
 					return usagef("run: --campaign takes no fixture arguments, got %q", paths)
@@ -103,12 +124,20 @@ refuses, a host command that cannot be found.`,
 				if *task != "" {
 					return usagef("run: --task applies to a single fixture, not to a campaign")
 				}
-				return runCampaign(ctx, *campaign, opts, *keep, *asJSON, stdout)
-			}
-			if len(paths) == 0 {
+			} else if len(paths) == 0 {
 				return usagef("run: no fixture given\nusage: conform run FIXTURE.json... --host HOST")
 			}
-			return runFixtures(ctx, paths, opts, *keep, *asJSON, stdout)
+			// With --keep the workspaces outlive the command, so they are
+			// made where the user's TMPDIR says.
+			j, err := startJob(*timeout, !*keep, stderr)
+			if err != nil {
+				return err
+			}
+			defer j.close()
+			if *campaign != "" {
+				return runCampaign(j, *campaign, opts, *keep, *asJSON, stdout)
+			}
+			return runFixtures(j, paths, opts, *keep, *asJSON, stdout)
 		}
 	},
 })
@@ -149,7 +178,26 @@ func labError(err error) error {
 	return err
 }
 
-func runFixtures(ctx context.Context, paths []string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
+// fixtureRef names a fixture in the output of an interrupted run.
+type fixtureRef struct {
+	Fixture string `json:"fixture"`
+	File    string `json:"file"`
+}
+
+// runResult is the JSON output of `conform run` over fixtures.
+type runResult struct {
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+	// Interrupted is true when a signal stopped the run; InterruptedFixture
+	// is the fixture that was running then (not in Reports), and NotRun
+	// counts the fixtures never started.
+	Interrupted        bool          `json:"interrupted,omitempty"`
+	InterruptedFixture *fixtureRef   `json:"interruptedFixture,omitempty"`
+	NotRun             int           `json:"notRun,omitempty"`
+	Reports            []*lab.Report `json:"reports"`
+}
+
+func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
 	var all []*fixture.Fixture
 	for _, p := range paths {
 		fxs, err := loadFixtures(p)
@@ -161,68 +209,158 @@ func runFixtures(ctx context.Context, paths []string, opts lab.Options, keep, as
 	if opts.Task != "" && len(all) != 1 {
 		return usagef("run: --task applies to exactly one fixture, got %d", len(all))
 	}
-	var reports []*lab.Report
-	passed, failed := 0, 0
+	res := runResult{Reports: []*lab.Report{}}
+	started := 0
 	for _, fx := range all {
-		rep, err := lab.Run(ctx, fx, opts, keep)
+		if j.ctx.Err() != nil {
+			break // interrupted or out of time: start nothing new
+		}
+		started++
+		var rep *lab.Report
+		var err error
+		j.await(func() { rep, err = lab.Run(j.ctx, fx, opts, keep) })
+		if j.interrupted() != nil {
+			// Whatever the fixture returned, the signal ended it.
+			res.InterruptedFixture = &fixtureRef{Fixture: fx.Name, File: fx.File}
+			if !asJSON {
+				fmt.Fprintf(stdout, "INTR  %s  (%s)  %s before it finished\n", fx.Name, fx.File, j.interrupted())
+			}
+			break
+		}
+		if te := j.timedOut(); te != nil {
+			rep = timedOutReport(fx, rep, te)
+			err = nil
+		}
 		if err != nil {
 			return labError(fmt.Errorf("%s: %w", fx.File, err))
 		}
-		reports = append(reports, rep)
+		res.Reports = append(res.Reports, rep)
 		if rep.Passed {
-			passed++
+			res.Passed++
 		} else {
-			failed++
+			res.Failed++
 		}
 		if !asJSON {
 			printReport(stdout, "", rep)
 		}
 	}
+	res.NotRun = len(all) - started
+	stopped := j.interrupted()
+	res.Interrupted = stopped != nil
 	if asJSON {
-		if err := writeJSON(stdout, struct {
-			Passed  int           `json:"passed"`
-			Failed  int           `json:"failed"`
-			Reports []*lab.Report `json:"reports"`
-		}{passed, failed, reports}); err != nil {
+		if err := writeJSON(stdout, res); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "\n%d passed, %d failed\n", passed, failed)
+		fmt.Fprintf(stdout, "\n%d passed, %d failed", res.Passed, res.Failed)
+		if res.NotRun > 0 {
+			fmt.Fprintf(stdout, ", %d not run", res.NotRun)
+		}
+		if stopped != nil {
+			fmt.Fprintf(stdout, "; %s", stopped)
+		}
+		fmt.Fprintln(stdout)
 	}
-	if failed > 0 {
+	switch {
+	case stopped != nil:
+		return stopped
+	case j.timedOut() != nil:
+		return j.timedOut()
+	case res.Failed > 0:
 		return errFailed
 	}
 	return nil
 }
 
-func runCampaign(ctx context.Context, dir string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
+// timedOutReport fails the report of fx, the fixture running when the
+// run's --timeout ended it, with a failure naming the bound.
+func timedOutReport(fx *fixture.Fixture, rep *lab.Report, cause error) *lab.Report {
+	if rep == nil {
+		rep = &lab.Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID(), Status: "timed_out"}
+	}
+	// What the oracle saw of a run cut short says nothing about the host:
+	// the bound is the one failure.
+	rep.Failures = []oracle.Failure{{File: fx.File, Assertion: "timeout",
+		Expected: "the run finishes within --timeout", Actual: cause.Error(), Message: cause.Error()}}
+	rep.Passed = false
+	return rep
+}
+
+// campaignResult is the JSON output of `conform run --campaign`: the
+// campaign's report, marked when a signal stopped it.
+type campaignResult struct {
+	*lab.CampaignReport
+	// Interrupted is true when a signal stopped the campaign;
+	// InterruptedStage names the stage that was running then (not in
+	// Stages).
+	Interrupted      bool   `json:"interrupted,omitempty"`
+	InterruptedStage string `json:"interruptedStage,omitempty"`
+}
+
+func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
 	c, err := fixture.LoadCampaign(dir)
 	if err != nil {
 		return loadError(err)
 	}
-	rep, err := lab.RunCampaign(ctx, c, opts, keep)
-	if err != nil {
+	var rep *lab.CampaignReport
+	j.await(func() { rep, err = lab.RunCampaign(j.ctx, c, opts, keep) })
+	stopped, timedOut := j.interrupted(), j.timedOut()
+	if stopped == nil && timedOut == nil && err != nil {
 		return labError(err)
 	}
+	if rep == nil { // still winding down after a signal
+		rep = &lab.CampaignReport{Path: c.Path, Stages: []lab.StageReport{}, Failures: []string{}}
+		for _, st := range c.Stages {
+			rep.PlannedStages = append(rep.PlannedStages, st.Name)
+		}
+	}
+	// cut is the stage that was running when a signal or --timeout ended
+	// the campaign; RunCampaign does not report it.
+	cut := ""
+	if (stopped != nil || timedOut != nil) && rep.CompletedStages < len(c.Stages) {
+		cut = c.Stage(rep.CompletedStages)
+	}
+	out := campaignResult{CampaignReport: rep}
+	if stopped != nil {
+		out.Interrupted, out.InterruptedStage = true, cut
+	} else if timedOut != nil && cut != "" {
+		rep.Failures = append(rep.Failures, cut+": "+timedOut.Error())
+	}
 	if asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {
 		for _, st := range rep.Stages {
 			printReport(stdout, st.Stage, st.Report)
 		}
+		switch {
+		case stopped != nil && cut != "":
+			fmt.Fprintf(stdout, "INTR  %s  %s before it finished\n", cut, stopped)
+		case timedOut != nil && cut != "":
+			fmt.Fprintf(stdout, "FAIL  %s  %s\n", cut, timedOut)
+		}
 		if rep.Workspace != "" {
 			fmt.Fprintf(stdout, "workspace: %s\n", rep.Workspace)
 		}
 		fmt.Fprintf(stdout, "\ncampaign %s: %d of %d stages ran", c.Path, rep.CompletedStages, len(rep.PlannedStages))
-		if rep.Passed {
+		switch {
+		case stopped != nil:
+			fmt.Fprintf(stdout, "; %s\n", stopped)
+		case timedOut != nil:
+			fmt.Fprintf(stdout, "; %s\n", timedOut)
+		case rep.Passed:
 			fmt.Fprintln(stdout, ", all passed")
-		} else {
+		default:
 			fmt.Fprintln(stdout, ", stopped at the first failing stage")
 		}
 	}
-	if !rep.Passed {
+	switch {
+	case stopped != nil:
+		return stopped
+	case timedOut != nil:
+		return timedOut
+	case !rep.Passed:
 		return errFailed
 	}
 	return nil

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	doubles "github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
@@ -53,7 +54,9 @@ func IsBuiltin(host string) bool {
 
 // Command returns the command line that starts host. A built-in name
 // becomes this executable with `host serve NAME`; anything else is split
-// into words as a POSIX shell would, without running a shell.
+// into words as a POSIX shell would, without running a shell, and its
+// relative paths are made absolute against the current directory
+// (hostcmd.Resolve), because the host runs in its workspace.
 func Command(host string) ([]string, error) {
 	if IsBuiltin(host) {
 		exe, err := os.Executable()
@@ -62,6 +65,17 @@ func Command(host string) ([]string, error) {
 		}
 		return []string{exe, "host", "serve", host}, nil
 	}
+	words, err := Words(host)
+	if err != nil {
+		return nil, err
+	}
+	return hostcmd.Resolve(words)
+}
+
+// Words splits a host command line into words as a POSIX shell would,
+// without running a shell and without resolving any path: the command as
+// the user wrote it.
+func Words(host string) ([]string, error) {
 	words, err := shlex.Split(host)
 	if err != nil {
 		return nil, fmt.Errorf("cannot split host command %q: %w", host, err)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
@@ -39,6 +40,13 @@ type Options struct {
 	// Interpose, if set, wraps each host process's pipes: the fault proxy
 	// attaches here (hosts/proxy).
 	Interpose func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser)
+	// HostEnv names environment variables passed to the host in addition
+	// to the harness's allowlist (conform's --host-env).
+	HostEnv []string
+	// Timeout bounds one fixture run, each stage of a campaign on its own,
+	// in Run and RunCampaign; zero means DefaultTimeout. A fixture that
+	// reaches it fails with a "timeout" failure naming the bound.
+	Timeout time.Duration
 }
 
 // Dirs are the directories of one fixture run: the workspace root and the

@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) == 2 && os.Args[1] == storelessHostArg {
 		serveStoreless()
 	}
+	if len(os.Args) == 2 && os.Args[1] == hangingHostArg {
+		serveHanging()
+	}
 	os.Exit(m.Run())
 }
 

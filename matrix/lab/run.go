@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
 )
@@ -47,7 +50,7 @@ func Run(ctx context.Context, fx *fixture.Fixture, opts Options, keep bool) (*Re
 	if err != nil {
 		return nil, err
 	}
-	rep, err := RunFixture(ctx, fx, dirs, opts)
+	rep, err := runBounded(ctx, fx, dirs, opts)
 	if rep != nil && keep {
 		rep.Workspace = dirs.Workspace
 	}
@@ -62,7 +65,8 @@ func Run(ctx context.Context, fx *fixture.Fixture, opts Options, keep bool) (*Re
 // gets it passes, so later stages test recovery.
 //
 // With keep the campaign's directory stays and CampaignReport.Workspace
-// names the shared workspace.
+// names the shared workspace. When ctx ends, the campaign stops: the stage
+// running then is not reported, and the error is ctx's cause.
 func RunCampaign(ctx context.Context, c *fixture.Campaign, opts Options, keep bool) (*CampaignReport, error) {
 	parent, err := os.MkdirTemp("", "conform-campaign-")
 	if err != nil {
@@ -99,7 +103,13 @@ func RunCampaign(ctx context.Context, c *fixture.Campaign, opts Options, keep bo
 			return rep, err
 		}
 		outside := filepath.Join(parent, fmt.Sprintf("outside-%03d", i+1))
-		r, err := RunFixture(ctx, fx, Dirs{Workspace: ws, Store: store, Outside: outside}, stageOpts)
+		r, err := runBounded(ctx, fx, Dirs{Workspace: ws, Store: store, Outside: outside}, stageOpts)
+		if ctx.Err() != nil {
+			// The caller ended the campaign (a signal, its own deadline)
+			// while this stage ran: the stage did not finish and is not
+			// reported.
+			return rep, context.Cause(ctx)
+		}
 		if err != nil {
 			return rep, fmt.Errorf("%s: %w", c.Stage(i), err)
 		}
@@ -114,5 +124,38 @@ func RunCampaign(ctx context.Context, c *fixture.Campaign, opts Options, keep bo
 		}
 	}
 	rep.Passed = true
+	return rep, nil
+}
+
+// DefaultTimeout bounds one fixture run unless Options.Timeout says
+// otherwise: the bound of one tool call that carries no timeoutMs (the
+// catalog's 120 s plus wire.DispatchMargin) plus two minutes for the
+// fixture's other calls and host start-ups.
+const DefaultTimeout = time.Duration(catalog.DefaultToolTimeoutMs)*time.Millisecond + wire.DispatchMargin + 2*time.Minute
+
+// runBounded runs fx under the fixture bound of opts. When the bound, not
+// ctx, ends the run, the report fails with a "timeout" failure that names
+// the bound, its only failure; when ctx ends it, the caller's cause stands and the result is
+// returned as RunFixture gave it.
+func runBounded(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Options) (*Report, error) {
+	d := opts.Timeout
+	if d <= 0 {
+		d = DefaultTimeout
+	}
+	cause := fmt.Errorf("fixture timed out after %s (the per-fixture bound)", d)
+	fctx, cancel := context.WithTimeoutCause(ctx, d, cause)
+	defer cancel()
+	rep, err := RunFixture(fctx, fx, dirs, opts)
+	if ctx.Err() != nil || context.Cause(fctx) != cause {
+		return rep, err
+	}
+	if rep == nil {
+		rep = &Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID(), Status: "timed_out"}
+	}
+	// What the oracle saw of a run cut short says nothing about the host:
+	// the bound is the one failure.
+	rep.Failures = []oracle.Failure{{File: fx.File, Assertion: "timeout",
+		Expected: fmt.Sprintf("the fixture finishes within %s", d), Actual: cause.Error(), Message: cause.Error()}}
+	rep.Passed = false
 	return rep, nil
 }

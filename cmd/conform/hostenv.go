@@ -1,0 +1,31 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// hostEnv is the value of the repeatable --host-env flag: names of
+// environment variables passed to the host in addition to the allowlist.
+type hostEnv []string
+
+func (h *hostEnv) String() string { return strings.Join(*h, ",") }
+
+func (h *hostEnv) Set(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("empty variable name")
+	case strings.ContainsAny(name, "=\x00"):
+		return fmt.Errorf("%q: give the variable's name only (it is passed with its value from conform's environment), without '='", name)
+	}
+	*h = append(*h, name)
+	return nil
+}
+
+// addHostEnvFlag declares --host-env on fs.
+func addHostEnvFlag(fs *flag.FlagSet) *hostEnv {
+	h := &hostEnv{}
+	fs.Var(h, "host-env", "pass the environment variable `NAME` to the host as well as the allowlist (repeatable)")
+	return h
+}

@@ -1,0 +1,30 @@
+package matrix
+
+import (
+	"testing"
+	"time"
+
+	"github.com/galaxy-stack/conform/reports"
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+func TestItemBoundOutlastsADefaultCall(t *testing.T) {
+	if DefaultCallBound != 3*time.Minute {
+		t.Errorf("DefaultCallBound = %s, want 120 s of default timeoutMs + 60 s of dispatch margin", DefaultCallBound)
+	}
+	if DefaultItemTimeout <= DefaultCallBound {
+		t.Errorf("DefaultItemTimeout %s would end a default call (bound %s) early", DefaultItemTimeout, DefaultCallBound)
+	}
+}
+
+// The item running when a signal arrives is reported skipped, with no
+// repro line: it did not fail.
+func TestCollectSkipsTheInterruptedItem(t *testing.T) {
+	tg := &target{cfg: Config{Host: "reference"}, items: map[int]*reports.Item{}}
+	tg.collect(types.SpecReport{State: types.SpecStateInterrupted, LeafNodeLabels: []string{"item:1"},
+		Failure: types.Failure{Message: "Interrupted by User"}})
+	it := tg.items[1]
+	if it == nil || it.Status != reports.Skipped || it.Repro != "" || it.Reason != InterruptedReason {
+		t.Errorf("interrupted item recorded as %+v, want skipped with reason %q and no repro", it, InterruptedReason)
+	}
+}
