@@ -3,6 +3,7 @@ package matrix
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 )
@@ -51,7 +52,9 @@ var registry = map[int]Item{}
 var registrationErrors []error
 
 // describeItem registers the specs of item id. Call it at package level:
-// var _ = describeItem(1, func() { It(...) }).
+// var _ = describeItem(1, func() { scenarios(nil) }). The specs join
+// Ginkgo's tree when the certification starts (see buildTree), in item
+// order.
 func describeItem(id int, body func()) bool {
 	it, ok := meta(id)
 	if !ok {
@@ -66,12 +69,37 @@ func describeItem(id int, body func()) bool {
 	}
 	it.Runnable = true
 	registry[id] = it
-	return Describe(fmt.Sprintf("[item %d] %s", it.ID, it.Title),
-		Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), Offset(1), func() {
-			describing = &it
-			defer func() { describing = nil }()
-			body()
+	bodies[id] = body
+	return true
+}
+
+// bodies are the spec bodies of the registered items.
+var bodies = map[int]func(){}
+
+var treeOnce sync.Once
+
+// buildTree adds every registered item to Ginkgo's tree, one container per
+// item in ID order, so that certify prints and runs the items in order.
+// It must run before RunSpecs; Run and UseHost call it.
+func buildTree() {
+	treeOnce.Do(func() {
+		ids := make([]int, 0, len(bodies))
+		for id := range bodies {
+			ids = append(ids, id)
+		}
+		sort.Ints(ids)
+		Describe("host-conformance matrix", Ordered, func() {
+			for _, id := range ids {
+				it, body := registry[id], bodies[id]
+				Describe(fmt.Sprintf("[item %d] %s", it.ID, it.Title),
+					Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), func() {
+						describing = &it
+						defer func() { describing = nil }()
+						body()
+					})
+			}
 		})
+	})
 }
 
 func validArea(a string) bool {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -168,6 +169,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	rep.NoColor = true
 	formatter.ColorableStdOut = io.Discard // conform prints its own lines
 	RegisterFailHandler(Fail)
+	buildTree()
 	RunSpecs(&failRecorder{}, "conform host-conformance matrix", suite, rep)
 	d := t.document()
 	if words, err := builtin.Words(cfg.Host); err == nil && !builtin.IsBuiltin(cfg.Host) {
@@ -185,6 +187,7 @@ func UseHost(cfg Config) error {
 		return err
 	}
 	current = t
+	buildTree()
 	return nil
 }
 
@@ -211,6 +214,11 @@ func (t *target) collect(r SpecReport) {
 		return
 	}
 	meta := registry[id]
+	// An interrupted suite reports every remaining spec as skipped, the
+	// ones the selection filtered out included: those were never asked for.
+	if !t.selected(meta) {
+		return
+	}
 	status, reason := reports.Passed, ""
 	switch {
 	case r.State == types.SpecStateSkipped:
@@ -275,6 +283,15 @@ func specRepro(r SpecReport) string {
 // interrupted run) keeps it from passing; a scenario that does not apply
 // to the host does not stop the others from passing the item, and only an
 // item none of whose scenarios applies is not_applicable.
+// selected reports whether the certification's --only and --area ask for
+// it.
+func (t *target) selected(it Item) bool {
+	if len(t.cfg.Only) > 0 && !slices.Contains(t.cfg.Only, it.ID) {
+		return false
+	}
+	return t.cfg.Area == "" || t.cfg.Area == it.Area
+}
+
 func rank(s string) int {
 	switch s {
 	case reports.Failed:
