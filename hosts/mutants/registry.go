@@ -40,6 +40,11 @@ const (
 	gStore        = "Checkpoint and final-report persistence acknowledgements are durable (item 40)."
 	gTrace        = "Make TracePort.flush durable through the completion boundary."
 	gTaskState    = "A fresh host process on the same storeDir sees the task.checkpoint state."
+	gEditConflict = "An edit whose oldText matches nothing or more than once is a CONFLICT (item 2)."
+	gTyped        = "Directory, symlink and special-entry mutations stay typed through completion, checkpoint and resume verification (item 30)."
+	gManifests    = "Project discovery reports malformed manifests instead of treating missing evidence as proof of absence (item 27)."
+	gDetectDirs   = "Project detection ignores directory names that resemble manifests or source files (item 33)."
+	gExclusions   = "Project detection discloses the host's traversal exclusions (item 33)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -132,5 +137,19 @@ func registry() []Mutant {
 			reference.Faults{TraceFlushNotDurable: true}},
 		{"lose-task-checkpoint", gTaskState, "keeps task.checkpoint state in process memory, lost to a fresh host process",
 			reference.Faults{LoseTaskCheckpoint: true}},
+
+		// Workspace, items 2, 27, 30 and 33.
+		{"ignore-stale-hash", gPrecondition, "writes and edits an existing file whatever its matches_sha256 hash says",
+			ws(workspace.Faults{IgnoreStaleHash: true})},
+		{"edit-first-of-ambiguous", gEditConflict, "replaces the first of several oldText matches instead of refusing the edit",
+			ws(workspace.Faults{EditFirstOfAmbiguous: true})},
+		{"untyped-entries", gTyped, "attests directories, symlinks and FIFOs a command made as regular files with a hash",
+			reference.Faults{UntypedEntryWrites: true}},
+		{"silent-malformed-manifest", gManifests, "reads a malformed root package.json as one without scripts, with no warning",
+			ws(workspace.Faults{SilentMalformedManifest: true})},
+		{"manifest-directories", gDetectDirs, "counts directories named like manifests or source files in project detection",
+			ws(workspace.Faults{ManifestDirectories: true})},
+		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
+			ws(workspace.Faults{HideTraversalExclusions: true})},
 	}
 }

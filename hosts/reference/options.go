@@ -104,6 +104,9 @@ type Faults struct {
 	// ResearchPrivateHosts lets research.fetch reach private, loopback and
 	// link-local hosts.
 	ResearchPrivateHosts bool
+	// UntypedEntryWrites attests observed directory, symlink and special
+	// entries as regular files hashed by their snapshot fingerprint.
+	UntypedEntryWrites bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
