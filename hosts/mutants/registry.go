@@ -43,6 +43,11 @@ const (
 	gStructured   = "Structured failures continue to later independent calls (item 45): an ordinary tool failure is an ok=false result, not an unknown outcome."
 	gThrows       = "After dispatch starts, propagate unexpected adapter throws as unknown side-effect outcomes; never convert them into ordinary retryable tool results."
 	gPartial      = "Partial command mutations remain explicit when post-capture succeeds (item 29)."
+	gEditConflict = "An edit whose oldText matches nothing or more than once is a CONFLICT (item 2)."
+	gTyped        = "Directory, symlink and special-entry mutations stay typed through completion, checkpoint and resume verification (item 30)."
+	gManifests    = "Project discovery reports malformed manifests instead of treating missing evidence as proof of absence (item 27)."
+	gDetectDirs   = "Project detection ignores directory names that resemble manifests or source files (item 33)."
+	gExclusions   = "Project detection discloses the host's traversal exclusions (item 33)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -144,5 +149,18 @@ func registry() []Mutant {
 			reference.Faults{UnknownOutcomeAsFailure: true}},
 		{"drop-partial-command-writes", gPartial, "attests no writes for a command that timed out after changing files",
 			reference.Faults{DropPartialCommandWrites: true}},
+		// Workspace, items 2, 27, 30 and 33.
+		{"ignore-stale-hash", gPrecondition, "writes and edits an existing file whatever its matches_sha256 hash says",
+			ws(workspace.Faults{IgnoreStaleHash: true})},
+		{"edit-first-of-ambiguous", gEditConflict, "replaces the first of several oldText matches instead of refusing the edit",
+			ws(workspace.Faults{EditFirstOfAmbiguous: true})},
+		{"untyped-entries", gTyped, "attests directories, symlinks and FIFOs a command made as regular files with a hash",
+			reference.Faults{UntypedEntryWrites: true}},
+		{"silent-malformed-manifest", gManifests, "reads a malformed root package.json as one without scripts, with no warning",
+			ws(workspace.Faults{SilentMalformedManifest: true})},
+		{"manifest-directories", gDetectDirs, "counts directories named like manifests or source files in project detection",
+			ws(workspace.Faults{ManifestDirectories: true})},
+		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
+			ws(workspace.Faults{HideTraversalExclusions: true})},
 	}
 }

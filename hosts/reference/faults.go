@@ -102,3 +102,29 @@ func (s *session) unknownResult(c *call, reason string) (port.ToolResult, error)
 func (s *session) commandWrites(status command.ExitStatus) bool {
 	return !s.faults.DropPartialCommandWrites || status == command.StatusExited
 }
+
+// untypedWrites rewrites the write evidence of a diff as the
+// UntypedEntryWrites fault does: every side that is a directory, a symlink
+// or a special entry becomes a regular file whose hash is the side's
+// fingerprint (a directory, which has none, gets the hash of its kind).
+func untypedWrites(d workspace.Diff) workspace.Diff {
+	retype := func(kind string, hash *string) (string, *string) {
+		switch kind {
+		case workspace.KindDirectory, workspace.KindSymlink, workspace.KindOther:
+			if hash == nil {
+				h := workspace.HashPrefix + workspace.SHA256Hex([]byte(kind+"\x00"))
+				hash = &h
+			}
+			return workspace.KindFile, hash
+		}
+		return kind, hash
+	}
+	writes := make([]port.Write, len(d.Writes))
+	for i, w := range d.Writes {
+		w.BeforeKind, w.BeforeHash = retype(w.BeforeKind, w.BeforeHash)
+		w.AfterKind, w.AfterHash = retype(w.AfterKind, w.AfterHash)
+		writes[i] = w
+	}
+	d.Writes = writes
+	return d
+}

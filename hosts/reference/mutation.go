@@ -36,5 +36,8 @@ func (s *session) observe(ctx context.Context, before workspace.Snapshot) (works
 	if s.faults.DerivedAsWrite {
 		d = derivedWrites(d)
 	}
+	if s.faults.UntypedEntryWrites {
+		d = untypedWrites(d)
+	}
 	return d, nil
 }

@@ -116,6 +116,9 @@ type Faults struct {
 	// DropPartialCommandWrites attests no writes for a command that timed
 	// out or was canceled after changing the workspace.
 	DropPartialCommandWrites bool
+	// UntypedEntryWrites attests observed directory, symlink and special
+	// entries as regular files hashed by their snapshot fingerprint.
+	UntypedEntryWrites bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

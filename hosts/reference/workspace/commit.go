@@ -134,6 +134,9 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 	defer release()
 	cur, err := r.readTarget(abs, clean)
 	if err != nil {
+		if r.faults.ReplaceInodeOnFailure && CodeOf(err) == InvalidInput {
+			replaceUndecodable(abs, clean)
+		}
 		return committed{}, err
 	}
 	next, err := decide(cur)

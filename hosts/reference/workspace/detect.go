@@ -79,14 +79,14 @@ func (r *Root) DetectProject(ctx context.Context, rel string) (Project, error) {
 		if err != nil {
 			return Project{}, err
 		}
-		if st.Kind == KindFile {
+		if st.Kind == KindFile || r.countsAsFile(st.Kind) {
 			rootFiles[p] = true
 		}
 	}
 	manifestSet := map[string]bool{}
 	languageSet := map[string]bool{}
 	for _, e := range entries {
-		if e.Kind != KindFile {
+		if e.Kind != KindFile && !r.countsAsFile(e.Kind) {
 			continue
 		}
 		if manifestNames[e.Name] {
@@ -112,7 +112,9 @@ func (r *Root) DetectProject(ctx context.Context, rel string) (Project, error) {
 	if rel == "" {
 		proj.ProjectRoot = "."
 	}
-	warnings = append(warnings, fmt.Sprintf("Project scan completeness applies to the host-visible tree; excluded directory names: %s.", strings.Join(TraversalExclusions(), ", ")))
+	if !r.faults.HideTraversalExclusions {
+		warnings = append(warnings, fmt.Sprintf("Project scan completeness applies to the host-visible tree; excluded directory names: %s.", strings.Join(TraversalExclusions(), ", ")))
+	}
 	pkg := projectPath(root, "package.json")
 	if rootFiles[pkg] {
 		cmds, w, err := r.packageScripts(ctx, pkg)
@@ -120,7 +122,9 @@ func (r *Root) DetectProject(ctx context.Context, rel string) (Project, error) {
 			return Project{}, err
 		}
 		proj.Commands = cmds
-		warnings = append(warnings, w...)
+		if !r.faults.SilentMalformedManifest {
+			warnings = append(warnings, w...)
+		}
 	}
 	if len(all) > DetectReportedManifests {
 		warnings = append(warnings, fmt.Sprintf("Detected %d manifests; only the first %d were reported.", len(all), DetectReportedManifests))

@@ -33,6 +33,21 @@ type Faults struct {
 	// IncompleteScanAsComplete reports a project scan that hit a limit as
 	// complete, without its limit warnings.
 	IncompleteScanAsComplete bool
+	// IgnoreStaleHash lets a matches_sha256 write or edit of an existing
+	// regular file go ahead whatever its content hash is.
+	IgnoreStaleHash bool
+	// EditFirstOfAmbiguous replaces the first of several occurrences of
+	// an edit's oldText instead of refusing the ambiguous edit.
+	EditFirstOfAmbiguous bool
+	// SilentMalformedManifest reads a root package.json that cannot be
+	// parsed as one without scripts, without a warning.
+	SilentMalformedManifest bool
+	// ManifestDirectories lets directories named like manifests or
+	// source files count as manifests and languages in project detection.
+	ManifestDirectories bool
+	// HideTraversalExclusions leaves the traversal-scope warning, which
+	// names the excluded directories, out of project detection.
+	HideTraversalExclusions bool
 }
 
 // OpenWithFaults opens the workspace rooted at dir as Open does, with the
@@ -57,6 +72,41 @@ func replaceInode(abs string, cur targetState) {
 	if err := os.Rename(tmp, abs); err != nil {
 		_ = os.Remove(tmp)
 	}
+}
+
+// preconditionPasses tells whether a fault lets the precondition p pass
+// although check refused it: IgnoreMustNotExist for must_not_exist,
+// IgnoreStaleHash for matches_sha256 on an existing regular file.
+func (r *Root) preconditionPasses(p Precondition, cur targetState) bool {
+	switch p.Kind {
+	case MustNotExist:
+		return r.faults.IgnoreMustNotExist
+	case MatchesSHA256:
+		return r.faults.IgnoreStaleHash && cur.exists && cur.regular
+	}
+	return false
+}
+
+// countsAsFile tells whether project detection takes an entry of kind for
+// a file although it is not one: the ManifestDirectories fault, for
+// directories.
+func (r *Root) countsAsFile(kind string) bool {
+	return r.faults.ManifestDirectories && kind == KindDirectory
+}
+
+// replaceUndecodable rewrites a target that failed to decode as UTF-8 with
+// its own raw bytes, so that only its inode changes: the
+// ReplaceInodeOnFailure fault on the invalid-UTF-8 refusal.
+func replaceUndecodable(abs, rel string) {
+	fi, err := os.Lstat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return
+	}
+	replaceInode(abs, targetState{rel: rel, exists: true, regular: true, data: data, perm: fi.Mode().Perm()})
 }
 
 // lossyUTF8 decodes data as the DecodeInvalidUTF8 fault does: every

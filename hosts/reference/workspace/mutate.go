@@ -46,7 +46,7 @@ func (r *Root) WriteText(ctx context.Context, req WriteRequest) (WriteResult, er
 		return WriteResult{}, err
 	}
 	c, err := r.commitText(ctx, req.Path, req.Precondition.Kind == MustNotExist, func(cur targetState) ([]byte, error) {
-		if err := req.Precondition.check(cur); err != nil && !(r.faults.IgnoreMustNotExist && req.Precondition.Kind == MustNotExist) {
+		if err := req.Precondition.check(cur); err != nil && !r.preconditionPasses(req.Precondition, cur) {
 			return nil, err
 		}
 		return []byte(req.Content), nil
@@ -118,7 +118,7 @@ func (r *Root) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, e
 			return nil, notRegular(req.Path)
 		}
 		if req.Precondition != nil {
-			if err := req.Precondition.check(cur); err != nil {
+			if err := req.Precondition.check(cur); err != nil && !r.preconditionPasses(*req.Precondition, cur) {
 				return nil, err
 			}
 		}
@@ -127,7 +127,7 @@ func (r *Root) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, e
 		switch {
 		case count == 0:
 			return nil, fail(Conflict, "Patch target was not found. Re-read the exact region and copy its bytes verbatim; common causes are CRLF line endings, invisible characters, Unicode normalization differences, or edited content.")
-		case count > 1 && !req.ReplaceAll:
+		case count > 1 && !req.ReplaceAll && !r.faults.EditFirstOfAmbiguous:
 			return nil, fail(Conflict, "Patch target is ambiguous. Extend oldText with more surrounding lines so it matches exactly one location.")
 		case req.ReplaceAll:
 			return []byte(strings.ReplaceAll(text, req.OldText, req.NewText)), nil
