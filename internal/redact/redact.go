@@ -46,7 +46,7 @@ var rules = []rule{
 	{kind: "password", hint: "://", keep: true, re: regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:)[^\s/@\[]+(@)`)},
 	// Assignments of secret-looking names: AWS_SECRET_ACCESS_KEY=…,
 	// "password": "…", api_key: ….
-	{kind: "secret", keep: true, re: regexp.MustCompile(`(?i)(\b[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|pwd|api_?key|access_?key|private_?key|credentials?)[A-Za-z0-9_.-]*["']?\s*[=:]\s*["']?)[^\s"',;&\[]{4,}`)},
+	{kind: "secret", keep: true, re: regexp.MustCompile(`(?i)(\b[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|pwd|api_?key|access_?key|private_?key|credentials?)[A-Za-z0-9_.-]*["']?(?:=|\s*:\s*)["']?)[^\s"',;&\[]{4,}`)},
 }
 
 // Kinds lists the kinds of secret String recognises, as they appear in

@@ -23,6 +23,8 @@ func TestString(t *testing.T) {
 		{"private key block", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAK\n-----END RSA PRIVATE KEY-----\nafter", "key:\n[REDACTED:private-key]\nafter"},
 		{"cut private key block", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNz", "[REDACTED:private-key]"},
 		{"env assignment", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG HOME=/root", "AWS_SECRET_ACCESS_KEY=[REDACTED:secret] HOME=/root"},
+		{"empty assignment keeps the next word", "AWS_SECRET_ACCESS_KEY= HOME=/root", "AWS_SECRET_ACCESS_KEY= HOME=/root"},
+		{"yaml field", "api_key:  abcd1234", "api_key:  [REDACTED:secret]"},
 		{"json field", `{"password": "hunter22"}`, `{"password": "[REDACTED:secret]"}`},
 		{"github token variable", "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "GITHUB_TOKEN=[REDACTED:github-token]"},
 		{"url password", "cloning https://alice:s3cr3t@example.com/repo.git", "cloning https://alice:[REDACTED:password]@example.com/repo.git"},
