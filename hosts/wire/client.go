@@ -96,7 +96,8 @@ type Client struct {
 	stdin   io.Closer
 	stderr  *tail
 	opts    StartOptions
-	exited  chan struct{}
+	exited  chan struct{} // closed when the host has exited and its tree and pipes are dealt with
+	waited  chan struct{} // closed as soon as the host process has exited
 	waitErr error
 	runErr  chan error
 
@@ -128,7 +129,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{stderr: &tail{max: stderrKeep}, opts: opts, exited: make(chan struct{}), runErr: make(chan error, 1),
-		token: newToken(), home: opts.Home, errDone: make(chan struct{})}
+		token: newToken(), home: opts.Home, errDone: make(chan struct{}), waited: make(chan struct{})}
 	if opts.Env == nil {
 		if c.home == "" {
 			if c.home, err = os.MkdirTemp("", "conform-host-home-"); err != nil {
@@ -190,6 +191,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 	go func() { c.runErr <- c.conn.Run(context.Background()) }()
 	go func() {
 		c.waitErr = cmd.Wait()
+		close(c.waited)
 		// The session ends when the host exits: its tree goes with it.
 		killProcessGroup(cmd)
 		c.mu.Lock()
@@ -585,7 +587,8 @@ func (c *Client) close(grace time.Duration) error {
 		wait = min(grace, exitGrace) // it did not answer shutdown
 	}
 	select {
-	case <-c.exited:
+	case <-c.waited:
+		<-c.exited // bounded: the tree is killed and the pipes closed within a few seconds
 		return err
 	case <-time.After(wait):
 	}

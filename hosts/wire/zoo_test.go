@@ -34,7 +34,10 @@ func startZoo(mode string, opts wire.StartOptions) *zoo {
 	Expect(err).NotTo(HaveOccurred())
 	os.Setenv(zooEnv, mode)
 	DeferCleanup(os.Unsetenv, zooEnv)
-	opts.PassEnv = append(opts.PassEnv, zooEnv)
+	// A race-enabled host sleeps 1 s on exit unless told otherwise.
+	os.Setenv("GORACE", "atexit_sleep_ms=0")
+	DeferCleanup(os.Unsetenv, "GORACE")
+	opts.PassEnv = append(opts.PassEnv, zooEnv, "GORACE")
 	if opts.CallTimeout == 0 {
 		opts.CallTimeout = 2 * time.Second
 	}
