@@ -39,6 +39,12 @@ func KillAll() {
 	}
 	live.Unlock()
 	for _, c := range cs {
+		// Remember the whole tree first: a child in a group of its own
+		// with a scrubbed environment is found later only this way.
+		known := treeOf(c.PID(), c.token, nil)
+		c.mu.Lock()
+		c.known = append(c.known, known...)
+		c.mu.Unlock()
 		c.incident("killed by KillAll")
 		killProcessGroup(c.cmd)
 	}
