@@ -44,8 +44,10 @@ type ConnOptions struct {
 	// OnRecv and OnSend observe every message, as sent on the wire.
 	OnRecv, OnSend func(line []byte)
 	// WriteStall bounds how long one write may block before the peer is
-	// declared to have stopped reading its input; zero means
-	// DefaultWriteStall.
+	// declared to have stopped reading its input, and a peer that lets 256
+	// messages pile up is declared so at once; zero means
+	// DefaultWriteStall. A negative WriteStall waits for the peer without
+	// bound, as a host's side does.
 	WriteStall time.Duration
 	// MaxInFlight bounds the peer's requests being handled at once, and
 	// MaxRequests the peer's requests over the connection's life; a

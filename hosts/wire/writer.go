@@ -36,8 +36,11 @@ type writeItem struct {
 	done chan struct{}
 }
 
+// newWriter returns the writer of c. A negative stall makes it patient, as
+// a host's side of a connection is: enqueue then waits for room instead of
+// failing, and no write is ever declared stalled.
 func newWriter(c *Conn, stall time.Duration) *writer {
-	if stall <= 0 {
+	if stall == 0 {
 		stall = DefaultWriteStall
 	}
 	return &writer{c: c, stall: stall, queue: make(chan writeItem, writeQueueLen)}
@@ -52,6 +55,14 @@ func (w *writer) enqueue(msg []byte) error {
 	case <-w.c.done:
 		return w.c.Err()
 	default:
+	}
+	if w.stall < 0 {
+		select {
+		case w.queue <- writeItem{msg: msg}:
+			return nil
+		case <-w.c.done:
+			return w.c.Err()
+		}
 	}
 	select {
 	case w.queue <- writeItem{msg: msg}:
@@ -89,11 +100,16 @@ func (w *writer) loop() {
 			close(it.done)
 			continue
 		}
-		timer := time.AfterFunc(w.stall, func() {
-			w.c.fail(&ProtocolError{Reason: fmt.Sprintf("the host stopped reading its input (a write blocked for %s)", w.stall)})
-		})
+		var timer *time.Timer
+		if w.stall > 0 {
+			timer = time.AfterFunc(w.stall, func() {
+				w.c.fail(&ProtocolError{Reason: fmt.Sprintf("the host stopped reading its input (a write blocked for %s)", w.stall)})
+			})
+		}
 		err := w.c.f.Write(it.msg)
-		timer.Stop()
+		if timer != nil {
+			timer.Stop()
+		}
 		if err != nil {
 			w.c.fail(&ProtocolError{Reason: reasonWriteFailed + err.Error()})
 			return
