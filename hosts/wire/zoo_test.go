@@ -146,6 +146,7 @@ var _ = Describe("a hostile host", func() {
 	It("that answers with the wrong id breaks the protocol", func() {
 		z := startZoo("wrong-id", wire.StartOptions{})
 		Expect(initialize(z)).To(MatchError(ContainSubstring("response to unknown request id 99")))
+		z.within(3 * time.Second)
 	})
 
 	It("that answers twice breaks the protocol at the next call", func() {
@@ -153,6 +154,7 @@ var _ = Describe("a hostile host", func() {
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(MatchError(ContainSubstring("response to unknown request id 1")))
+		z.within(3 * time.Second)
 	})
 
 	It("that sends an unsolicited response breaks the protocol", func() {
@@ -160,6 +162,7 @@ var _ = Describe("a hostile host", func() {
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(MatchError(ContainSubstring("response to unknown request id 7")))
+		z.within(3 * time.Second)
 	})
 
 	It("that asks for approval while no tool/execute is in flight is refused and flagged", func() {
@@ -173,6 +176,7 @@ var _ = Describe("a hostile host", func() {
 		Expect(err).To(MatchError(ContainSubstring(`sent "approval/request" while no "tool/execute" was in flight`)))
 		Expect(asked).NotTo(Receive(), "the approval was answered as normal")
 		Expect(z.c.Incidents()).To(ContainElement(ContainSubstring("approval/request")))
+		z.within(3 * time.Second)
 	})
 
 	It("that writes after answering shutdown is recorded", func() {
@@ -180,6 +184,7 @@ var _ = Describe("a hostile host", func() {
 		Expect(initialize(z)).To(Succeed())
 		Expect(z.c.Close(time.Second)).To(Succeed())
 		Expect(z.c.Incidents()).To(ContainElement(ContainSubstring("wrote after answering shutdown")))
+		z.within(3 * time.Second)
 	})
 
 	It("that ignores shutdown is killed, and Close says so", func() {
@@ -229,6 +234,7 @@ var _ = Describe("a hostile host", func() {
 		}).Should(BeNumerically(">", 0))
 		Expect(z.c.Close(time.Second)).To(Succeed())
 		Eventually(func() bool { return alive(child) }).Should(BeFalse(), "child %d survived", child)
+		z.within(3 * time.Second)
 	})
 
 	It("that floods requests and stops reading is cut off, bounded in time and memory", func() {
@@ -256,6 +262,7 @@ var _ = Describe("a hostile host", func() {
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.Execute(context.Background(), executeParams("w1", "write_file"))
 		Expect(err).To(MatchError(ContainSubstring("at most 8 may be in flight")))
+		z.within(3 * time.Second)
 	})
 
 	It("that stops reading its input is declared so within the write bound", func() {
@@ -295,6 +302,7 @@ var _ = Describe("a hostile host", func() {
 		Expect(err.Error()).NotTo(ContainSubstring("ghp_"))
 		Expect(err.Error()).NotTo(ContainSubstring("hunter2"))
 		Expect(z.c.Stderr()).NotTo(ContainSubstring("ghp_"))
+		z.within(3 * time.Second)
 	})
 
 	It("sees only the allowed environment, with a home of its own", func() {
@@ -306,6 +314,7 @@ var _ = Describe("a hostile host", func() {
 		z := startZoo("env", wire.StartOptions{PassEnv: []string{"ZOO_PASSED"}, Home: home})
 		err := initialize(z)
 		Expect(err).To(MatchError(ContainSubstring(`secret="" passed="yes" home="` + home + `" tmpdir="` + home + `/tmp"`)))
+		z.within(3 * time.Second)
 	})
 
 	It("that is still running when KillAll is called is killed", func() {

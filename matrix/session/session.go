@@ -87,7 +87,7 @@ func Run(ctx context.Context, argv []string, sc Scenario) (*Outcome, error) {
 	if out.Before, err = snapshot.Take(ws); err != nil {
 		return nil, err
 	}
-	h, err := StartHost(ctx, HostConfig{Argv: argv, Workspace: ws, StoreDir: store, Mode: sc.Mode})
+	h, err := StartHost(ctx, HostConfig{Argv: argv, Workspace: ws, StoreDir: store, Mode: sc.Mode, Home: filepath.Join(dir, "home")})
 	if err != nil {
 		return nil, err
 	}
