@@ -76,36 +76,42 @@ func allProcs() []proc {
 	return out
 }
 
-func hasToken(pid int, token string) bool {
-	if token == "" {
-		return false
-	}
+// tokenOf returns the TokenEnv value in a process's environment, or "".
+func tokenOf(pid int) string {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
-		return false
+		return ""
 	}
-	want := []byte(TokenEnv + "=" + token)
+	prefix := []byte(TokenEnv + "=")
 	for _, kv := range bytes.Split(b, []byte{0}) {
-		if bytes.Equal(kv, want) {
-			return true
+		if v, ok := bytes.CutPrefix(kv, prefix); ok {
+			return string(v)
 		}
 	}
-	return false
+	return ""
 }
 
 // treeOf returns the live processes of a host's tree but the host itself:
 // its process group, its descendants by parent link, every process
 // carrying its token, and those of known (an earlier snapshot) that are
-// still the same processes.
+// still the same processes. A process carrying another host's token is
+// never part of it, whatever its links (a reused PID cannot pull in
+// another session's host).
 func treeOf(hostPid int, token string, known []proc) []proc {
 	all := allProcs()
 	self := os.Getpid()
 	in := map[int]bool{}
+	foreign := map[int]bool{}
 	for _, p := range all {
 		if p.pid == hostPid || p.pid == self {
 			continue
 		}
-		if p.pgrp == hostPid || hasToken(p.pid, token) {
+		switch tok := tokenOf(p.pid); {
+		case tok == token && token != "":
+			in[p.pid] = true
+		case tok != "":
+			foreign[p.pid] = true
+		case p.pgrp == hostPid:
 			in[p.pid] = true
 		}
 	}
@@ -114,7 +120,7 @@ func treeOf(hostPid int, token string, known []proc) []proc {
 		byPid[p.pid] = p
 	}
 	for _, k := range known {
-		if p, ok := byPid[k.pid]; ok && p.start == k.start && k.pid != self {
+		if p, ok := byPid[k.pid]; ok && p.start == k.start && k.pid != self && !foreign[k.pid] {
 			in[k.pid] = true
 		}
 	}
@@ -122,7 +128,7 @@ func treeOf(hostPid int, token string, known []proc) []proc {
 	for changed := true; changed; {
 		changed = false
 		for _, p := range all {
-			if !in[p.pid] && p.pid != self && (p.ppid == hostPid || in[p.ppid]) && p.pid != hostPid {
+			if !in[p.pid] && !foreign[p.pid] && p.pid != self && p.pid != hostPid && (p.ppid == hostPid || in[p.ppid]) {
 				in[p.pid] = true
 				changed = true
 			}
@@ -188,7 +194,7 @@ func reap(killed map[int]proc) {
 func TreeOf(token string) []int {
 	var out []int
 	for _, p := range allProcs() {
-		if hasToken(p.pid, token) {
+		if token != "" && tokenOf(p.pid) == token {
 			out = append(out, p.pid)
 		}
 	}
