@@ -77,7 +77,7 @@ func (t *target) initialized() wire.InitializeResult {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 		defer cancel()
-		h, err := session.StartHost(ctx, session.HostConfig{Argv: t.argv, Workspace: dirs.Workspace, StoreDir: dirs.Store})
+		h, err := session.StartHost(ctx, session.HostConfig{Argv: t.argv, Workspace: dirs.Workspace, StoreDir: dirs.Store, PassEnv: t.cfg.HostEnv})
 		if err != nil {
 			t.probeErr = fmt.Errorf("the host failed to initialize: %w", err)
 			return

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"io"
 	"os"
 	"os/signal"
@@ -15,10 +16,9 @@ import (
 	"time"
 )
 
-// killHosts kills the process tree of every host conform started. It is
-// set to wire.KillAll, which the wire package provides; until then it does
-// nothing, and a host that ignores shutdown outlives an interrupt.
-var killHosts = func() {}
+// killHosts kills the process tree of every host conform started; tests
+// may replace it.
+var killHosts = wire.KillAll
 
 // exit ends the process at a second signal.
 var exit = os.Exit

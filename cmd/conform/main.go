@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix"
 )
 
@@ -20,6 +21,11 @@ var version = "0.1.0-dev"
 
 func main() {
 	builtin.MaybeServe()
+	// Descendants a host leaves behind are re-parented to conform, so that
+	// they can be found and killed when its session ends.
+	if err := wire.Supervise(); err != nil {
+		fmt.Fprintln(os.Stderr, "conform: warning: cannot supervise host descendants:", err)
+	}
 	os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,6 +43,25 @@ type ConnOptions struct {
 	Strict bool
 	// OnRecv and OnSend observe every message, as sent on the wire.
 	OnRecv, OnSend func(line []byte)
+	// WriteStall bounds how long one write may block before the peer is
+	// declared to have stopped reading its input, and a peer that lets 256
+	// messages pile up is declared so at once; zero means
+	// DefaultWriteStall. A negative WriteStall waits for the peer without
+	// bound, as a host's side does.
+	WriteStall time.Duration
+	// MaxInFlight bounds the peer's requests being handled at once, and
+	// MaxRequests the peer's requests over the connection's life; a
+	// request over either bound breaks the connection with a
+	// ProtocolError naming the bound. Zero means unbounded.
+	MaxInFlight, MaxRequests int
+	// OnAnswered, if set, is called from Run with the method of each call
+	// as its response is handed to the caller, before the next message is
+	// read.
+	OnAnswered func(method string)
+	// Admit, if set, is asked about every request and notification the
+	// peer sends before it is handled; an error breaks the connection with
+	// a ProtocolError carrying the error's text as its reason.
+	Admit func(method string) error
 }
 
 // A Conn is one side of a JSON-RPC 2.0 connection over a Framer.
@@ -51,40 +71,56 @@ type Conn struct {
 
 	mu       sync.Mutex
 	nextID   int64
-	pending  map[int64]chan reply
+	pending  map[int64]pendingCall
 	given    map[int64]bool // calls given up on; their late answers are dropped
 	inflight map[string]context.CancelFunc
 	err      error // set once the connection is broken
 	done     chan struct{}
 	handlers sync.WaitGroup
+	out      *writer
+	running  int // peer requests being handled
+	served   int // peer requests over the connection's life
 }
 
+// A pendingCall is a call waiting for its response.
+type pendingCall struct {
+	ch     chan reply
+	method string
+}
+
+// A reply is a response read for a pending call: the message, the parsed
+// tree of the line on a strict connection (so the result is validated
+// without parsing it again) and a quote of the line for errors.
 type reply struct {
-	msg  *Message
-	line []byte
+	msg   *Message
+	tree  map[string]any
+	quote string
 }
 
 // NewConn returns a connection over f. Call Run to start reading.
 func NewConn(f *Framer, opts ConnOptions) *Conn {
-	return &Conn{
+	c := &Conn{
 		f:        f,
 		opts:     opts,
-		pending:  map[int64]chan reply{},
+		pending:  map[int64]pendingCall{},
 		given:    map[int64]bool{},
 		inflight: map[string]context.CancelFunc{},
 		done:     make(chan struct{}),
 	}
+	c.out = newWriter(c, opts.WriteStall)
+	return c
 }
 
 // Run reads messages until the input ends or the peer breaks the protocol,
 // and returns why it stopped (io.EOF at a clean end). Pending calls fail with
 // the same error.
 func (c *Conn) Run(ctx context.Context) error {
+	c.out.start()
 	for {
 		line, err := c.f.Read()
 		if err != nil {
 			if errors.Is(err, ErrLineTooLong) {
-				err = &ProtocolError{Reason: "message longer than 64 MiB"}
+				err = &ProtocolError{Reason: fmt.Sprintf("message longer than the limit of %s bytes (StartOptions.MaxMessage)", groupDigits(c.f.MaxLine()))}
 			}
 			return c.fail(err)
 		}
@@ -97,8 +133,13 @@ func (c *Conn) Run(ctx context.Context) error {
 	}
 }
 
-// Wait blocks until every request handler started by Run has returned.
-func (c *Conn) Wait() { c.handlers.Wait() }
+// Wait blocks until every request handler started by Run has returned and
+// their answers are written (or the connection broke, or a write stalled
+// past ConnOptions.WriteStall).
+func (c *Conn) Wait() {
+	c.handlers.Wait()
+	c.out.flush()
+}
 
 // Done is closed when the connection is broken; Err then says why.
 func (c *Conn) Done() <-chan struct{} { return c.done }
@@ -121,22 +162,24 @@ func (c *Conn) fail(err error) error {
 }
 
 func (c *Conn) dispatch(ctx context.Context, line []byte) error {
-	var probe struct {
-		Method *string `json:"method"`
-	}
-	if err := json.Unmarshal(line, &probe); err != nil {
-		return &ProtocolError{Reason: "not a JSON object", Quote: quote(line)}
-	}
+	var tree map[string]any
 	if c.opts.Strict {
+		// One parse serves every check: the envelope, the params of a
+		// request and (in Call) the result are validated on this tree.
+		t, err := parseTree(line)
+		if err != nil {
+			return &ProtocolError{Reason: "not a JSON object", Quote: quote(line)}
+		}
+		tree = t
 		name := SchemaResponse
-		if probe.Method != nil {
+		if _, ok := tree["method"]; ok {
 			name = SchemaRequest
 		}
-		if v := Validate(name, line); v != nil {
+		if v := validateTree(name, tree); v != nil {
 			return &ProtocolError{Pointer: v.Pointer, Reason: "not a JSON-RPC 2.0 message: " + v.Reason, Quote: quote(line)}
 		}
-		if probe.Method != nil {
-			if err := validateParams(*probe.Method, line); err != nil {
+		if m, ok := tree["method"].(string); ok {
+			if err := validateParams(m, tree, line); err != nil {
 				return err
 			}
 		}
@@ -146,15 +189,14 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 		return &ProtocolError{Reason: "not a JSON-RPC 2.0 message: " + err.Error(), Quote: quote(line)}
 	}
 	if msg.IsRequest() {
-		c.serve(ctx, &msg)
-		return nil
+		return c.serve(ctx, &msg)
 	}
 	if msg.ID == nil {
 		return &ProtocolError{Reason: "response without an id", Quote: quote(line)}
 	}
 	id, err := strconv.ParseInt(string(*msg.ID), 10, 64)
 	c.mu.Lock()
-	ch, ok := c.pending[id]
+	pc, ok := c.pending[id]
 	delete(c.pending, id)
 	late := c.given[id]
 	delete(c.given, id)
@@ -165,11 +207,19 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 	if err != nil || !ok {
 		return &ProtocolError{Reason: fmt.Sprintf("response to unknown request id %s", *msg.ID), Quote: quote(line)}
 	}
-	ch <- reply{msg: &msg, line: line}
+	pc.ch <- reply{msg: &msg, tree: tree, quote: quote(line)}
+	if c.opts.OnAnswered != nil {
+		c.opts.OnAnswered(pc.method)
+	}
 	return nil
 }
 
-func (c *Conn) serve(ctx context.Context, msg *Message) {
+func (c *Conn) serve(ctx context.Context, msg *Message) error {
+	if c.opts.Admit != nil {
+		if err := c.opts.Admit(msg.Method); err != nil {
+			return &ProtocolError{Reason: err.Error()}
+		}
+	}
 	if msg.Method == MethodCancel {
 		var p struct {
 			ID json.RawMessage `json:"id"`
@@ -181,8 +231,20 @@ func (c *Conn) serve(ctx context.Context, msg *Message) {
 			}
 			c.mu.Unlock()
 		}
-		return
+		return nil
 	}
+	c.mu.Lock()
+	if c.opts.MaxInFlight > 0 && c.running >= c.opts.MaxInFlight {
+		c.mu.Unlock()
+		return &ProtocolError{Reason: fmt.Sprintf("it sent %q while %d of its requests were unanswered (at most %d may be in flight)", msg.Method, c.running, c.opts.MaxInFlight)}
+	}
+	if c.opts.MaxRequests > 0 && c.served >= c.opts.MaxRequests {
+		c.mu.Unlock()
+		return &ProtocolError{Reason: fmt.Sprintf("it sent %q after %d requests (at most %d per connection)", msg.Method, c.served, c.opts.MaxRequests)}
+	}
+	c.running++
+	c.served++
+	c.mu.Unlock()
 	hctx, cancel := context.WithCancel(context.WithValue(ctx, connKey{}, c))
 	key := ""
 	if msg.ID != nil {
@@ -202,12 +264,15 @@ func (c *Conn) serve(ctx context.Context, msg *Message) {
 		} else {
 			result, err = c.opts.Handler.Handle(hctx, msg.Method, msg.Params)
 		}
+		c.mu.Lock()
+		c.running--
+		if msg.ID != nil {
+			delete(c.inflight, key)
+		}
+		c.mu.Unlock()
 		if msg.ID == nil {
 			return
 		}
-		c.mu.Lock()
-		delete(c.inflight, key)
-		c.mu.Unlock()
 		resp := Message{JSONRPC: "2.0", ID: msg.ID}
 		if err != nil {
 			var we *Error
@@ -225,6 +290,7 @@ func (c *Conn) serve(ctx context.Context, msg *Message) {
 		}
 		_ = c.send(&resp)
 	}()
+	return nil
 }
 
 func (c *Conn) send(m *Message) error {
@@ -232,10 +298,13 @@ func (c *Conn) send(m *Message) error {
 	if err != nil {
 		return err
 	}
+	if bytes.IndexByte(b, '\n') >= 0 {
+		return fmt.Errorf("wire: message contains a newline")
+	}
 	if c.opts.OnSend != nil {
 		c.opts.OnSend(b)
 	}
-	return c.f.Write(b)
+	return c.out.enqueue(b)
 }
 
 // Notify sends a notification.
@@ -263,19 +332,14 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	c.nextID++
 	id := c.nextID
-	c.pending[id] = ch
+	c.pending[id] = pendingCall{ch: ch, method: method}
 	c.mu.Unlock()
 	raw := json.RawMessage(strconv.FormatInt(id, 10))
+	// send never blocks on the peer: a peer that stops reading breaks the
+	// connection from the writer, which ends this wait through c.done.
 	if err := c.send(&Message{JSONRPC: "2.0", ID: &raw, Method: method, Params: b}); err != nil {
 		c.forget(id)
-		// The peer stopped reading; what it wrote before that, or its
-		// end of output, usually says more than the write error.
-		select {
-		case <-c.done:
-			return nil, c.brokenErr(method)
-		case <-time.After(2 * time.Second):
-		}
-		return nil, c.fail(&ProtocolError{Method: method, Reason: "the host stopped reading its input: " + err.Error()})
+		return nil, c.brokenErr(method)
 	}
 	var r reply
 	select {
@@ -301,9 +365,12 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	if r.msg.Error != nil {
 		if c.opts.Strict {
 			if name := ErrorDataSchema(r.msg.Error.Code); name != "" {
-				data, _ := json.Marshal(r.msg.Error.Data)
-				if v := Validate(name, data); v != nil {
-					return nil, &ProtocolError{Method: method, Pointer: "/error/data" + v.Pointer, Reason: v.Reason, Quote: quote(r.line)}
+				var data any
+				if e, ok := r.tree["error"].(map[string]any); ok {
+					data = e["data"]
+				}
+				if v := validateTree(name, data); v != nil {
+					return nil, &ProtocolError{Method: method, Pointer: "/error/data" + v.Pointer, Reason: v.Reason, Quote: r.quote}
 				}
 			}
 		}
@@ -311,8 +378,8 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	if c.opts.Strict {
 		if name := ResultSchema(method); name != "" {
-			if v := Validate(name, r.msg.Result); v != nil {
-				return nil, &ProtocolError{Method: method, Pointer: "/result" + v.Pointer, Reason: v.Reason, Quote: quote(r.line)}
+			if v := validateTree(name, r.tree["result"]); v != nil {
+				return nil, &ProtocolError{Method: method, Pointer: "/result" + v.Pointer, Reason: v.Reason, Quote: r.quote}
 			}
 		}
 	}
@@ -351,24 +418,19 @@ func ConnFrom(ctx context.Context) *Conn {
 	return c
 }
 
-// validateParams checks the params of a request the peer sent against the
-// method's published schema; a method without one is not checked here.
-func validateParams(method string, line []byte) error {
+// validateParams checks the params of a request the peer sent, taken from
+// its parsed tree, against the method's published schema; a method without
+// one is not checked here.
+func validateParams(method string, tree map[string]any, line []byte) error {
 	name := ParamsSchema(method)
 	if name == "" {
 		return nil
 	}
-	var m struct {
-		Params json.RawMessage `json:"params"`
+	params, ok := tree["params"]
+	if !ok {
+		params = map[string]any{}
 	}
-	if err := json.Unmarshal(line, &m); err != nil {
-		return &ProtocolError{Method: method, Reason: "not a JSON-RPC 2.0 message: " + err.Error(), Quote: quote(line)}
-	}
-	params := m.Params
-	if len(params) == 0 {
-		params = json.RawMessage("{}")
-	}
-	if v := Validate(name, params); v != nil {
+	if v := validateTree(name, params); v != nil {
 		return &ProtocolError{Pointer: "/params" + v.Pointer, Reason: fmt.Sprintf("its %q request: %s", method, v.Reason), Quote: quote(line)}
 	}
 	return nil

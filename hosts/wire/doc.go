@@ -10,6 +10,21 @@
 // cover every method of the protocol; the host's approval/request is
 // answered by [StartOptions].Approver.
 //
+// # Supervision
+//
+// A started host cannot wedge the harness: every wait is bounded, writes to
+// the host happen on the connection's own goroutine (a host that stops
+// reading its input breaks the protocol after [DefaultWriteStall]), the
+// host's requests are bounded in number ([MaxHostInFlight],
+// [MaxHostRequests]) and one message in size ([StartOptions].MaxMessage).
+// When a session ends the host's process tree is killed (see [Client] for
+// what that covers on each OS); main functions call [Supervise] first so
+// that orphans are reaped, and [KillAll] on SIGINT/SIGTERM. A host inherits
+// only an allowlisted environment ([DefaultEnv], [StartOptions].PassEnv)
+// with a home of its own. What the harness had to do about a host beyond
+// the protocol is reported by [Client.Incidents]; text quoted from a host
+// has its secrets redacted.
+//
 // The host side is a server kit: a Go host is a [Mux] of handlers, each
 // usually a typed function adapted by [Typed], served by [Serve]. A
 // handler calls the harness back through [ConnFrom] or [RequestApproval],

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/internal/redact"
 )
 
 // Error is a JSON-RPC error object. Two Errors match with errors.Is when
@@ -109,7 +110,7 @@ func (e *ProtocolError) Error() string {
 	if e.Pointer != "" {
 		fmt.Fprintf(&b, "at %s: ", e.Pointer)
 	}
-	b.WriteString(e.Reason)
+	b.WriteString(redact.String(e.Reason))
 	if e.Quote != "" {
 		fmt.Fprintf(&b, "; it sent %q", e.Quote)
 	}
@@ -119,10 +120,20 @@ func (e *ProtocolError) Error() string {
 // quoteLimit bounds how much of a host's output a ProtocolError quotes.
 const quoteLimit = 200
 
+// quote returns the start of what a host sent, with its secrets redacted,
+// for a ProtocolError.
 func quote(b []byte) string {
-	s := string(b)
+	if len(b) > 4*quoteLimit {
+		b = b[:4*quoteLimit] // a secret longer than this is cut, not shown
+	}
+	s := redact.String(string(b))
 	if len(s) > quoteLimit {
-		return s[:quoteLimit] + "…"
+		return strings.ToValidUTF8(s[:quoteLimit], "") + "…"
 	}
 	return s
+}
+
+// groupDigits writes n with thousands separators, for limits in messages.
+func groupDigits(n int) string {
+	return printer.Sprintf("%d", n)
 }

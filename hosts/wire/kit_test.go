@@ -60,26 +60,43 @@ var _ = Describe("server kit", func() {
 		Expect(perr.Pointer).To(HavePrefix("/error/data"))
 	})
 
-	It("lets a handler ask the harness for approval, and withdraws the question on cancel", func() {
+	It("lets a handler ask the harness for approval while a tool/execute runs", func() {
 		mux := wire.NewMux()
-		mux.Register(wire.MethodTraceFlush, wire.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+		mux.Register(wire.MethodExecute, wire.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (any, error) {
 			d, err := wire.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c", CanonicalToolID: "workspace.write", ModelName: "write_file",
 				Arguments: json.RawMessage(`{}`), Risk: "medium", Mutability: "write", ApprovalProfile: "strict", Reason: "why",
 				SuggestedScope: "once", TimeoutMs: 1000, Context: wire.ApprovalContext{RunID: "r", TaskID: "t", ToolCallID: "c", Mode: "auto"}})
 			if err != nil {
-				return wire.TraceFlushResult{}, err
+				return nil, err
 			}
-			if d.Approved {
-				return wire.TraceFlushResult{DurableEvents: 1}, nil
-			}
-			return wire.TraceFlushResult{}, nil
+			return map[string]any{"ok": d.Approved, "canonicalToolId": "workspace.write", "content": "", "summary": "asked", "trust": "trusted"}, nil
 		}))
 		c := kitPair(mux, func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 			return wire.ApprovalDecision{Approved: p.CanonicalToolID == "workspace.write", Scope: "once"}, nil
 		})
-		n, err := c.TraceFlush(context.Background())
+		r, err := c.Execute(context.Background(), executeParams("c", "write_file"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(n).To(Equal(1))
+		Expect(r.OK).To(BeTrue())
+		Expect(c.Incidents()).To(BeEmpty())
+	})
+
+	It("refuses an approval/request while no tool/execute is in flight", func() {
+		mux := wire.NewMux()
+		mux.Register(wire.MethodTraceFlush, wire.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+			_, err := wire.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c", CanonicalToolID: "workspace.write", ModelName: "write_file",
+				Arguments: json.RawMessage(`{}`), Risk: "medium", Mutability: "write", ApprovalProfile: "strict", Reason: "why",
+				SuggestedScope: "once", TimeoutMs: 1000, Context: wire.ApprovalContext{RunID: "r", TaskID: "t", ToolCallID: "c", Mode: "auto"}})
+			return wire.TraceFlushResult{}, err
+		}))
+		approved := false
+		c := kitPair(mux, func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+			approved = true
+			return wire.ApprovalDecision{Approved: true, Scope: "once"}, nil
+		})
+		_, err := c.TraceFlush(context.Background())
+		Expect(err).To(MatchError(ContainSubstring(`sent "approval/request" while no "tool/execute" was in flight`)))
+		Expect(approved).To(BeFalse())
+		Expect(c.Incidents()).To(ContainElement(ContainSubstring("approval/request")))
 	})
 
 	It("drops the late answer to a cancelled call and keeps the connection", func() {
@@ -118,3 +135,9 @@ var _ = Describe("server kit", func() {
 		Expect(perr.Pointer).To(HavePrefix("/params/"))
 	})
 })
+
+// executeParams returns valid tool/execute params for callID.
+func executeParams(callID, modelName string) wire.ExecuteParams {
+	return wire.ExecuteParams{CallID: callID, ModelName: modelName, Arguments: json.RawMessage(`{}`), IdempotencyKey: "k-" + callID,
+		TimeoutMs: 1000, Context: wire.RunContext{RunID: "r", TaskID: "t", Mode: "auto"}}
+}

@@ -1,4 +1,4 @@
-//go:build !windows
+//go:build unix
 
 package wire
 
@@ -7,12 +7,16 @@ import (
 	"syscall"
 )
 
+// setProcessGroup starts the host in a process group of its own, whose ID
+// is the host's PID.
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
+// killProcessGroup kills the host's process group and the host itself.
 func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Process.Kill()
 	}
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -164,7 +165,42 @@ func Validate(name string, raw []byte) *Violation {
 	if err != nil {
 		return &Violation{Reason: "not JSON: " + err.Error()}
 	}
-	err = s.Validate(inst)
+	return validateWith(s, inst)
+}
+
+// parseTree parses one message into the generic tree the validator reads.
+// It is the only parse of a message on the strict path: numbers become
+// float64 (exact for every integer the protocol uses; the typed decode
+// that follows rejects anything a field cannot hold), and the tree costs
+// about the line's size for string-heavy messages.
+func parseTree(line []byte) (map[string]any, error) {
+	var v any
+	if err := json.Unmarshal(line, &v); err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	return m, nil
+}
+
+// validateTree checks an already parsed value against the named schema, as
+// Validate does for raw JSON.
+func validateTree(name string, inst any) *Violation {
+	m, err := loadSchemas()
+	if err != nil {
+		return &Violation{Reason: err.Error()}
+	}
+	s, ok := m[name]
+	if !ok {
+		return &Violation{Reason: fmt.Sprintf("no schema %q", name)}
+	}
+	return validateWith(s, inst)
+}
+
+func validateWith(s *jsonschema.Schema, inst any) *Violation {
+	err := s.Validate(inst)
 	if err == nil {
 		return nil
 	}

@@ -31,7 +31,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
 		}
 		return res, err
 	})
-	conn := NewConn(NewFramer(r, w), ConnOptions{Handler: wrapped})
+	conn := NewConn(NewFramer(r, w), ConnOptions{Handler: wrapped, WriteStall: -1})
 	errc := make(chan error, 1)
 	go func() { errc <- conn.Run(ctx) }()
 	select {

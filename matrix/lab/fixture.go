@@ -108,6 +108,9 @@ type fixtureRun struct {
 	rec      *recorder
 	storeErr error // the host's store could not list its checkpoints
 
+	closeErrs []error  // what closing each host process said, when not nil
+	incidents []string // what conform had to do to each host process
+
 	mu      sync.Mutex
 	host    *session.Host
 	ctrl    *run.Controller
@@ -163,7 +166,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 		}
 		return r.hostFailure(rep, "initialize", err), nil
 	}
-	defer func() { r.currentHost().Close() }()
+	defer func() { r.currentHost().Close() }() // a no-op once closeHost ran
 	r.describeHost(rep)
 	if set.ToolProfile == fixture.ToolProfileFullContract {
 		if missing := r.missingContractTools(); len(missing) > 0 {
@@ -199,6 +202,14 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 				Message: "The run changed the directory beside the workspace: " + describeChanges(changed)})
 		}
 	}
+	r.closeHost()
+	rep.Incidents = r.incidents
+	if len(r.closeErrs) > 0 && r.currentHost().HostError() == nil && len(rep.Faults) == 0 {
+		msg := errors.Join(r.closeErrs...).Error()
+		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
+			Expected: "the host exits when asked to shut down", Actual: msg, Message: "The host did not shut down cleanly: " + msg})
+		rep.HostStderr = r.currentHost().Stderr()
+	}
 	// A broken connection is the host's fault unless the fixture's own fault
 	// rules broke it: then failing closed is what the oracle checks.
 	if herr := r.currentHost().HostError(); herr != nil && len(rep.Faults) == 0 {
@@ -225,6 +236,16 @@ func (r *fixtureRun) hostFailure(rep *Report, phase string, err error) *Report {
 	rep.Failures = []oracle.Failure{{File: r.fx.File, Assertion: "host",
 		Expected: "the host " + phase + "s", Actual: err.Error(), Message: "The host failed to " + phase + ": " + err.Error()}}
 	return rep
+}
+
+// closeHost shuts the current host process down and keeps what that took:
+// an error (a host that had to be killed) and the client's incidents.
+func (r *fixtureRun) closeHost() {
+	h := r.currentHost()
+	if err := h.Close(); err != nil && h.HostError() == nil {
+		r.closeErrs = append(r.closeErrs, err)
+	}
+	r.incidents = append(r.incidents, h.Incidents()...)
 }
 
 func (r *fixtureRun) currentHost() *session.Host {
@@ -269,7 +290,7 @@ func (r *fixtureRun) startHost(ctx context.Context) error {
 		Argv: r.opts.Argv, Workspace: r.dirs.Workspace, StoreDir: r.dirs.Store,
 		Mode: r.set.Mode, ApprovalProfile: r.set.ApprovalProfile, Containment: r.set.CommandContainment,
 		ToolProfile: r.set.ToolProfile, ForbidContainment: r.forbidContainment(), Approvals: r.fx.ApprovalDecisions,
-		Interpose: interpose,
+		Interpose: interpose, PassEnv: r.opts.HostEnv,
 	}
 	if !r.git {
 		cfg.WithoutTools = []string{"git.exec"}
@@ -365,7 +386,7 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 		}
 		if resume.RecreateHost {
 			old := r.currentHost()
-			if herr := old.Close(); herr != nil && old.HostError() != nil {
+			if r.closeHost(); old.HostError() != nil {
 				// A protocol break ends the fixture; the report says so.
 				return results, nil
 			}

@@ -51,6 +51,10 @@ type Report struct {
 	// HostStderr is the tail of the host's standard error, kept when the
 	// host broke the protocol.
 	HostStderr string `json:"hostStderr,omitempty"`
+	// Incidents are what conform had to do to the fixture's host
+	// processes: kill one that ignored shutdown, kill descendants it left
+	// running, note output after shutdown.
+	Incidents []string `json:"incidents,omitempty"`
 	// InitialFiles are the identities of the workspace's regular files
 	// after arrangement, before the first execution: matrix items compare
 	// them with the files after the run (a rejected mutation keeps its

@@ -43,6 +43,12 @@ type HostConfig struct {
 	// Interpose wraps the host's pipes, for the fault proxy; nil connects
 	// the harness to the host directly.
 	Interpose func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser)
+	// PassEnv names the harness's environment variables the host inherits
+	// beyond wire.DefaultEnv (the CLI's --host-env NAME).
+	PassEnv []string
+	// Home is the host's home directory (HOME; TMPDIR is its "tmp"); ""
+	// means a temporary directory removed when the host is closed.
+	Home string
 }
 
 // A Host is one started and initialized host process and the core's ports
@@ -71,7 +77,8 @@ type Approval struct {
 // its error returned, with the host's standard error appended.
 func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{}
-	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approver(cfg.Approvals), Interpose: cfg.Interpose})
+	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approver(cfg.Approvals), Interpose: cfg.Interpose,
+		PassEnv: cfg.PassEnv, Home: cfg.Home})
 	if err != nil {
 		return nil, err
 	}
@@ -211,11 +218,20 @@ func (h *Host) Checkpoints(ctx context.Context, runID string) ([][]byte, error) 
 // HostError returns the first way the host broke the protocol, or nil.
 func (h *Host) HostError() error { return h.exec.hostError() }
 
-// Stderr returns the tail of the host's standard error.
+// Stderr returns the tail of the host's standard error, secrets redacted.
 func (h *Host) Stderr() string { return h.client.Stderr() }
 
+// Incidents returns what the harness had to do about the host beyond the
+// protocol, as human sentences (see wire.Client.Incidents): killing it
+// when it did not exit after shutdown, killing the processes it left
+// running, refusing an approval/request sent while no tool/execute was in
+// flight. Call it after Close for the complete list.
+func (h *Host) Incidents() []string { return h.client.Incidents() }
+
 // Close shuts the host down and waits for it to exit. A protocol break
-// recorded earlier takes precedence over the shutdown's own error.
+// recorded earlier takes precedence over the shutdown's own error. A host
+// that answered shutdown but did not exit within 5 s is killed and Close
+// returns a *wire.ProtocolError saying so, so that the item fails.
 func (h *Host) Close() error {
 	err := h.client.Close(5 * time.Second)
 	if herr := h.HostError(); herr != nil {
