@@ -16,3 +16,19 @@ var _ = describeItem(1, func() {
 		},
 	})
 })
+
+var _ = describeItem(2, func() {
+	scenarios(map[string]check{
+		"failure-keeps-inode.json": func(o *outcome) { o.keptInode("settings.txt") },
+	})
+})
+
+var _ = describeItem(13, func() { scenarios(nil) })
+
+var _ = describeItem(27, func() { scenarios(nil) })
+
+var _ = describeItem(30, func() { scenarios(nil) })
+
+var _ = describeItem(32, func() { scenarios(nil) })
+
+var _ = describeItem(33, func() { scenarios(nil) })

@@ -14,15 +14,20 @@ import (
 // process group (setsid) or were re-parented.
 const TokenEnv = "CONFORM_HOST_TOKEN"
 
+// CacheEnv names conform's cache directory. The harness passes it to every
+// host so that a host keeps what it caches (the reference host: its
+// verified containment probe) across sessions, whose HOME is new each time.
+const CacheEnv = "CONFORM_CACHE_DIR"
+
 // DefaultEnv lists the variables a host inherits from the harness by
-// default: PATH, LANG, every LC_* and TZ (and, on Windows, the few a
+// default: PATH, LANG, every LC_*, TZ and CacheEnv (and, on Windows, the few a
 // process needs to start: SystemRoot, SystemDrive, ComSpec, PATHEXT,
 // WINDIR). TERM is not passed: a host has no terminal. HOME and TMPDIR
 // (USERPROFILE, TEMP and TMP on Windows) point inside the session, see
 // [StartOptions].Home; anything else must be asked for by name in
 // [StartOptions].PassEnv.
 func DefaultEnv() []string {
-	names := []string{"PATH", "LANG", "LC_*", "TZ"}
+	names := []string{"PATH", "LANG", "LC_*", "TZ", CacheEnv}
 	if runtime.GOOS == "windows" {
 		names = append(names, "SystemRoot", "SystemDrive", "ComSpec", "PATHEXT", "WINDIR")
 	}
