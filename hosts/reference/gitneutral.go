@@ -2,119 +2,27 @@ package reference
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
+
+	"github.com/galaxy-stack/conform/internal/gitsafe"
 )
 
-// Every git command of git.exec runs with a neutralised configuration, so
-// a workspace whose .git/config (or .gitattributes) names a program cannot
-// make a read-only status, diff or log run it. Checked against git 2.39:
-//
-//   - core.fsmonitor=false: status, diff and add otherwise run the hook
-//     named there (or start the fsmonitor daemon for "true");
-//   - core.hooksPath=os.DevNull: no hook can be found, in .git/hooks or
-//     anywhere else (git.exec runs no hook-running command; belt and braces);
-//   - --no-pager and core.pager=cat: git pages only on a terminal, which
-//     git.exec never has;
-//   - --no-ext-diff and --no-textconv on every diff: diff.external and
-//     diff.<driver>.command / .textconv named by .gitattributes do not run
-//     (an empty diff.external= is not used: git then tries to run "");
-//   - filter.<driver>.clean/smudge/process emptied, and .required=false,
-//     for every driver the configuration defines (read first with git
-//     config, which runs nothing): status runs a clean filter on a file
-//     whose stat data changed, diff on every compared working-tree file.
-//     The -c keys cannot be wildcarded, hence the listing; a driver
-//     defined between the listing and the command (a race with another
-//     writer of .git/config) or in a submodule's configuration is not
-//     covered;
-//   - log.showSignature=false and gpg.program: log does not verify
-//     signatures with a program the repository names;
-//   - credential.helper, core.askPass, protocol.allow=never: git.exec
-//     never talks to a remote; a command that tried could neither prompt
-//     nor run a helper.
-//
-// The environment has no HOME-derived or system configuration
-// (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL=os.DevNull, HOME=os.DevNull,
-// XDG_CONFIG_HOME unset), GIT_TERMINAL_PROMPT=0, GIT_OPTIONAL_LOCKS=0,
-// GIT_WORK_TREE set to the workspace (a core.worktree in .git/config cannot
-// point git elsewhere) and GIT_CEILING_DIRECTORIES set to its parent (a
-// workspace without its own repository does not find an enclosing one).
-// core.sshCommand and core.gitProxy are not applicable: no git.exec action
-// uses the network.
-
-// neutralGitConfig are the -c settings every git.exec command starts with.
-var neutralGitConfig = []string{
-	"core.fsmonitor=false",
-	"core.hooksPath=" + os.DevNull,
-	"core.pager=cat",
-	"core.askPass=",
-	"credential.helper=",
-	"protocol.allow=never",
-	"log.showSignature=false",
-	"gpg.program=" + os.DevNull,
-	"commit.gpgSign=false",
-}
+// git.exec runs every git command through package gitsafe: its options and
+// environment neutralise what the workspace's configuration could make git
+// run; see that package for each setting and the residual risk.
 
 // neutralGitArgs returns the global options that neutralise the
 // configuration, including the filter drivers named in drivers.
-func neutralGitArgs(drivers []string) []string {
-	args := []string{"--no-pager"}
-	for _, kv := range neutralGitConfig {
-		args = append(args, "-c", kv)
-	}
-	for _, d := range drivers {
-		for _, k := range []string{"clean=", "smudge=", "process=", "required=false"} {
-			args = append(args, "-c", "filter."+d+"."+k)
-		}
-	}
-	return args
-}
+func neutralGitArgs(drivers []string) []string { return gitsafe.Args(drivers) }
 
-// filterDriversIn returns the names of the filter drivers whose clean,
-// smudge or process command the configuration seen from root defines.
-// git config only reads; any failure (no repository) means no drivers.
+// filterDriversIn returns the filter drivers the configuration seen from
+// root defines.
 func filterDriversIn(ctx context.Context, git, root string, env []string) []string {
-	cmd := exec.CommandContext(ctx, git, "config", "-z", "--name-only", "--get-regexp", `^filter\..*\.(clean|smudge|process)$`)
-	cmd.Dir = root
-	cmd.Env = env
-	out, err := cmd.Output()
-	if err != nil {
-		return nil
-	}
-	seen := map[string]bool{}
-	var drivers []string
-	for _, key := range strings.Split(string(out), "\x00") {
-		key = strings.TrimSuffix(key, "\n")
-		i, j := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
-		if i < 0 || j <= i {
-			continue
-		}
-		if d := key[i+1 : j]; !seen[d] {
-			seen[d] = true
-			drivers = append(drivers, d)
-		}
-	}
-	return drivers
+	return gitsafe.FilterDrivers(ctx, git, root, env)
 }
 
 // gitEnv is the minimal environment git runs with in the workspace root:
-// PATH and the temporary directories only, never the user's configuration.
+// PATH and the temporary directories only, never the user's configuration,
+// with the work tree pinned to the root.
 func gitEnv(root string) []string {
-	var env []string
-	for _, k := range []string{"PATH", "SystemRoot", "TMPDIR", "TMP", "TEMP"} {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	return append(env,
-		"HOME="+os.DevNull,
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL="+os.DevNull,
-		"GIT_TERMINAL_PROMPT=0",
-		"GIT_OPTIONAL_LOCKS=0",
-		"GIT_WORK_TREE="+root,
-		"GIT_CEILING_DIRECTORIES="+filepath.Dir(root),
-	)
+	return gitsafe.Env(root, []string{"PATH", "SystemRoot", "TMPDIR", "TMP", "TEMP"}, "GIT_WORK_TREE="+root)
 }

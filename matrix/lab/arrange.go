@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/galaxy-stack/conform/internal/gitsafe"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -147,75 +147,24 @@ func gitBaseline(ctx context.Context, root string) (bool, string) {
 	return true, ""
 }
 
-// neutralGitArgs are the global options of every baseline command: no
-// program named by any configuration runs (core.fsmonitor, hooks, pager,
-// signing, credential helpers), and the filter drivers named in drivers
-// are emptied. The repository's own .git/config is the one git init just
-// wrote, so it defines no filter driver and one a workspace .gitattributes
-// names is a no-op; the drivers are emptied all the same. The same
-// settings, with the reasons, are in hosts/reference/gitneutral.go.
-func neutralGitArgs(drivers []string) []string {
-	args := []string{"--no-pager"}
-	for _, kv := range []string{
-		"core.fsmonitor=false",
-		"core.hooksPath=" + os.DevNull,
-		"core.pager=cat",
-		"core.askPass=",
-		"credential.helper=",
-		"protocol.allow=never",
-		"commit.gpgSign=false",
-		"gpg.program=" + os.DevNull,
-	} {
-		args = append(args, "-c", kv)
-	}
-	for _, d := range drivers {
-		for _, k := range []string{"clean=", "smudge=", "process=", "required=false"} {
-			args = append(args, "-c", "filter."+d+"."+k)
-		}
-	}
-	return args
-}
+// neutralGitArgs are the global options of every baseline command (see
+// package gitsafe). The repository's own .git/config is the one git init
+// just wrote, so it defines no filter driver and one a workspace
+// .gitattributes names is a no-op; the drivers are emptied all the same.
+func neutralGitArgs(drivers []string) []string { return gitsafe.Args(drivers) }
 
-// filterDrivers returns the names of the filter drivers whose clean,
-// smudge or process command the configuration of root defines; git config
-// only reads, and a failure means none.
+// filterDrivers returns the filter drivers the configuration of root
+// defines.
 func filterDrivers(ctx context.Context, git, root string) []string {
 	cctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, git, "config", "-z", "--name-only", "--get-regexp", `^filter\..*\.(clean|smudge|process)$`)
-	cmd.Dir = root
-	cmd.Env = gitEnv(root)
-	out, err := cmd.Output()
-	if err != nil {
-		return nil
-	}
-	var drivers []string
-	for _, key := range strings.Split(string(out), "\x00") {
-		i, j := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
-		if i >= 0 && j > i && !slices.Contains(drivers, key[i+1:j]) {
-			drivers = append(drivers, key[i+1:j])
-		}
-	}
-	return drivers
+	return gitsafe.FilterDrivers(cctx, git, root, gitEnv(root))
 }
 
 // gitEnv is the minimal environment of the baseline commands (DECISIONS
 // 63): no HOME, system or global configuration, no prompts, and no
 // repository found above root.
 func gitEnv(root string) []string {
-	env := []string{
-		"CI=1", "FORCE_COLOR=0",
-		"HOME=" + os.DevNull,
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=" + os.DevNull,
-		"GIT_TERMINAL_PROMPT=0",
-		"GIT_OPTIONAL_LOCKS=0",
-		"GIT_CEILING_DIRECTORIES=" + filepath.Dir(root),
-	}
-	for _, k := range []string{"PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "TMP", "TEMP", "SystemRoot", "ComSpec", "PATHEXT"} {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	return env
+	keep := []string{"PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "TMP", "TEMP", "SystemRoot", "ComSpec", "PATHEXT"}
+	return gitsafe.Env(root, keep, "CI=1", "FORCE_COLOR=0")
 }
