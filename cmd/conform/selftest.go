@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -20,7 +18,7 @@ import (
 
 var _ = register(&command{
 	Name:      "selftest",
-	UsageLine: "conform selftest [--fault NAME,...] [--only 1,13] [--parallel N] [--json] [--json-report FILE] | conform selftest --list [--json]",
+	UsageLine: "conform selftest [--fault NAME,...] [--only 1,13] [--parallel N] [--timeout D] [--json] [--json-report FILE] | conform selftest --list [--json]",
 	Short:     "show the matrix can fail: certify the reference host and every named fault, print the kill matrix",
 	Long: `Selftest shows that conform's matrix can fail. It certifies the reference host,
 which must pass every runnable item, then each named fault against the items
@@ -44,6 +42,7 @@ fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
 		items := fs.String("only", "", "comma-separated item IDs to limit the self-test to (default: every runnable item)")
 		parallel := fs.Int("parallel", runtime.NumCPU(), "certifications to run at once")
 		asJSON := fs.Bool("json", false, "print the self-test document on standard output and nothing else")
+		timeout := addTimeoutFlag(fs)
 		jsonReport := fs.String("json-report", "", "write the self-test document to `FILE`")
 		return func(args []string) error {
 			if len(args) > 0 {
@@ -68,14 +67,28 @@ fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
 			if *asJSON {
 				progress = stderr
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
-			res, err := selftest.Run(ctx, selftest.Options{Exe: exe, Faults: names, Items: ids, Parallel: *parallel, Out: progress})
+			if *jsonReport != "" {
+				if err := reports.CheckWritable(*jsonReport); err != nil {
+					return usagef("selftest: --json-report: %v", err)
+				}
+			}
+			j, err := startJob(*timeout, true, stderr)
+			if err != nil {
+				return err
+			}
+			defer j.close()
+			res, err := selftest.Run(j.ctx, selftest.Options{Exe: exe, Faults: names, Items: ids, Parallel: *parallel, Out: progress})
 			if err != nil {
 				if strings.HasPrefix(err.Error(), "unknown fault") || strings.HasPrefix(err.Error(), "no runnable item") {
 					return usagef("selftest: %v", err)
 				}
-				return err
+				if res == nil || j.ctx.Err() == nil {
+					return err
+				}
+			}
+			stopped := j.interrupted()
+			if stopped != nil || j.timedOut() != nil {
+				res.Passed, res.Interrupted = false, true
 			}
 			if *jsonReport != "" {
 				if err := reports.WriteJSON(*jsonReport, res); err != nil {
@@ -89,7 +102,12 @@ fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
 			} else {
 				printSelftest(stdout, res)
 			}
-			if !res.Passed {
+			switch {
+			case stopped != nil:
+				return stopped
+			case j.timedOut() != nil:
+				return j.timedOut()
+			case !res.Passed:
 				return errFailed
 			}
 			return nil
@@ -166,6 +184,9 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		for _, g := range res.Unchecked {
 			fmt.Fprintf(w, "  %s  %s\n", g.Key, g.Text)
 		}
+	}
+	if res.Interrupted {
+		fmt.Fprintln(w, "\nINTERRUPTED: the faults not certified are listed as error; nothing above claims more than what finished")
 	}
 	killed := 0
 	for _, fr := range res.Faults {

@@ -26,6 +26,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/matrix"
@@ -110,6 +112,9 @@ type Result struct {
 	// Unchecked are the guarantee sentences no runnable item checks.
 	Unchecked []matrix.Guarantee `json:"unchecked"`
 	Passed    bool               `json:"passed"`
+	// Interrupted is true when a signal or the run's bound stopped the
+	// self-test: faults not certified by then have status "error".
+	Interrupted bool `json:"interrupted,omitempty"`
 	// Problems say why the self-test did not pass, one line each.
 	Problems []string `json:"problems"`
 }
@@ -226,6 +231,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
+		for i := range res.Faults {
+			if res.Faults[i].Status == "" {
+				res.Faults[i].Status, res.Faults[i].Error = Broken, "not certified: "+context.Cause(ctx).Error()
+			}
+		}
+		res.Interrupted = true
 		return res, err
 	}
 	res.Items = itemResults(runnable, res.Faults)
@@ -321,6 +332,16 @@ func unchecked() []matrix.Guarantee {
 func certify(ctx context.Context, exe, report string, extra []string) (*reports.Document, error) {
 	args := append([]string{"certify", "--host", "reference", "--json-report", report}, extra...)
 	cmd := exec.CommandContext(ctx, exe, args...)
+	// A canceled self-test asks the child to stop as an interrupted
+	// certification does (it kills its own hosts), and kills it only if
+	// it has not exited within the grace.
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
+	cmd.WaitDelay = childGrace
 	var stderr strings.Builder
 	cmd.Stdout = io.Discard
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4 << 10}
@@ -339,6 +360,10 @@ func certify(ctx context.Context, exe, report string, extra []string) (*reports.
 	}
 	return &doc, nil
 }
+
+// childGrace is how long a canceled child certification has to report and
+// exit before it is killed.
+const childGrace = 15 * time.Second
 
 // limitedWriter keeps the first n bytes written to it.
 type limitedWriter struct {
