@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -26,13 +25,6 @@ func main() {
 	// they can be found and killed when its session ends.
 	if err := wire.Supervise(); err != nil {
 		fmt.Fprintln(os.Stderr, "conform: warning: cannot supervise host descendants:", err)
-	}
-	// Hosts get a fresh HOME per session; conform's cache directory is
-	// passed to them by name so that what they cache outlives a session.
-	if _, set := os.LookupEnv(wire.CacheEnv); !set {
-		if dir, err := os.UserCacheDir(); err == nil {
-			os.Setenv(wire.CacheEnv, filepath.Join(dir, "conform"))
-		}
 	}
 	os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr))
 }

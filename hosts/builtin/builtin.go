@@ -129,7 +129,9 @@ func ServeMutant(name, mutant string) error {
 // MUTANT`, and runs the in-sandbox containment probe
 // helper and exits when it was started as `<exe> host containment-probe`
 // (the reference host re-executes its own binary that way); otherwise it
-// returns. The conform binary and every test binary that starts built-in
+// sets wire.CacheEnv for the hosts this process will start (see
+// shareCache) and returns. The conform binary and every test binary that
+// starts built-in
 // hosts call it first thing.
 func MaybeServe() {
 	if n := len(reference.ProbeHelperArgs); len(os.Args) == 1+n && slices.Equal(os.Args[1:], reference.ProbeHelperArgs) {
@@ -148,5 +150,19 @@ func MaybeServe() {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	}
+	shareCache()
+}
+
+// shareCache points wire.CacheEnv at this process's cache directory unless
+// it is set: hosts get a fresh HOME and TMPDIR per session, and the
+// variable, which the harness passes to every host, is how the reference
+// host finds its verified containment probe again.
+func shareCache() {
+	if _, set := os.LookupEnv(wire.CacheEnv); set {
+		return
+	}
+	if dir := command.DefaultProbeCacheDir(); dir != "" {
+		os.Setenv(wire.CacheEnv, dir)
 	}
 }
