@@ -126,13 +126,12 @@ func ServeMutant(name, mutant string) error {
 
 // MaybeServe serves a built-in host and exits when the process was started
 // as `<exe> host serve NAME` or `<exe> host serve reference --mutant
-// MUTANT`, and runs the in-sandbox containment probe
-// helper and exits when it was started as `<exe> host containment-probe`
-// (the reference host re-executes its own binary that way); otherwise it
-// sets wire.CacheEnv for the hosts this process will start (see
-// shareCache) and returns. The conform binary and every test binary that
-// starts built-in
-// hosts call it first thing.
+// MUTANT`, and runs the in-sandbox containment probe helper and exits when
+// it was started as `<exe> host containment-probe` (the reference host
+// re-executes its own binary that way); otherwise it sets wire.CacheEnv for
+// the hosts this process will start (see shareCache) and returns. The
+// conform binary and every test binary that starts built-in hosts call it
+// first thing.
 func MaybeServe() {
 	if n := len(reference.ProbeHelperArgs); len(os.Args) == 1+n && slices.Equal(os.Args[1:], reference.ProbeHelperArgs) {
 		os.Exit(command.ProbeHelperMain(os.Stdout))
