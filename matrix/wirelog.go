@@ -103,3 +103,28 @@ func (o *outcome) sentMethods(method string) int {
 	}
 	return n
 }
+
+// answers returns the results the host answered the harness's requests of
+// method with, in order; error answers are left out.
+func (o *outcome) answers(method string) []json.RawMessage {
+	GinkgoHelper()
+	asked := map[string]bool{}
+	var out []json.RawMessage
+	for _, m := range o.Wire {
+		var msg wire.Message
+		if json.Unmarshal(m.Line, &msg) != nil || msg.ID == nil {
+			continue
+		}
+		k := fmt.Sprintf("%d/%s", m.Process, *msg.ID)
+		switch {
+		case m.Sent && msg.Method == method:
+			asked[k] = true
+		case !m.Sent && msg.Method == "" && asked[k]:
+			delete(asked, k)
+			if msg.Error == nil {
+				out = append(out, msg.Result)
+			}
+		}
+	}
+	return out
+}
