@@ -51,10 +51,27 @@ var _ = describeItem(44, func() {
 var _ = describeItem(45, func() {
 	stops := func(reached ...string) check { return func(o *outcome) { o.dispatched(reached...) } }
 	scenarios(map[string]check{
-		"cancel-stops.json":                 stops("read_file"),
-		"pause-stops.json":                  stops("read_file"),
-		"output-schema-failure-stops.json":  stops("read_file", "read_file"),
-		"pending-approval-blocks.json":      stops("read_file"),
+		"cancel-stops.json":                stops("read_file"),
+		"pause-stops.json":                 stops("read_file"),
+		"output-schema-failure-stops.json": stops("read_file", "read_file"),
+		// The calls the pending approval blocked are recorded as failed,
+		// without an argument digest: they never ran.
+		"pending-approval-blocks.json": func(o *outcome) {
+			o.dispatched("read_file")
+			cp, ok := o.checkpointOf("pause")
+			if !ok {
+				return
+			}
+			blocked := 0
+			for _, c := range cp.LastToolCalls {
+				if c.ToolCallID == "write" || c.ToolCallID == "list" {
+					blocked++
+					Expect(string(c.Outcome)).To(Equal("failed"), "%s: the pause checkpoint records blocked call %s as %s", o.File, c.ToolCallID, c.Outcome)
+					Expect(c.ArgumentDigest).To(BeEmpty(), "%s: blocked call %s never ran and has no argument digest", o.File, c.ToolCallID)
+				}
+			}
+			Expect(blocked).To(Equal(2), "%s: the pause checkpoint must record both blocked calls, write and list", o.File)
+		},
 		"structured-failure-continues.json": stops("read_file", "read_file"),
 		// The unknown outcome stops the batch and is durable (catches
 		// unknown-outcome-as-failure even without a later call).

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/port"
 	. "github.com/onsi/gomega"
 )
 
@@ -98,9 +99,30 @@ var _ = describeItem(30, func() {
 		// Every entry kind stays typed in the host's evidence (catches
 		// untyped-entries).
 		"command-entries-resume.json": func(o *outcome) {
-			o.typedWrite("make-entries", "made-fifo.txt", "missing", "", "other", "*")
-			o.typedWrite("make-entries", "made-link.txt", "missing", "", "symlink", "*")
-			o.typedWrite("make-entries", "made.d", "missing", "", "directory", "")
+			made := []port.Write{
+				o.typedWrite("make-entries", "made-fifo.txt", "missing", "", "other", "*"),
+				o.typedWrite("make-entries", "made-link.txt", "missing", "", "symlink", "*"),
+				o.typedWrite("make-entries", "made.d", "missing", "", "directory", ""),
+			}
+			// The pause checkpoint a fresh host reads back keeps the same
+			// kinds and hashes.
+			cp, ok := o.checkpointOf("pause")
+			if !ok {
+				return
+			}
+			for _, w := range made {
+				var found bool
+				for _, e := range cp.Edits {
+					if e.Path != w.Path {
+						continue
+					}
+					found = true
+					Expect(string(e.BeforeKind)).To(Equal(w.BeforeKind), "%s: the pause checkpoint types %s before as %s", o.File, w.Path, e.BeforeKind)
+					Expect(string(e.AfterKind)).To(Equal(w.AfterKind), "%s: the pause checkpoint types %s after as %s", o.File, w.Path, e.AfterKind)
+					Expect(e.AfterHash).To(Equal(w.AfterHash), "%s: the pause checkpoint's after hash of %s differs from the host's evidence", o.File, w.Path)
+				}
+				Expect(found).To(BeTrue(), "%s: the pause checkpoint holds no edit evidence for %s", o.File, w.Path)
+			}
 		},
 		"command-retypes.json": func(o *outcome) {
 			o.typedWrite("retype", "empty-dir.txt", "directory", "", "file", o.fileHash("empty-dir.txt"))
