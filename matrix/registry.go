@@ -88,7 +88,9 @@ func buildTree() {
 			ids = append(ids, id)
 		}
 		sort.Ints(ids)
-		Describe("host-conformance matrix", Ordered, func() {
+		// Ordered keeps ID order whatever Ginkgo's randomization;
+		// ContinueOnFailure keeps one failed item from skipping the rest.
+		Describe("host-conformance matrix", Ordered, ContinueOnFailure, func() {
 			for _, id := range ids {
 				it, body := registry[id], bodies[id]
 				Describe(fmt.Sprintf("[item %d] %s", it.ID, it.Title),

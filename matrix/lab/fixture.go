@@ -110,6 +110,11 @@ type fixtureRun struct {
 
 	closeErrs []error  // what closing each host process said, when not nil
 	incidents []string // what conform had to do to each host process
+	approvals []session.Approval
+
+	wireMu    sync.Mutex
+	wire      []WireMessage
+	processes int // host processes started
 
 	mu      sync.Mutex
 	host    *session.Host
@@ -204,6 +209,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	}
 	r.closeHost()
 	rep.Incidents = r.incidents
+	rep.Approvals, rep.Wire = r.approvals, r.wireLog()
 	if len(r.closeErrs) > 0 && r.currentHost().HostError() == nil && len(rep.Faults) == 0 {
 		msg := errors.Join(r.closeErrs...).Error()
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
@@ -246,6 +252,32 @@ func (r *fixtureRun) closeHost() {
 		r.closeErrs = append(r.closeErrs, err)
 	}
 	r.incidents = append(r.incidents, h.Incidents()...)
+	r.approvals = append(r.approvals, h.Approvals()...)
+}
+
+// observer returns the OnSend and OnRecv hooks of the next host process:
+// they add its messages to the run's wire record.
+func (r *fixtureRun) observer() (onSend, onRecv func([]byte)) {
+	r.wireMu.Lock()
+	r.processes++
+	n := r.processes
+	r.wireMu.Unlock()
+	add := func(sent bool) func([]byte) {
+		return func(line []byte) {
+			m := WireMessage{Process: n, Sent: sent, Line: slices.Clone(line)}
+			r.wireMu.Lock()
+			r.wire = append(r.wire, m)
+			r.wireMu.Unlock()
+		}
+	}
+	return add(true), add(false)
+}
+
+// wireLog returns the run's wire record so far.
+func (r *fixtureRun) wireLog() []WireMessage {
+	r.wireMu.Lock()
+	defer r.wireMu.Unlock()
+	return slices.Clone(r.wire)
 }
 
 func (r *fixtureRun) currentHost() *session.Host {
@@ -292,6 +324,7 @@ func (r *fixtureRun) startHost(ctx context.Context) error {
 		ToolProfile: r.set.ToolProfile, ForbidContainment: r.forbidContainment(), Approvals: r.fx.ApprovalDecisions,
 		Interpose: interpose, PassEnv: r.opts.HostEnv,
 	}
+	cfg.OnSend, cfg.OnRecv = r.observer()
 	if !r.git {
 		cfg.WithoutTools = []string{"git.exec"}
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/oracle"
+	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/matrix/snapshot"
 )
 
@@ -60,6 +61,26 @@ type Report struct {
 	// them with the files after the run (a rejected mutation keeps its
 	// target's inode). They depend on the machine and are not reported.
 	InitialFiles snapshot.Identities `json:"-"`
+	// Wire is every JSON-RPC message between the harness and the
+	// fixture's host processes, in order, as the harness's side of the
+	// connection saw it: the fault proxy, when the fixture declares
+	// faults, sits between it and the host (see Faults). Lines carry
+	// absolute paths and are not reported.
+	Wire []WireMessage `json:"-"`
+	// Approvals are the approval requests the harness answered, host
+	// process by host process, in order.
+	Approvals []session.Approval `json:"-"`
+}
+
+// A WireMessage is one JSON-RPC message of a fixture run.
+type WireMessage struct {
+	// Process is the host process: 1 for the first, 2 for the one a
+	// fresh-host resume started, and so on.
+	Process int
+	// Sent is true for a message the harness sent to the host.
+	Sent bool
+	// Line is the message as sent on the wire, without its newline.
+	Line []byte
 }
 
 // A CampaignReport is the outcome of a campaign (LAB §7.4).

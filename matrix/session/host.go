@@ -49,6 +49,15 @@ type HostConfig struct {
 	// Home is the host's home directory (HOME; TMPDIR is its "tmp"); ""
 	// means a temporary directory removed when the host is closed.
 	Home string
+	// OnSend and OnRecv, if set, observe every JSON-RPC message the harness
+	// sends to the host and receives from it, one line without its newline,
+	// on the harness's side of Interpose. The line must not be kept: copy
+	// it. They must not block.
+	OnSend, OnRecv func(line []byte)
+	// EditInitialize, if set, edits the initialize parameters before they
+	// are sent: a matrix check's way to give a host a catalog it cannot
+	// satisfy.
+	EditInitialize func(*wire.InitializeParams)
 }
 
 // A Host is one started and initialized host process and the core's ports
@@ -78,13 +87,17 @@ type Approval struct {
 func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{}
 	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approver(cfg.Approvals), Interpose: cfg.Interpose,
-		PassEnv: cfg.PassEnv, Home: cfg.Home})
+		PassEnv: cfg.PassEnv, Home: cfg.Home, OnSend: cfg.OnSend, OnRecv: cfg.OnRecv})
 	if err != nil {
 		return nil, err
 	}
 	h.client = client
 	h.exec = &executor{client: client}
-	if h.Init, err = client.Initialize(ctx, hostParams(cfg)); err != nil {
+	params := hostParams(cfg)
+	if cfg.EditInitialize != nil {
+		cfg.EditInitialize(&params)
+	}
+	if h.Init, err = client.Initialize(ctx, params); err != nil {
 		_ = client.Close(5 * time.Second)
 		if s := client.Stderr(); s != "" {
 			return nil, fmt.Errorf("%w (host stderr: %q)", err, tailOf(s, 400))
