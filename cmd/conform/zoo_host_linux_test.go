@@ -34,6 +34,7 @@ var zooModes = map[string]string{
 	"garbage":                "answers tool/execute with a line that is not JSON",
 	"partial-eof":            "answers tool/execute with half a line and exits 0",
 	"huge-line":              "answers tool/execute with a line over the 64 MiB limit",
+	"sixty-mib":              "answers tool/execute with a 60 MiB line, under the limit, that is no result envelope",
 	"wrong-id":               "answers tool/execute with id 99",
 	"duplicate-id":           "answers tool/execute twice",
 	"unsolicited-response":   "sends a response to id 7, which the harness never sent, after initialize",
@@ -252,6 +253,9 @@ func (z *zoo) fromHarness(line []byte) {
 		case z.is("huge-line"):
 			z.say(`{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`, id, strings.Repeat("a", wire.MaxLine+1))
 			select {}
+		case z.is("sixty-mib"):
+			z.say(`{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`, id, strings.Repeat("a", 60<<20))
+			return
 		case z.is("flood"):
 			z.mu.Lock()
 			for i := 0; i < 200000; i++ {
