@@ -7,7 +7,9 @@
 # process the tests start inherits TMPDIR, and conform gives each host a
 # TMPDIR inside it, next to CONFORM_HOST_TOKEN). Other users' processes and
 # files do not count. The private TMPDIR is removed afterwards, and the
-# processes left are killed, by PID.
+# processes left are killed, by PID. The reference host's probe cache, which
+# test binaries otherwise keep in TMPDIR on purpose, gets a directory of its
+# own for the run (CONFORM_CACHE_DIR, unless it is set), removed afterwards.
 set -uo pipefail
 if [ $# -eq 0 ]; then
   echo "usage: .ci/leftovers.sh COMMAND [ARGS...]" >&2
@@ -30,8 +32,15 @@ procs() {
   done
 }
 
+cache=""
+if [ -z "${CONFORM_CACHE_DIR+set}" ]; then
+  cache=$(mktemp -d "${TMPDIR:-/tmp}/conform-cache-XXXXXX") || exit 2
+  export CONFORM_CACHE_DIR=$cache
+fi
+
 TMPDIR=$tmp "$@"
 rc=$?
+[ -n "$cache" ] && rm -rf "$cache"
 
 left=""
 if [ -d /proc/self ]; then
