@@ -21,12 +21,18 @@ var version = "0.1.0-dev"
 
 func main() {
 	builtin.MaybeServe()
+	setup()
+	os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// setup prepares the conform process for supervising hosts; the tests'
+// conform command calls it too, so that scripts run conform as users do.
+func setup() {
 	// Descendants a host leaves behind are re-parented to conform, so that
 	// they can be found and killed when its session ends.
 	if err := wire.Supervise(); err != nil {
 		fmt.Fprintln(os.Stderr, "conform: warning: cannot supervise host descendants:", err)
 	}
-	os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // errFailed means the command ran and found a failure; it maps to exit 1.

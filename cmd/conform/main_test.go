@@ -25,16 +25,29 @@ import (
 func TestMain(m *testing.M) {
 	builtin.MaybeServe()
 	testscript.Main(m, map[string]func(){
-		"conform":  func() { os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr)) },
+		"conform":  func() { setup(); os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr)) },
 		"testhost": testHost,
 	})
 }
 
 // TestScripts runs the command-line scripts in testdata/script.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", Cmds: map[string]func(*testscript.TestScript, bool, []string){
-		"sigexec": cmdSigexec,
-	}})
+	// One cache directory for every script, as conform's own would be, so
+	// that the reference host's containment probe runs once, not per session.
+	cache := t.TempDir()
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv(wire.CacheEnv, cache)
+			return nil
+		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"sigexec":    cmdSigexec,
+			"nolive":     cmdNolive,
+			"exits":      cmdExits,
+			"bigfixture": cmdBigfixture,
+		},
+	})
 }
 
 // testHost is a deliberately broken host used by the scripts: the reference
@@ -42,8 +55,12 @@ func TestScripts(t *testing.T) {
 // "hang MARKER", with tool/execute never answering (cancelled or not) until
 // shutdown or the end of its input, except for calls whose ID starts with
 // "ok-"; it creates the file MARKER when the first such call arrives. "hang-hard MARKER" does not answer shutdown either,
-// and ends only with its input.
+// and ends only with its input. "zoo MODE DIR [once]" is one of the hostile
+// hosts of zooModes.
 func testHost() {
+	if (len(os.Args) == 4 || len(os.Args) == 5 && os.Args[4] == "once") && os.Args[1] == "zoo" {
+		zooHost(os.Args[2], os.Args[3], len(os.Args) == 5)
+	}
 	if len(os.Args) == 3 && (os.Args[1] == "hang" || os.Args[1] == "hang-hard") {
 		serveHanging(os.Args[2], os.Args[1] == "hang-hard")
 	}
@@ -234,7 +251,7 @@ func lookPath(ts *testscript.TestScript, name string) (string, error) {
 // on top.
 func scriptEnv(ts *testscript.TestScript) []string {
 	env := os.Environ()
-	for _, k := range []string{"PATH", "WORK", "HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE", "NO_COLOR"} {
+	for _, k := range []string{"PATH", "WORK", "HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE", "NO_COLOR", wire.CacheEnv} {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"crypto/rand"
@@ -112,6 +113,9 @@ type Client struct {
 	shutdown  bool // the host has answered shutdown
 	wroteLate bool
 	known     []proc // the host's tree seen before shutdown
+	// outputGone is set once the host was seen to close its output and
+	// not exit within the wait: later calls fail at once.
+	outputGone atomic.Bool
 
 	closeOnce sync.Once
 	closeErr  error
@@ -391,9 +395,14 @@ func (c *Client) call(ctx context.Context, method, what string, params any, time
 }
 
 func (c *Client) exitReason() string {
+	wait := 2 * time.Second
+	if c.outputGone.Load() {
+		wait = 0 // already waited once: a host that closed its output and lives on
+	}
 	select {
 	case <-c.exited:
-	case <-time.After(2 * time.Second):
+	case <-time.After(wait):
+		c.outputGone.Store(true)
 		return ReasonClosed
 	}
 	msg := "the host exited without answering"
@@ -583,6 +592,8 @@ func (c *Client) close(grace time.Duration) error {
 	switch {
 	case broken && errors.As(c.conn.Err(), &pe):
 		wait = 0 // it broke the protocol: no shutdown is owed
+	case broken:
+		wait = min(grace, exitGrace) // its output ended: no shutdown could be sent
 	case err != nil:
 		wait = min(grace, exitGrace) // it did not answer shutdown
 	}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# leftovers.sh COMMAND [ARGS...]
+#
+# Runs COMMAND (normally `go test ./...`) with a private, empty TMPDIR and
+# fails, listing them, when it leaves anything behind: a file or directory
+# in that TMPDIR, or a live process whose environment mentions it (every
+# process the tests start inherits TMPDIR, and conform gives each host a
+# TMPDIR inside it, next to CONFORM_HOST_TOKEN). Other users' processes and
+# files do not count. The private TMPDIR is removed afterwards, and the
+# processes left are killed, by PID. The reference host's probe cache, which
+# test binaries otherwise keep in TMPDIR on purpose, gets a directory of its
+# own for the run (CONFORM_CACHE_DIR, unless it is set), removed afterwards.
+set -uo pipefail
+if [ $# -eq 0 ]; then
+  echo "usage: .ci/leftovers.sh COMMAND [ARGS...]" >&2
+  exit 2
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/conform-leftovers-XXXXXX") || exit 2
+tmp=$(cd "$tmp" && pwd -P)
+
+# procs prints the PIDs, other than this script's, of the processes whose
+# environment holds a value naming $tmp.
+procs() {
+  local f pid
+  for f in /proc/[0-9]*/environ; do
+    pid=${f#/proc/}
+    pid=${pid%/environ}
+    [ "$pid" = $$ ] && continue
+    if { tr '\0' '\n' <"$f"; } 2>/dev/null | grep -q -F "$tmp"; then
+      echo "$pid"
+    fi
+  done
+}
+
+cache=""
+if [ -z "${CONFORM_CACHE_DIR+set}" ]; then
+  cache=$(mktemp -d "${TMPDIR:-/tmp}/conform-cache-XXXXXX") || exit 2
+  export CONFORM_CACHE_DIR=$cache
+fi
+
+TMPDIR=$tmp "$@"
+rc=$?
+[ -n "$cache" ] && rm -rf "$cache"
+
+left=""
+if [ -d /proc/self ]; then
+  # A killed process takes a moment to go; give the tree two seconds.
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    left=$(procs)
+    [ -z "$left" ] && break
+    sleep 0.2
+  done
+fi
+files=$(ls -A "$tmp")
+
+status=$rc
+if [ -n "$left" ]; then
+  echo "leftovers: $* left these processes running:" >&2
+  for pid in $left; do
+    echo "  $pid $(tr '\0' ' ' </proc/"$pid"/cmdline 2>/dev/null)" >&2
+  done
+  for pid in $left; do kill -KILL "$pid" 2>/dev/null; done
+  [ "$status" = 0 ] && status=1
+fi
+if [ -n "$files" ]; then
+  echo "leftovers: $* left these in its temporary directory $tmp:" >&2
+  (cd "$tmp" && ls -A | sed 's/^/  /') >&2
+  [ "$status" = 0 ] && status=1
+fi
+rm -rf "$tmp"
+exit "$status"

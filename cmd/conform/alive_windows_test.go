@@ -1,0 +1,21 @@
+//go:build windows
+
+package main
+
+import "os"
+
+// processAlive reports whether pid is a live process.
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	p.Release()
+	return true
+}
+
+func killProcess(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// cmdNolive is the script command
+//
+//	nolive FILE
+//
+// It fails unless every process whose PID is a line of FILE has ended
+// (a zombie counts as ended); it polls for up to two seconds, since a
+// killed process takes a moment to die. A zoo host writes its PIDs to
+// FILE (see zooHost).
+func cmdNolive(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! nolive")
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: nolive FILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			ts.Fatalf("nolive: %s: %q is not a PID", args[0], f)
+		}
+		pids = append(pids, pid)
+	}
+	if len(pids) == 0 {
+		ts.Fatalf("nolive: %s lists no PID: the host never started", args[0])
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		var live []string
+		for _, pid := range pids {
+			if processAlive(pid) {
+				live = append(live, strconv.Itoa(pid))
+			}
+		}
+		if len(live) == 0 {
+			ts.Logf("nolive: none of %d process(es) is alive", len(pids))
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, pid := range pids {
+				if processAlive(pid) {
+					killProcess(pid)
+				}
+			}
+			ts.Fatalf("nolive: process(es) %s of %s still alive 2s after the command ended (now killed)", strings.Join(live, ", "), args[0])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
