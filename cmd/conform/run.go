@@ -48,6 +48,9 @@ fault of conform's own core runtime (conform selftest --list names them). A fixt
 that does not exist on disk is read from the matrix scenarios built into
 conform, so the repro commands certify prints work anywhere.
 
+A fixture file over --max-fixture-size (16 MiB unless set) is refused before
+it is read, as is one that is not UTF-8 or that names a path under .git.
+
 --forbid-containment asks the host to behave as if no containment backend
 existed: the premise of fixtures that expect required command containment to
 be unavailable, on a machine where a backend verifies.
@@ -86,6 +89,7 @@ stopped it.`,
 		asJSON := fs.Bool("json", false, "print the reports as JSON on standard output and nothing else")
 		task := fs.String("task", "", "replace the task of a single fixture (the run ID does not change)")
 		forbid := fs.Bool("forbid-containment", false, "ask the host to behave as if no containment backend existed")
+		maxSize := fs.Int64("max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
 		timeout := addTimeoutFlag(fs)
 		env := addHostEnvFlag(fs)
 		return func(args []string) error {
@@ -93,6 +97,10 @@ stopped it.`,
 			if err != nil {
 				return err
 			}
+			if *maxSize <= 0 {
+				return usagef("run: --max-fixture-size must be a positive number of bytes")
+			}
+			fixture.MaxFileSize = *maxSize
 			if *host == "" {
 				return usagef("run: --host is required (try --host reference)")
 			}
