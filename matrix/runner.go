@@ -237,6 +237,14 @@ func (t *target) collect(r SpecReport) {
 			reason = strings.TrimSpace(reason + ": " + r.Failure.ForwardedPanic)
 		}
 	}
+	// What conform had to do to the host (kill it, kill what it left
+	// running, ignore output after shutdown) is reported whatever the
+	// status: a passing item says so too.
+	for _, e := range r.ReportEntries {
+		if e.Name == incidentEntry {
+			reason = strings.TrimSpace(reason + "\nincident: " + e.StringRepresentation())
+		}
+	}
 	t.mu.Lock()
 	it, seen := t.items[id]
 	if !seen {
@@ -325,7 +333,7 @@ func (t *target) print(id int, status, reason, repro string, r SpecReport) {
 		title += ": " + spec
 	}
 	fmt.Fprintf(w, "%s  item %-2d  %-10s  %s (%.2fs)\n", word, id, meta.Area, title, r.RunTime.Seconds())
-	if status != reports.Passed && reason != "" {
+	if reason != "" {
 		for _, line := range strings.Split(reason, "\n") {
 			fmt.Fprintf(w, "        %s\n", line)
 		}

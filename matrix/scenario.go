@@ -122,6 +122,9 @@ func runScenario(rel string, c check) {
 	if err != nil {
 		Fail(fmt.Sprintf("scenario %s could not run: %v", file, err))
 	}
+	for _, inc := range rep.Incidents {
+		AddReportEntry(incidentEntry, inc)
+	}
 	if rep.NotApplicable != "" {
 		notApplicable(rep.NotApplicable)
 	}

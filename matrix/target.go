@@ -20,6 +20,10 @@ import (
 // command that reproduces its failure by itself.
 const reproEntry = "repro"
 
+// incidentEntry names the report entries in which a spec records what
+// conform had to do to a host process (lab.Report.Incidents).
+const incidentEntry = "incident"
+
 // hostUnderTest returns the host of this process's certification, failing
 // the spec when there is none.
 func hostUnderTest() *target {
