@@ -91,19 +91,6 @@ func (o *outcome) dispatched(names ...string) {
 	Expect(got).To(Equal(names), "%s: the host received tool/execute for [%s]; only [%s] may reach it", o.File, strings.Join(got, ", "), strings.Join(names, ", "))
 }
 
-// sentMethods counts the requests of method the harness sent.
-func (o *outcome) sentMethods(method string) int {
-	GinkgoHelper()
-	n := 0
-	for _, m := range o.Wire {
-		var msg wire.Message
-		if json.Unmarshal(m.Line, &msg) == nil && m.Sent && msg.Method == method {
-			n++
-		}
-	}
-	return n
-}
-
 // answers returns the results the host answered the harness's requests of
 // method with, in order; error answers are left out.
 func (o *outcome) answers(method string) []json.RawMessage {

@@ -3,6 +3,9 @@ package builtin
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
 func TestCommandResolvesARelativeHostAgainstTheCurrentDirectory(t *testing.T) {
@@ -18,5 +21,14 @@ func TestCommandResolvesARelativeHostAgainstTheCurrentDirectory(t *testing.T) {
 	words, err := Words("./my-host --stdio")
 	if err != nil || words[0] != "./my-host" {
 		t.Errorf("Words keeps the command as written, got %q, %v", words, err)
+	}
+}
+
+// The harness passes wire.CacheEnv to every host; the reference host reads
+// its probe cache directory from command.ProbeCacheDirEnv. They must name
+// the same variable, or the cache stops outliving a session.
+func TestHostsAndHarnessNameTheSameCacheVariable(t *testing.T) {
+	if wire.CacheEnv != command.ProbeCacheDirEnv {
+		t.Errorf("wire.CacheEnv = %q, command.ProbeCacheDirEnv = %q", wire.CacheEnv, command.ProbeCacheDirEnv)
 	}
 }

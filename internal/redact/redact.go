@@ -49,18 +49,6 @@ var rules = []rule{
 	{kind: "secret", keep: true, re: regexp.MustCompile(`(?i)(\b[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|pwd|api_?key|access_?key|private_?key|credentials?)[A-Za-z0-9_.-]*["']?(?:=|\s*:\s*)["']?)[^\s"',;&\[]{4,}`)},
 }
 
-// Kinds lists the kinds of secret String recognises, as they appear in
-// its placeholders.
-func Kinds() []string {
-	var out []string
-	for _, r := range rules {
-		if len(out) == 0 || out[len(out)-1] != r.kind {
-			out = append(out, r.kind)
-		}
-	}
-	return out
-}
-
 // String returns s with every recognised secret replaced by
 // [REDACTED:<kind>]. Text without secrets is returned unchanged.
 func String(s string) string {
