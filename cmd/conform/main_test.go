@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/galaxy-stack/conform/internal/testhost"
 	"io"
 	"os"
 	"os/exec"
@@ -62,7 +63,7 @@ func testHost() {
 		zooHost(os.Args[2], os.Args[3], len(os.Args) == 5)
 	}
 	if len(os.Args) == 3 && (os.Args[1] == "hang" || os.Args[1] == "hang-hard") {
-		serveHanging(os.Args[2], os.Args[1] == "hang-hard")
+		testhost.ServeHanging(testhost.Hanging{Marker: os.Args[2], Hard: os.Args[1] == "hang-hard"})
 	}
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: testhost missing-name|unknown-field|hang MARKER|hang-hard MARKER")
@@ -92,48 +93,6 @@ func testHost() {
 		fmt.Fprintln(os.Stderr, "testhost:", err)
 		os.Exit(1)
 	}
-}
-
-func serveHanging(marker string, hard bool) {
-	stop := make(chan struct{})
-	var once sync.Once
-	quit := func() { once.Do(func() { close(stop) }) }
-	ref := reference.New()
-	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
-		switch method {
-		case wire.MethodExecute:
-			var p wire.ExecuteParams
-			if json.Unmarshal(params, &p) == nil && strings.HasPrefix(p.CallID, "ok-") {
-				break
-			}
-			_ = os.WriteFile(marker, nil, 0o644)
-			<-stop
-			return nil, errors.New("stopped")
-		case wire.MethodShutdown:
-			if hard {
-				<-stop
-				return nil, errors.New("stopped")
-			}
-			quit()
-		}
-		return ref.Handle(ctx, method, params)
-	})
-	_ = wire.Serve(context.Background(), &eofReader{r: os.Stdin, eof: quit}, os.Stdout, h)
-	os.Exit(0)
-}
-
-// eofReader calls eof when r ends.
-type eofReader struct {
-	r   io.Reader
-	eof func()
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil {
-		e.eof()
-	}
-	return n, err
 }
 
 // cmdSigexec is the script command

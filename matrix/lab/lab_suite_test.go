@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/galaxy-stack/conform/internal/testhost"
 	"os"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) {
 		serveStoreless()
 	}
 	if len(os.Args) == 2 && os.Args[1] == hangingHostArg {
-		serveHanging()
+		testhost.ServeHanging(testhost.Hanging{})
 	}
 	os.Exit(m.Run())
 }

@@ -2,18 +2,13 @@ package lab_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/lab"
 )
@@ -22,39 +17,6 @@ import (
 // tool/execute never answering, cancelled or not, until shutdown or the end
 // of its input: a wedged host that still lets itself be shut down.
 const hangingHostArg = "lab-hanging-host"
-
-func serveHanging() {
-	stop := make(chan struct{})
-	var once sync.Once
-	quit := func() { once.Do(func() { close(stop) }) }
-	ref := reference.New()
-	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
-		switch method {
-		case wire.MethodExecute:
-			<-stop
-			return nil, errors.New("stopped")
-		case wire.MethodShutdown:
-			quit()
-		}
-		return ref.Handle(ctx, method, params)
-	})
-	_ = wire.Serve(context.Background(), &eofReader{r: os.Stdin, eof: quit}, os.Stdout, h)
-	os.Exit(0)
-}
-
-// eofReader calls eof when r ends.
-type eofReader struct {
-	r   io.Reader
-	eof func()
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil {
-		e.eof()
-	}
-	return n, err
-}
 
 var _ = Describe("the fixture bound", func() {
 	It("fails a fixture whose host hangs with a failure naming the bound", func() {
