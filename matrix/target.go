@@ -46,6 +46,13 @@ func (t *target) runRepro(file string) string {
 	return "conform run " + shellQuote(file) + " --host " + shellQuote(t.cfg.Host) + t.faultFlags()
 }
 
+// certifyRepro is the command that certifies item id alone against the
+// host under test: the repro of an item whose spec is Go code rather than
+// a scenario file.
+func (t *target) certifyRepro(id int) string {
+	return fmt.Sprintf("conform certify --only %d --host %s", id, shellQuote(t.cfg.Host)) + t.faultFlags()
+}
+
 // faultFlags are the --mutant and --core-fault flags of the certification,
 // for repro commands.
 func (t *target) faultFlags() string {
