@@ -43,10 +43,12 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"sigexec":    cmdSigexec,
-			"nolive":     cmdNolive,
-			"exits":      cmdExits,
-			"bigfixture": cmdBigfixture,
+			"sigexec":     cmdSigexec,
+			"nolive":      cmdNolive,
+			"exits":       cmdExits,
+			"bigfixture":  cmdBigfixture,
+			"validreport": cmdValidreport,
+			"junit":       cmdJunit,
 		},
 	})
 }
