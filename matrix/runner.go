@@ -18,6 +18,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
@@ -43,8 +44,11 @@ type Config struct {
 	Area      string // run only this area
 	// Out receives one line per item as it finishes; nil discards them.
 	Out io.Writer
-	// Color colours the status words of Out.
+	// Color colours the status marks of Out.
 	Color bool
+	// TTY says Out is a terminal: a running count is kept on its last
+	// line.
+	TTY bool
 	// ItemTimeout bounds each spec of an item; zero means
 	// DefaultItemTimeout. The run as a whole is bounded by the context
 	// given to Run.
@@ -75,6 +79,9 @@ type target struct {
 	probeOnce sync.Once
 	probe     wire.InitializeResult
 	probeErr  error
+
+	started time.Time
+	prog    *progress
 }
 
 var current *target
@@ -93,7 +100,16 @@ func newTarget(cfg Config) (*target, error) {
 	if err := hostcmd.Check(argv); err != nil {
 		return nil, &InvocationError{fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
 	}
-	return &target{cfg: cfg, argv: argv, items: map[int]*reports.Item{}}, nil
+	t := &target{cfg: cfg, argv: argv, items: map[int]*reports.Item{}, started: time.Now()}
+	if cfg.Out != nil {
+		t.prog = &progress{w: cfg.Out, color: cfg.Color, tty: cfg.TTY}
+		for _, it := range registry {
+			if t.selected(it) {
+				t.prog.total++
+			}
+		}
+	}
+	return t, nil
 }
 
 // labelFilter builds the Ginkgo label filter for a selection.
@@ -171,6 +187,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	RegisterFailHandler(Fail)
 	buildTree()
 	RunSpecs(&failRecorder{}, "conform host-conformance matrix", suite, rep)
+	t.prog.finish()
 	d := t.document()
 	if words, err := builtin.Words(cfg.Host); err == nil && !builtin.IsBuiltin(cfg.Host) {
 		id := hostcmd.Identify(words, t.argv)
@@ -190,6 +207,15 @@ func UseHost(cfg Config) error {
 	buildTree()
 	return nil
 }
+
+var _ = ReportBeforeEach(func(r SpecReport) {
+	if current == nil {
+		return
+	}
+	if id, ok := itemOf(r.Labels()); ok && current.selected(registry[id]) {
+		current.prog.starting(id, registry[id].Title)
+	}
+})
 
 var _ = ReportAfterEach(func(r SpecReport) {
 	if current != nil {
@@ -262,18 +288,15 @@ func (t *target) collect(r SpecReport) {
 		}
 		it.Reason += reason
 	}
-	repro := ""
-	if status == reports.Failed {
-		repro = specRepro(r)
-		if repro == "" {
-			repro = t.repro(id)
-		}
+	if status == reports.Failed && it.Repro == "" {
+		it.Repro = specRepro(r)
 		if it.Repro == "" {
-			it.Repro = repro
+			it.Repro = t.repro(id)
 		}
 	}
+	snapshot := *it
 	t.mu.Unlock()
-	t.print(id, status, reason, repro, r)
+	t.prog.update(snapshot)
 }
 
 // specRepro returns the repro command a spec recorded, or "".
@@ -317,32 +340,6 @@ func (t *target) repro(id int) string {
 	return cmd + t.faultFlags() + " --only " + strconv.Itoa(id)
 }
 
-func (t *target) print(id int, status, reason, repro string, r SpecReport) {
-	w := t.cfg.Out
-	if w == nil {
-		return
-	}
-	word := map[string]string{reports.Passed: "PASS", reports.Failed: "FAIL", reports.NotApplicable: "N/A ", reports.Skipped: "SKIP"}[status]
-	if t.cfg.Color {
-		code := map[string]string{reports.Passed: "32", reports.Failed: "31", reports.NotApplicable: "33", reports.Skipped: "33"}[status]
-		word = "\x1b[" + code + "m" + word + "\x1b[0m"
-	}
-	meta := registry[id]
-	title := meta.Title
-	if spec := r.LeafNodeText; spec != "" {
-		title += ": " + spec
-	}
-	fmt.Fprintf(w, "%s  item %-2d  %-10s  %s (%.2fs)\n", word, id, meta.Area, title, r.RunTime.Seconds())
-	if reason != "" {
-		for _, line := range strings.Split(reason, "\n") {
-			fmt.Fprintf(w, "        %s\n", line)
-		}
-	}
-	if status == reports.Failed {
-		fmt.Fprintf(w, "        repro: %s\n", repro)
-	}
-}
-
 // sawHost records what the host said it is, from its first session.
 func (t *target) sawHost(h wire.InitializeResult) {
 	t.mu.Lock()
@@ -357,7 +354,9 @@ func (t *target) document() *reports.Document {
 	defer t.mu.Unlock()
 	d := &reports.Document{
 		SchemaVersion: reports.SchemaVersion,
-		Harness:       reports.Harness{Name: "conform", Version: HarnessVersion},
+		Kind:          reports.KindCertify,
+		Harness:       reports.NewHarness(HarnessVersion),
+		StartedAt:     t.started.UTC().Format(time.RFC3339),
 		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.argv[0])},
 		OS:            runtime.GOOS, Arch: runtime.GOARCH,
 		MatrixVersion: Version,
@@ -365,7 +364,15 @@ func (t *target) document() *reports.Document {
 	}
 	if t.host != nil {
 		d.Host.Name, d.Host.Version, d.Host.Doubles = t.host.Host.Name, t.host.Host.Version, t.host.Doubles
+		d.Host.Tools = slices.Sorted(slices.Values(t.host.Tools))
+		d.Host.ToolProfile = lab.ToolProfile(t.host.Tools)
 	}
+	for _, it := range itemCatalog {
+		if _, runnable := registry[it.ID]; !runnable && len(t.cfg.Only) == 0 && (t.cfg.Area == "" || t.cfg.Area == it.Area) {
+			d.Planned = append(d.Planned, it.ID)
+		}
+	}
+	sort.Ints(d.Planned)
 	ids := append([]int(nil), t.order...)
 	sort.Ints(ids)
 	for _, id := range ids {

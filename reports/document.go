@@ -7,8 +7,16 @@ import (
 	"path/filepath"
 )
 
-// SchemaVersion is the version of the result document's shape.
-const SchemaVersion = "1"
+// SchemaVersion is the version of the result document's shape; the JSON
+// Schema of that shape is schema/result.schema.json ([Schema]).
+const SchemaVersion = "2"
+
+// Document kinds: the command that produced the document.
+const (
+	KindCertify  = "certify"
+	KindRun      = "run"
+	KindSelfTest = "selftest"
+)
 
 // Item statuses.
 const (
@@ -18,16 +26,23 @@ const (
 	Skipped       = "skipped"
 )
 
-// Document is the result of one certification run. Fields other than
-// DurationMs are comparable across runs: they hold no time, PID or
-// temporary path.
+// Document is the result of one certification run (or one `conform run`
+// over fixtures, or one self-test). Fields other than StartedAt and the
+// items' DurationMs are comparable across runs: they hold no time, PID or
+// temporary path, and every list has a fixed order. [Comparable] drops the
+// two that are not.
 type Document struct {
-	SchemaVersion string  `json:"schemaVersion"`
+	SchemaVersion string `json:"schemaVersion"`
+	// Kind is the command that produced the document: certify, run or
+	// selftest.
+	Kind          string  `json:"kind"`
 	Harness       Harness `json:"harness"`
 	Host          Host    `json:"host"`
 	OS            string  `json:"os"`
 	Arch          string  `json:"arch"`
 	MatrixVersion string  `json:"matrixVersion"`
+	// StartedAt is when the run started (RFC 3339, UTC). Not comparable.
+	StartedAt string `json:"startedAt,omitempty"`
 	// Interrupted is true when a signal stopped the run: Items then holds
 	// what finished, the item running at the signal is skipped with the
 	// reason "interrupted", and the items never started are skipped (or
@@ -35,12 +50,22 @@ type Document struct {
 	Interrupted bool    `json:"interrupted,omitempty"`
 	Items       []Item  `json:"items"`
 	Summary     Summary `json:"summary"`
+	// Planned are the IDs of the matrix items the selection covers that
+	// this version of conform cannot run yet.
+	Planned []int `json:"planned,omitempty"`
+	// SelfTest is the kill matrix, in a selftest document.
+	SelfTest *SelfTest `json:"selfTest,omitempty"`
 }
 
 // Harness identifies the conform build that produced a document.
 type Harness struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+	// Commit is the VCS revision conform was built from, and Modified
+	// whether its work tree had changes; both come from the build info
+	// and are absent when the build recorded none.
+	Commit   string `json:"commit,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
 }
 
 // Host identifies the host under test: how it was started and what it said
@@ -61,25 +86,50 @@ type Host struct {
 	// `node host.mjs`, `sh host.sh`): ProgramPath as written in Command,
 	// so documents from different directories compare equal. Both are
 	// absent for any other command.
-	ProgramPath   string   `json:"programPath,omitempty"`
-	ProgramSHA256 string   `json:"programSha256,omitempty"`
-	Name          string   `json:"name,omitempty"`
-	Version       string   `json:"version,omitempty"`
-	Doubles       []string `json:"doubles,omitempty"`
+	ProgramPath   string `json:"programPath,omitempty"`
+	ProgramSHA256 string `json:"programSha256,omitempty"`
+	// Name and Version are what the host's initialize answer says it is.
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+	// Tools are the tools the host advertised, sorted, and ToolProfile
+	// the tool profile they make up ("host" or "full_contract").
+	Tools       []string `json:"tools,omitempty"`
+	ToolProfile string   `json:"toolProfile,omitempty"`
+	// Doubles are what the host serves as deterministic doubles.
+	Doubles []string `json:"doubles,omitempty"`
 }
 
-// Item is the result of one matrix item.
+// Item is the result of one matrix item, or, in a run document, of one
+// fixture (ID 0, Fixture and File set).
 type Item struct {
-	ID         int    `json:"id"`
-	Name       string `json:"name"`
-	Title      string `json:"title"`
-	Area       string `json:"area"`
-	Scope      string `json:"scope,omitempty"`
-	Status     string `json:"status"`
+	ID    int    `json:"id,omitempty"`
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Area  string `json:"area"`
+	Scope string `json:"scope,omitempty"`
+	// Fixture and File name the fixture of a run document's item.
+	Fixture string `json:"fixture,omitempty"`
+	File    string `json:"file,omitempty"`
+	Status  string `json:"status"`
+	// DurationMs is how long the item ran. Not comparable.
 	DurationMs int64  `json:"durationMs"`
 	Reason     string `json:"reason,omitempty"`
 	Repro      string `json:"repro,omitempty"`
+	// ReplayHash identifies the item's replayable record, where the
+	// command that produced the document keeps one.
 	ReplayHash string `json:"replayHash,omitempty"`
+}
+
+// Comparable returns a copy of d without the fields that differ between
+// two runs of the same host: StartedAt and every item's DurationMs.
+func Comparable(d *Document) *Document {
+	c := *d
+	c.StartedAt = ""
+	c.Items = append([]Item(nil), d.Items...)
+	for i := range c.Items {
+		c.Items[i].DurationMs = 0
+	}
+	return &c
 }
 
 // Summary counts items by status.

@@ -15,11 +15,20 @@ import (
 
 var _ = register(&command{
 	Name:      "certify",
-	UsageLine: "conform certify --host HOST [--mutant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--timeout D] [--host-env NAME] [--json] [--json-report FILE]",
+	UsageLine: "conform certify --host HOST [--mutant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--timeout D] [--host-env NAME] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
 	Short:     "run the host-conformance matrix against a host",
 	Long: `Certify runs the items of the host-conformance matrix against one host and
-prints one line per item as it finishes. Each failure gives its reason and a
-command that repeats just that item.
+prints one line per item as it finishes ("✓ 13 <title> 0.21s"; ✗ failed,
+○ not applicable, – skipped), with a running count on a terminal; colour
+only on a terminal, and never with NO_COLOR set. Each failure gives its
+reason and a command that repeats just that item. --json prints the result
+document on standard output and nothing else (the lines go to standard
+error).
+
+The result document (--json-report) follows the JSON Schema
+reports/schema/result.schema.json; --junit-report, --md-report and
+--html-report render it as JUnit XML, Markdown for $GITHUB_STEP_SUMMARY and a
+self-contained HTML page (see conform help report).
 
 HOST is a built-in host ("reference") or a command line that starts a host
 speaking the host protocol on its standard input and output, for example
@@ -53,7 +62,7 @@ once.`,
 		only := fs.String("only", "", "comma-separated item IDs to run (default: all)")
 		area := fs.String("area", "", "run only the items of this area")
 		asJSON := fs.Bool("json", false, "print the result document on standard output and nothing else")
-		jsonReport := fs.String("json-report", "", "write the result document to `FILE`")
+		rf := addReportFlags(fs, "the result document")
 		timeout := addTimeoutFlag(fs)
 		env := addHostEnvFlag(fs)
 		return func(args []string) error {
@@ -67,10 +76,8 @@ once.`,
 			if err != nil {
 				return err
 			}
-			if *jsonReport != "" {
-				if err := reports.CheckWritable(*jsonReport); err != nil {
-					return usagef("--json-report %s: %v", *jsonReport, err)
-				}
+			if err := rf.check("certify"); err != nil {
+				return err
 			}
 			progress := stdout
 			if *asJSON {
@@ -83,7 +90,7 @@ once.`,
 			defer j.close()
 			doc, err := matrix.Run(j.ctx, matrix.Config{
 				Host: *host, Mutant: *mutant, CoreFault: *coreFault, Only: ids, Area: *area, HostEnv: *env,
-				Out: progress, Color: colorOK(progress),
+				Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
 			})
 			if err != nil {
 				return err
@@ -92,10 +99,8 @@ once.`,
 			if stopped != nil {
 				doc.MarkInterrupted()
 			}
-			if *jsonReport != "" {
-				if err := reports.WriteFile(*jsonReport, doc); err != nil {
-					return err
-				}
+			if err := rf.write(doc); err != nil {
+				return err
 			}
 			if *asJSON {
 				b, err := json.MarshalIndent(doc, "", "  ")
@@ -110,6 +115,7 @@ once.`,
 					fmt.Fprintf(stdout, "; %s", stopped)
 				}
 				fmt.Fprintln(stdout)
+				printNotRun(stdout, doc)
 			}
 			switch {
 			case stopped != nil:
@@ -139,11 +145,30 @@ func parseIDs(s string) ([]int, error) {
 	return ids, nil
 }
 
+// printNotRun says how many items did not run: those a signal kept from
+// starting, and those the matrix plans that this version cannot run yet.
+func printNotRun(w io.Writer, doc *reports.Document) {
+	notRun := 0
+	for _, it := range doc.Items {
+		if it.Reason == reports.NotRunReason {
+			notRun++
+		}
+	}
+	if notRun > 0 {
+		fmt.Fprintf(w, "%d selected items did not run: the run was interrupted\n", notRun)
+	}
+	if n := len(doc.Planned); n > 0 {
+		fmt.Fprintf(w, "%d matrix items are planned and not yet runnable in this version (see `conform matrix`)\n", n)
+	}
+}
+
 // colorOK reports whether w is a terminal that wants colour.
 func colorOK(w io.Writer) bool {
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
+	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

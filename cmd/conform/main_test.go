@@ -42,11 +42,15 @@ func TestScripts(t *testing.T) {
 			env.Setenv(wire.CacheEnv, cache)
 			return nil
 		},
+		Condition: scriptCondition,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"sigexec":    cmdSigexec,
-			"nolive":     cmdNolive,
-			"exits":      cmdExits,
-			"bigfixture": cmdBigfixture,
+			"sigexec":      cmdSigexec,
+			"nolive":       cmdNolive,
+			"exits":        cmdExits,
+			"bigfixture":   cmdBigfixture,
+			"validreport":  cmdValidreport,
+			"junit":        cmdJunit,
+			"browsercheck": cmdBrowsercheck,
 		},
 	})
 }

@@ -7,17 +7,20 @@ import (
 	"fmt"
 	"github.com/galaxy-stack/conform/core/faults"
 	"io"
+	"time"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
+	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/oracle"
+	"github.com/galaxy-stack/conform/reports"
 )
 
 var _ = register(&command{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json... --host HOST [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	UsageLine: "conform run FIXTURE.json... --host HOST [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -30,6 +33,17 @@ Each FIXTURE (a .json file, or a directory whose .json files are all run) runs
 isolated: a fresh temporary workspace with the fixture's initial files and a
 Git baseline commit, a fresh store directory and a fresh host process. --keep
 keeps the workspace and prints its path.
+
+A fixture the host cannot serve at all (a full_contract fixture on a host
+without the optional tools) is not applicable: it prints N/A with the reason
+and is counted apart from the failures, as certify counts its items; it does
+not fail the run.
+
+--json prints the fixtures' full reports. --json-report writes the result
+document of kind "run" (reports/schema/result.schema.json: one item per
+fixture or stage, with its status, reason and repro command), which
+--junit-report, --md-report and --html-report render (see conform help
+report).
 
 With --campaign, the .json files of DIR are the stages of a campaign: they run
 in name order on one shared workspace, each with its own host process and run
@@ -92,6 +106,7 @@ stopped it.`,
 		maxSize := fs.Int64("max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
 		timeout := addTimeoutFlag(fs)
 		env := addHostEnvFlag(fs)
+		rf := addReportFlags(fs, "the result document")
 		return func(args []string) error {
 			paths, err := interspersed(fs, args)
 			if err != nil {
@@ -135,6 +150,10 @@ stopped it.`,
 			} else if len(paths) == 0 {
 				return usagef("run: no fixture given\nusage: conform run FIXTURE.json... --host HOST")
 			}
+			if err := rf.check("run"); err != nil {
+				return err
+			}
+			out := runOutput{rd: newRunDoc(*host, *mutant, *coreFault, argv), rf: rf}
 			// With --keep the workspaces outlive the command, so they are
 			// made where the user's TMPDIR says.
 			j, err := startJob(*timeout, !*keep, stderr)
@@ -143,9 +162,9 @@ stopped it.`,
 			}
 			defer j.close()
 			if *campaign != "" {
-				return runCampaign(j, *campaign, opts, *keep, *asJSON, stdout)
+				return runCampaign(j, *campaign, opts, *keep, *asJSON, stdout, out)
 			}
-			return runFixtures(j, paths, opts, *keep, *asJSON, stdout)
+			return runFixtures(j, paths, opts, *keep, *asJSON, stdout, out)
 		}
 	},
 })
@@ -196,6 +215,8 @@ type fixtureRef struct {
 type runResult struct {
 	Passed int `json:"passed"`
 	Failed int `json:"failed"`
+	// NotApplicable counts the fixtures the host cannot serve at all.
+	NotApplicable int `json:"notApplicable,omitempty"`
 	// Interrupted is true when a signal stopped the run; InterruptedFixture
 	// is the fixture that was running then (not in Reports), and NotRun
 	// counts the fixtures never started.
@@ -205,7 +226,16 @@ type runResult struct {
 	Reports            []*lab.Report `json:"reports"`
 }
 
-func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
+// runOutput is where `conform run` reports besides its standard output:
+// the result document and the files rendered from it.
+type runOutput struct {
+	rd *runDoc
+	rf *reportFlags
+}
+
+func (o runOutput) write(interrupted bool) error { return o.rf.write(o.rd.document(interrupted)) }
+
+func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, stdout io.Writer, out runOutput) error {
 	var all []*fixture.Fixture
 	for _, p := range paths {
 		fxs, err := loadFixtures(p)
@@ -226,10 +256,12 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, st
 		started++
 		var rep *lab.Report
 		var err error
+		t0 := time.Now()
 		j.await(func() { rep, err = lab.Run(j.ctx, fx, opts, keep) })
 		if j.interrupted() != nil {
 			// Whatever the fixture returned, the signal ended it.
 			res.InterruptedFixture = &fixtureRef{Fixture: fx.Name, File: fx.File}
+			out.rd.skip(fx, matrix.InterruptedReason)
 			if !asJSON {
 				fmt.Fprintf(stdout, "INTR  %s  (%s)  %s before it finished\n", fx.Name, fx.File, j.interrupted())
 			}
@@ -243,9 +275,13 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, st
 			return labError(fmt.Errorf("%s: %w", fx.File, err))
 		}
 		res.Reports = append(res.Reports, rep)
-		if rep.Passed {
+		out.rd.add(fx.Name, rep, time.Since(t0))
+		switch {
+		case rep.NotApplicable != "":
+			res.NotApplicable++
+		case rep.Passed:
 			res.Passed++
-		} else {
+		default:
 			res.Failed++
 		}
 		if !asJSON {
@@ -255,12 +291,21 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, st
 	res.NotRun = len(all) - started
 	stopped := j.interrupted()
 	res.Interrupted = stopped != nil
+	for _, fx := range all[started:] {
+		out.rd.skip(fx, reports.NotRunReason)
+	}
+	if err := out.write(res.Interrupted); err != nil {
+		return err
+	}
 	if asJSON {
 		if err := writeJSON(stdout, res); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprintf(stdout, "\n%d passed, %d failed", res.Passed, res.Failed)
+		if res.NotApplicable > 0 {
+			fmt.Fprintf(stdout, ", %d not applicable", res.NotApplicable)
+		}
 		if res.NotRun > 0 {
 			fmt.Fprintf(stdout, ", %d not run", res.NotRun)
 		}
@@ -305,7 +350,7 @@ type campaignResult struct {
 	InterruptedStage string `json:"interruptedStage,omitempty"`
 }
 
-func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
+func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout io.Writer, out runOutput) error {
 	c, err := fixture.LoadCampaign(dir)
 	if err != nil {
 		return loadError(err)
@@ -328,14 +373,27 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 	if (stopped != nil || timedOut != nil) && rep.CompletedStages < len(c.Stages) {
 		cut = c.Stage(rep.CompletedStages)
 	}
-	out := campaignResult{CampaignReport: rep}
+	cr := campaignResult{CampaignReport: rep}
 	if stopped != nil {
-		out.Interrupted, out.InterruptedStage = true, cut
+		cr.Interrupted, cr.InterruptedStage = true, cut
 	} else if timedOut != nil && cut != "" {
 		rep.Failures = append(rep.Failures, cut+": "+timedOut.Error())
 	}
+	for _, st := range rep.Stages {
+		out.rd.add(st.Stage, st.Report, 0)
+	}
+	for i := rep.CompletedStages; i < len(c.Stages); i++ {
+		reason := reports.NotRunReason
+		if i == rep.CompletedStages && cut != "" && stopped != nil {
+			reason = matrix.InterruptedReason
+		}
+		out.rd.skip(c.Stages[i], reason)
+	}
+	if err := out.write(stopped != nil); err != nil {
+		return err
+	}
 	if asJSON {
-		if err := writeJSON(stdout, out); err != nil {
+		if err := writeJSON(stdout, cr); err != nil {
 			return err
 		}
 	} else {
@@ -379,7 +437,10 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 // expected and the observed value.
 func printReport(w io.Writer, stage string, rep *lab.Report) {
 	word := "PASS"
-	if !rep.Passed {
+	switch {
+	case rep.NotApplicable != "":
+		word = "N/A "
+	case !rep.Passed:
 		word = "FAIL"
 	}
 	name := rep.Fixture

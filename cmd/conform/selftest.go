@@ -13,12 +13,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/galaxy-stack/conform/matrix/selftest"
-	"github.com/galaxy-stack/conform/reports"
 )
 
 var _ = register(&command{
 	Name:      "selftest",
-	UsageLine: "conform selftest [--fault NAME,...] [--only 1,13] [--parallel N] [--timeout D] [--json] [--json-report FILE] | conform selftest --list [--json]",
+	UsageLine: "conform selftest [--fault NAME,...] [--only 1,13] [--parallel N] [--timeout D] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform selftest --list [--json]",
 	Short:     "show the matrix can fail: certify the reference host and every named fault, print the kill matrix",
 	Long: `Selftest shows that conform's matrix can fail. It certifies the reference host,
 which must pass every runnable item, then each named fault against the items
@@ -34,7 +33,9 @@ runnable item targets yet, and the "Required host guarantees" sentences no
 runnable item checks.
 
 --list lists the faults with the items that target them. --fault limits the
-run to some faults, --only to some items. Exit status: 0 the reference host passed, every targeted
+run to some faults, --only to some items. --json and --json-report give the
+result document of kind "selftest": the reference certification as its items,
+the kill matrix under "selfTest". Exit status: 0 the reference host passed, every targeted
 fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
 	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
 		list := fs.Bool("list", false, "list the faults and the items that target them")
@@ -43,7 +44,7 @@ fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
 		parallel := fs.Int("parallel", runtime.NumCPU(), "certifications to run at once")
 		asJSON := fs.Bool("json", false, "print the self-test document on standard output and nothing else")
 		timeout := addTimeoutFlag(fs)
-		jsonReport := fs.String("json-report", "", "write the self-test document to `FILE`")
+		rf := addReportFlags(fs, "the self-test's result document (the reference certification and the kill matrix)")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usagef("selftest: unexpected arguments %q", args)
@@ -67,10 +68,8 @@ fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
 			if *asJSON {
 				progress = stderr
 			}
-			if *jsonReport != "" {
-				if err := reports.CheckWritable(*jsonReport); err != nil {
-					return usagef("selftest: --json-report: %v", err)
-				}
+			if err := rf.check("selftest"); err != nil {
+				return err
 			}
 			j, err := startJob(*timeout, true, stderr)
 			if err != nil {
@@ -90,13 +89,12 @@ fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
 			if stopped != nil || j.timedOut() != nil {
 				res.Passed, res.Interrupted = false, true
 			}
-			if *jsonReport != "" {
-				if err := reports.WriteJSON(*jsonReport, res); err != nil {
-					return err
-				}
+			doc := res.Document()
+			if err := rf.write(doc); err != nil {
+				return err
 			}
 			if *asJSON {
-				if err := writeJSON(stdout, res); err != nil {
+				if err := writeJSON(stdout, doc); err != nil {
 					return err
 				}
 			} else {

@@ -51,6 +51,7 @@ var zooModes = map[string]string{
 	"secret-stderr":          "prints a GitHub token, an AWS key, an OpenAI key and a bearer token on stderr and exits 1",
 	"env":                    "writes its environment to DIR/env and serves normally",
 	"hang-hard":              "creates DIR/executing at tool/execute, never answers, ignores SIGTERM and SIGINT",
+	"hang-command":           "serves normally, but at a run_command tool/execute does what hang-hard does",
 }
 
 // zooHost plays a hostile host: mode is one of zooModes. Every process it
@@ -103,7 +104,8 @@ type zooLine struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
-		ID json.RawMessage `json:"id"`
+		ID        json.RawMessage `json:"id"`
+		ModelName string          `json:"modelName"`
 	} `json:"params"`
 }
 
@@ -237,7 +239,7 @@ func (z *zoo) fromHarness(line []byte) {
 			signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
 			z.hang(id)
 			return
-		case z.is("hang-hard"):
+		case z.is("hang-hard"), z.is("hang-command") && m.Params.ModelName == "run_command":
 			signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
 			_ = os.WriteFile(filepath.Join(z.dir, "executing"), nil, 0o644)
 			z.hang(id)
@@ -276,7 +278,7 @@ func (z *zoo) fromHarness(line []byte) {
 		hung := z.hung[cancelled]
 		z.mu.Unlock()
 		switch {
-		case z.is("ignore-cancel") || z.is("hang-hard"):
+		case z.is("ignore-cancel") || z.is("hang-hard") || z.is("hang-command") && hung:
 			return
 		case hung:
 			z.say(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32800,"message":"cancelled"}}`, cancelled)

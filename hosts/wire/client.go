@@ -383,6 +383,10 @@ func (c *Client) call(ctx context.Context, method, what string, params any, time
 				return &cp
 			}
 		}
+		var rpc *Error
+		if errors.As(err, &rpc) && err == error(rpc) {
+			return &MethodError{Method: method, Err: rpc}
+		}
 		return err
 	}
 	if out == nil {

@@ -137,3 +137,17 @@ func quote(b []byte) string {
 func groupDigits(n int) string {
 	return printer.Sprintf("%d", n)
 }
+
+// A MethodError is a JSON-RPC error the host answered a request with,
+// named by the request's method, so that a host author sees which call
+// failed. errors.As finds the *Error inside.
+type MethodError struct {
+	Method string
+	Err    *Error
+}
+
+func (e *MethodError) Error() string {
+	return fmt.Sprintf("the host answered %s with JSON-RPC error %d: %s", e.Method, e.Err.Code, e.Err.Message)
+}
+
+func (e *MethodError) Unwrap() error { return e.Err }

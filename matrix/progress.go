@@ -1,0 +1,111 @@
+package matrix
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/galaxy-stack/conform/reports"
+)
+
+// Progress marks, one per status, at the start of an item's line.
+var progressMarks = map[string]string{
+	reports.Passed:        "✓",
+	reports.Failed:        "✗",
+	reports.NotApplicable: "○",
+	reports.Skipped:       "–",
+}
+
+var progressColors = map[string]string{
+	reports.Passed: "32", reports.Failed: "31", reports.NotApplicable: "33", reports.Skipped: "33",
+}
+
+// progress prints one line per item as it finishes — the item's mark, ID,
+// title and duration, then its reason and repro indented — and, on a
+// terminal, a running count it rewrites in place.
+type progress struct {
+	w     io.Writer
+	color bool
+	tty   bool
+	total int // items selected to run
+
+	mu      sync.Mutex
+	done    int
+	pending *reports.Item // the item whose specs are running
+}
+
+// ItemRef is how an item's ID is written in conform's output: "13".
+func ItemRef(id int) string { return fmt.Sprint(id) }
+
+// starting is called when a spec of item id starts: the previous item, if
+// another, has finished.
+func (p *progress) starting(id int, title string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pending != nil && p.pending.ID != id {
+		p.flushLocked()
+	}
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s %s …", p.done+1, p.total, ItemRef(id), title)
+	}
+}
+
+// update records the item's state after one of its specs.
+func (p *progress) update(it reports.Item) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pending != nil && p.pending.ID != it.ID {
+		p.flushLocked()
+	}
+	p.pending = &it
+}
+
+// finish prints the last item.
+func (p *progress) finish() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.flushLocked()
+	if p.tty {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+func (p *progress) flushLocked() {
+	it := p.pending
+	if it == nil {
+		return
+	}
+	p.pending = nil
+	p.done++
+	if p.tty {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+	// Items a signal kept from starting say nothing: the end of the run
+	// counts them.
+	if it.Status == reports.Skipped && it.Reason == "" {
+		return
+	}
+	mark := progressMarks[it.Status]
+	if p.color {
+		mark = "\x1b[" + progressColors[it.Status] + "m" + mark + "\x1b[0m"
+	}
+	fmt.Fprintf(p.w, "%s %s %s %.2fs\n", mark, ItemRef(it.ID), it.Title, float64(it.DurationMs)/1000)
+	if it.Reason != "" {
+		for _, line := range strings.Split(it.Reason, "\n") {
+			fmt.Fprintf(p.w, "    %s\n", line)
+		}
+	}
+	if it.Repro != "" {
+		fmt.Fprintf(p.w, "    repro: %s\n", it.Repro)
+	}
+}

@@ -1,0 +1,56 @@
+package selftest
+
+import (
+	"slices"
+
+	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/reports"
+)
+
+// Document is the self-test as a result document (kind "selftest"): the
+// reference host's certification as its items, the kill matrix as its
+// SelfTest block.
+func (r *Result) Document() *reports.Document {
+	d := &reports.Document{}
+	if r.Reference != nil {
+		c := *r.Reference
+		c.Items = slices.Clone(r.Reference.Items)
+		d = &c
+	} else {
+		d.SchemaVersion, d.Harness, d.MatrixVersion, d.Items = reports.SchemaVersion, reports.NewHarness(matrix.HarnessVersion), r.MatrixVersion, []reports.Item{}
+		d.Host.Command = "reference"
+	}
+	d.Kind = reports.KindSelfTest
+	d.Interrupted = d.Interrupted || r.Interrupted
+	st := &reports.SelfTest{Passed: r.Passed, Faults: []reports.KillRow{}, Items: []reports.KillColumn{}, Unchecked: []reports.Unchecked{}, Problems: slices.Clone(r.Problems)}
+	if st.Problems == nil {
+		st.Problems = []string{}
+	}
+	for _, f := range r.Faults {
+		st.Faults = append(st.Faults, reports.KillRow{Name: f.Name, Kind: f.Kind, Description: f.Description, Status: f.Status,
+			Targets: orEmpty(f.Targets), Ran: orEmpty(f.Ran), FailedItems: orEmpty(f.FailedItems), Error: f.Error})
+	}
+	for _, it := range r.Items {
+		st.Items = append(st.Items, reports.KillColumn{ID: it.ID, Scope: it.Scope, Mutants: orEmptyS(it.Mutants), CoreFaults: orEmptyS(it.CoreFaults), CannotFail: it.CannotFail})
+	}
+	for _, g := range r.Unchecked {
+		st.Unchecked = append(st.Unchecked, reports.Unchecked{Key: g.Key, Text: g.Text})
+	}
+	d.SelfTest = st
+	d.Tally()
+	return d
+}
+
+func orEmpty(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+func orEmptyS(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,179 @@
+package reports
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strings"
+)
+
+var (
+	//go:embed html/report.html.tmpl
+	htmlTemplate string
+	//go:embed html/report.css
+	htmlCSS string
+	//go:embed html/report.js
+	htmlJS string
+)
+
+var htmlFuncs = template.FuncMap{
+	"ref":        ItemRef,
+	"firstLine":  FirstLine,
+	"join":       strings.Join,
+	"secs":       func(ms int64) string { return fmt.Sprintf("%.2f", float64(ms)/1000) },
+	"statusWord": statusWord,
+}
+
+var htmlPage = template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))
+
+func statusWord(s string) string {
+	switch s {
+	case NotApplicable:
+		return "n/a"
+	case "":
+		return "—"
+	}
+	return s
+}
+
+type htmlView struct {
+	Title         string
+	SchemaVersion string
+	CSS           template.CSS
+	JS            template.JS
+	Docs          []htmlDoc
+	Multi         bool
+	Areas         []string
+	Cross         *crossTable
+}
+
+type htmlDoc struct {
+	Index     int
+	D         *Document
+	Heading   string
+	HostLabel string
+	Identity  string
+	Verdict   string
+	Failures  []Item
+	Areas     []htmlArea
+}
+
+type htmlArea struct {
+	Name  string
+	Items []Item
+}
+
+// crossTable is the host × item (or OS × item) table of several documents.
+type crossTable struct {
+	Heading string
+	Columns []string
+	Rows    []crossRow
+}
+
+type crossRow struct {
+	Ref, Title string
+	Cells      []string // one status per column, "" where the item is absent
+}
+
+// RenderHTML writes docs as one self-contained HTML page: inline CSS and
+// script, no external asset, no network. Each document gets a header with
+// the host's identity and counts, its failures first with copyable repro
+// commands, and its items as a grid by area in status colours; filters
+// select by status and area. Several documents also get a cross table:
+// host × item, or OS × item when they certify one host on several systems.
+func RenderHTML(w io.Writer, docs ...*Document) error {
+	if len(docs) == 0 {
+		return fmt.Errorf("no result document to render")
+	}
+	v := htmlView{SchemaVersion: SchemaVersion, CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS), Multi: len(docs) > 1}
+	for i, d := range docs {
+		hd := htmlDoc{Index: i, D: d, HostLabel: HostLabel(d), Identity: hostIdentity(d), Heading: "conform " + d.Kind}
+		switch {
+		case d.Interrupted:
+			hd.Verdict = "interrupted"
+		case d.Summary.Failed > 0:
+			hd.Verdict = Failed
+		default:
+			hd.Verdict = Passed
+		}
+		for _, it := range d.Items {
+			if it.Status == Failed {
+				hd.Failures = append(hd.Failures, it)
+			}
+			if !slices.Contains(v.Areas, it.Area) {
+				v.Areas = append(v.Areas, it.Area)
+			}
+			k := slices.IndexFunc(hd.Areas, func(a htmlArea) bool { return a.Name == it.Area })
+			if k < 0 {
+				hd.Areas = append(hd.Areas, htmlArea{Name: it.Area})
+				k = len(hd.Areas) - 1
+			}
+			hd.Areas[k].Items = append(hd.Areas[k].Items, it)
+		}
+		v.Docs = append(v.Docs, hd)
+	}
+	v.Title = "conform " + docs[0].Kind + ": " + HostLabel(docs[0])
+	if v.Multi {
+		v.Title = fmt.Sprintf("conform: %d result documents", len(docs))
+		v.Cross = cross(docs)
+	} else {
+		v.Title += fmt.Sprintf(" — %d failed, %d passed", docs[0].Summary.Failed, docs[0].Summary.Passed)
+	}
+	return htmlPage.Execute(w, v)
+}
+
+// cross builds the table of several documents: a column per document,
+// named by host, or by OS/arch when every document names the same host.
+func cross(docs []*Document) *crossTable {
+	sameHost := true
+	for _, d := range docs[1:] {
+		if HostLabel(d) != HostLabel(docs[0]) {
+			sameHost = false
+		}
+	}
+	t := &crossTable{Heading: "host × item"}
+	if sameHost {
+		t.Heading = "OS × item"
+	}
+	for _, d := range docs {
+		col := HostLabel(d)
+		if sameHost {
+			col = d.OS + "/" + d.Arch
+		}
+		t.Columns = append(t.Columns, col)
+	}
+	index := map[string]int{}
+	for c, d := range docs {
+		for _, it := range d.Items {
+			key := ItemRef(it)
+			r, ok := index[key]
+			if !ok {
+				r = len(t.Rows)
+				index[key] = r
+				t.Rows = append(t.Rows, crossRow{Ref: key, Title: it.Title, Cells: make([]string, len(docs))})
+			}
+			t.Rows[r].Cells[c] = it.Status
+		}
+	}
+	slices.SortStableFunc(t.Rows, func(a, b crossRow) int { return compareRefs(a.Ref, b.Ref) })
+	return t
+}
+
+// compareRefs orders item references numerically, fixtures after items
+// and by name.
+func compareRefs(a, b string) int {
+	var x, y int
+	_, ea := fmt.Sscan(a, &x)
+	_, eb := fmt.Sscan(b, &y)
+	switch {
+	case ea == nil && eb == nil:
+		return x - y
+	case ea == nil:
+		return -1
+	case eb == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
+}

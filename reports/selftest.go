@@ -1,0 +1,51 @@
+package reports
+
+// SelfTest is the kill matrix of a self-test document: the faults that
+// were certified, the items that caught them, and what the self-test found
+// wrong. The document's Items are the reference host's certification.
+type SelfTest struct {
+	// Passed is true when the reference host passed, every targeted
+	// fault was killed and every item can fail.
+	Passed bool `json:"passed"`
+	// Faults are the kill matrix's rows, mutants first, each kind sorted
+	// by name.
+	Faults []KillRow `json:"faults"`
+	// Items are its columns: each runnable item with what it killed.
+	Items []KillColumn `json:"items"`
+	// Unchecked are the guarantee sentences no runnable item checks.
+	Unchecked []Unchecked `json:"unchecked"`
+	// Problems say why the self-test did not pass, one line each.
+	Problems []string `json:"problems"`
+}
+
+// A KillRow is one fault of the kill matrix.
+type KillRow struct {
+	Name        string `json:"name"`
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	// Status is killed, survived, untargeted or error.
+	Status string `json:"status"`
+	// Targets are the items that could catch the fault, Ran those that
+	// were run against it, FailedItems those that failed (killed it).
+	Targets     []int  `json:"targets"`
+	Ran         []int  `json:"ran"`
+	FailedItems []int  `json:"failedItems"`
+	Error       string `json:"error,omitempty"`
+}
+
+// A KillColumn is one runnable item of the kill matrix.
+type KillColumn struct {
+	ID         int      `json:"id"`
+	Scope      string   `json:"scope"`
+	Mutants    []string `json:"mutants"`
+	CoreFaults []string `json:"coreFaults"`
+	// CannotFail says which fault kind of its scope the item killed none
+	// of, if any.
+	CannotFail string `json:"cannotFail,omitempty"`
+}
+
+// Unchecked is a guarantee sentence no runnable item checks.
+type Unchecked struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
