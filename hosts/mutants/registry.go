@@ -48,6 +48,7 @@ const (
 	gManifests    = "Project discovery reports malformed manifests instead of treating missing evidence as proof of absence (item 27)."
 	gDetectDirs   = "Project detection ignores directory names that resemble manifests or source files (item 33)."
 	gExclusions   = "Project detection discloses the host's traversal exclusions (item 33)."
+	gApprovalOut  = "Apply approval policy before side effects: a denied, missing or timed-out approval never runs the call (item 7)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -162,5 +163,10 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
+		// Approval outcomes, item 7.
+		{"approval-timeout-approves", gApprovalOut, "runs a call whose approval request timed out, as if it were approved",
+			reference.Faults{ApprovalTimeoutApproves: true}},
+		{"missing-approver-approves", gApprovalOut, "runs a call that needs approval when the harness has no approver",
+			reference.Faults{MissingApproverApproves: true}},
 	}
 }

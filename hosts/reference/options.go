@@ -120,6 +120,15 @@ type Faults struct {
 	// entries as regular files hashed by their snapshot fingerprint.
 	UntypedEntryWrites bool
 
+	// Approval outcomes (item 7).
+
+	// ApprovalTimeoutApproves runs a call whose approval request timed
+	// out, as if the harness had approved it.
+	ApprovalTimeoutApproves bool
+	// MissingApproverApproves runs a call that needs approval when the
+	// harness has no approver, as if it had approved it.
+	MissingApproverApproves bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

@@ -1,0 +1,40 @@
+package mutants_test
+
+import (
+	"github.com/galaxy-stack/conform/hosts/wire"
+	. "github.com/onsi/gomega"
+)
+
+// The wire-level specs of the mutants that matrix item 7 (approval
+// outcomes) and item 54 (metacharacter file names) catch.
+func init() {
+	for name, spec := range approvalSpecs {
+		specs[name] = spec
+	}
+}
+
+// strictApprovals asks for approval of every medium-risk call, writes
+// included, and gives up on an unanswered request after 100 ms.
+func strictApprovals(p *wire.InitializeParams) {
+	p.ApprovalProfile = "strict"
+	p.ApprovalTimeoutMs = 100
+}
+
+var approvalSpecs = map[string]func(name string){
+	"approval-timeout-approves": func(name string) {
+		ref, mut := both(name, setup{approver: "silent", params: strictApprovals})
+		r := ref.fails("write_file", create("a.txt", "x"), "DENY_APPROVAL_TIMEOUT")
+		Expect(r.Effects.Approval).To(Equal("denied"))
+		Expect(ref.exists("a.txt")).To(BeFalse(), "the reference wrote after a timed-out approval")
+		mut.ok("write_file", create("a.txt", "x"))
+		Expect(mut.exists("a.txt")).To(BeTrue(), "the mutant treats the timeout as approval")
+	},
+	"missing-approver-approves": func(name string) {
+		ref, mut := both(name, setup{approver: "absent", params: strictApprovals})
+		r := ref.fails("write_file", create("a.txt", "x"), "DENY_APPROVAL_UNAVAILABLE")
+		Expect(r.Effects.Approval).To(Equal("denied"))
+		Expect(ref.exists("a.txt")).To(BeFalse(), "the reference wrote without an approver")
+		mut.ok("write_file", create("a.txt", "x"))
+		Expect(mut.exists("a.txt")).To(BeTrue(), "the mutant treats a missing approver as approval")
+	},
+}
