@@ -49,6 +49,7 @@ const (
 	gDetectDirs   = "Project detection ignores directory names that resemble manifests or source files (item 33)."
 	gExclusions   = "Project detection discloses the host's traversal exclusions (item 33)."
 	gApprovalOut  = "Apply approval policy before side effects: a denied, missing or timed-out approval never runs the call (item 7)."
+	gContained    = "Report process containment truthfully: a command the host reports contained runs inside the verified backend (item 28)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -168,5 +169,8 @@ func registry() []Mutant {
 			reference.Faults{ApprovalTimeoutApproves: true}},
 		{"missing-approver-approves", gApprovalOut, "runs a call that needs approval when the harness has no approver",
 			reference.Faults{MissingApproverApproves: true}},
+		// Containment, item 28.
+		{"bypass-active-containment", gContained, "runs commands outside the verified sandbox while reporting it active",
+			cmd(command.Faults{BypassActiveContainment: true})},
 	}
 }

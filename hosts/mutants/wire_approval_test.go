@@ -1,12 +1,16 @@
 package mutants_test
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/galaxy-stack/conform/hosts/wire"
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
-// The wire-level specs of the mutants that matrix item 7 (approval
-// outcomes) and item 54 (metacharacter file names) catch.
+// The wire-level specs of the mutants that matrix items 7 (approval
+// outcomes), 28 (containment) and 54 (metacharacter file names) catch.
 func init() {
 	for name, spec := range approvalSpecs {
 		specs[name] = spec
@@ -36,5 +40,22 @@ var approvalSpecs = map[string]func(name string){
 		Expect(ref.exists("a.txt")).To(BeFalse(), "the reference wrote without an approver")
 		mut.ok("write_file", create("a.txt", "x"))
 		Expect(mut.exists("a.txt")).To(BeTrue(), "the mutant treats a missing approver as approval")
+	},
+	"bypass-active-containment": func(name string) {
+		posixOnly()
+		required := func(p *wire.InitializeParams) {
+			p.Containment, p.ForbidContainmentBackends = wire.ContainmentRequired, false
+		}
+		ref, mut := both(name, setup{params: required})
+		if c := ref.init.Containment; c == nil || !c.Verified {
+			Skip("this machine has no verified containment backend")
+		}
+		run := map[string]any{"command": "printf escaped > ../escaped.txt; exit 0"}
+		for _, h := range []*host{ref, mut} {
+			Expect(h.init.Containment.Active).To(BeTrue(), "%s reports containment inactive", h)
+			h.run(run)
+			_, err := os.Stat(filepath.Join(h.dir, "escaped.txt"))
+			Expect(err == nil).To(Equal(h == mut), "%s: a contained command wrote beside the workspace: %v", h, err)
+		}
 	},
 }

@@ -54,4 +54,5 @@ var mutantTargets = map[string][]int{
 	"failure-as-unknown-outcome":   {45},
 	"approval-timeout-approves":    {7},
 	"missing-approver-approves":    {7},
+	"bypass-active-containment":    {28},
 }
