@@ -172,5 +172,10 @@ func registry() []Mutant {
 		// Containment, item 28.
 		{"bypass-active-containment", gContained, "runs commands outside the verified sandbox while reporting it active",
 			cmd(command.Faults{BypassActiveContainment: true})},
+		// Shell-sensitive data, item 54.
+		{"git-through-shell", gGitPaths, "runs git_operation's git command line through sh -c with the paths unquoted",
+			reference.Faults{GitThroughShell: true}},
+		{"glob-pathspecs", gGitPaths, "lets git read git_operation paths as glob pathspecs, so star*.txt names other files too",
+			reference.Faults{GitGlobPathspecs: true}},
 	}
 }

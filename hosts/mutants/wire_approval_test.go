@@ -58,4 +58,25 @@ var approvalSpecs = map[string]func(name string){
 			Expect(err == nil).To(Equal(h == mut), "%s: a contained command wrote beside the workspace: %v", h, err)
 		}
 	},
+	"git-through-shell": func(name string) {
+		git := gitOrSkip()
+		hostile := "semi;touch INJECTED.txt"
+		ref, mut := both(name, setup{files: map[string]string{hostile: "x\n"},
+			prepare: func(dir string) { gitInit(git, filepath.Join(dir, "workspace")) }})
+		status := map[string]any{"action": "status", "paths": []string{hostile}}
+		for _, h := range []*host{ref, mut} {
+			h.result("git_operation", status)
+			Expect(h.exists("INJECTED.txt")).To(Equal(h == mut), "%s: the path ran as shell", h)
+		}
+	},
+	"glob-pathspecs": func(name string) {
+		git := gitOrSkip()
+		ref, mut := both(name, setup{files: map[string]string{"star*.txt": "x\n", "star-decoy.txt": "y\n"},
+			prepare: func(dir string) { gitInit(git, filepath.Join(dir, "workspace")) }})
+		status := map[string]any{"action": "status", "paths": []string{"star*.txt"}}
+		_, out := ref.ok("git_operation", status)
+		Expect(out["stdout"]).NotTo(ContainSubstring("star-decoy.txt"), "star*.txt is a literal path to the reference")
+		_, out = mut.ok("git_operation", status)
+		Expect(out["stdout"]).To(ContainSubstring("star-decoy.txt"), "star*.txt became a glob")
+	},
 }

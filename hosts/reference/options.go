@@ -129,6 +129,15 @@ type Faults struct {
 	// harness has no approver, as if it had approved it.
 	MissingApproverApproves bool
 
+	// Shell-sensitive data (item 54).
+
+	// GitThroughShell runs git.exec's git command line through sh -c,
+	// joined with spaces, so shell syntax in a path runs.
+	GitThroughShell bool
+	// GitGlobPathspecs lets git read git.exec paths as glob pathspecs
+	// (no GIT_LITERAL_PATHSPECS), so star*.txt also names other files.
+	GitGlobPathspecs bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

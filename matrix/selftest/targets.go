@@ -55,4 +55,6 @@ var mutantTargets = map[string][]int{
 	"approval-timeout-approves":    {7},
 	"missing-approver-approves":    {7},
 	"bypass-active-containment":    {28},
+	"git-through-shell":            {54},
+	"glob-pathspecs":               {54},
 }
