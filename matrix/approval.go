@@ -51,6 +51,8 @@ var _ = describeItem(7, func() {
 			Expect(a.TimeoutMs).To(BeNumerically(">", 0), "%s: approval/request for %s says timeoutMs %d", o.File, a.Context.ToolCallID, a.TimeoutMs)
 			Expect(a.TimeoutMs).To(BeNumerically("<=", 150), "%s: approval/request for %s says timeoutMs %d; initialize asked for 150", o.File, a.Context.ToolCallID, a.TimeoutMs)
 			Expect(a.Answer).To(BeNil(), "%s: the silent harness answered %s", o.File, a.Context.ToolCallID)
+			Expect(o.Approvals).To(ContainElement(session.Approval{CanonicalToolID: a.CanonicalToolID, ModelName: a.ModelName, Unanswered: true}),
+				"%s: the harness recorded no unanswered request for %s", o.File, a.CanonicalToolID)
 			Expect(a.Canceled).To(BeTrue(), "%s: the host gave up on the approval of %s without sending $/cancelRequest for it; a host that stops waiting must cancel the request so a late answer cannot grant it", o.File, a.Context.ToolCallID)
 		}),
 		// A pending approval blocks the rest of the batch: neither the
