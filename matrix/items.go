@@ -24,7 +24,7 @@ var itemCatalog = []Item{
 		Scope: ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C9", "C10"},
 		Guarantee: "A non-zero exit MUST be a structured result, and stdout and stderr MUST be bounded independently with the full output kept in a spill file."},
 	{ID: 7, Name: "approval-outcomes", Area: "tools", Title: "denied, missing, timed-out, and pending approval",
-		Scope: ScopeHost, Tools: []string{"command.run", "workspace.write"}, Guarantees: []string{"T4"},
+		Scope: ScopeHost, Tools: []string{"command.run", "workspace.write", "project.validate"}, Guarantees: []string{"T4", "T11"},
 		Guarantee: "A host MUST apply approval policy before any side effect and MUST report denied, unavailable, timed-out and pending approvals without executing the call."},
 	{ID: 8, Name: "unknown-inactive-invalid-calls", Area: "tools", Title: "unknown/inactive/schema-invalid tool calls",
 		Scope: ScopeHost, Tools: []string{"workspace.write"}, Guarantees: []string{"T1", "T2", "T4"},
@@ -165,7 +165,7 @@ var itemCatalog = []Item{
 		Scope: ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C1", "C7", "C8", "C9"},
 		Guarantee: "Native dialect probes MUST cover variables, chaining, redirection, Unicode and space paths, cancellation, timeouts and output bounds."},
 	{ID: 54, Name: "shell-sensitive-data", Area: "commands", Title: "shell-sensitive commands and Git path arguments remain data",
-		Scope: ScopeHost, Tools: []string{"git.exec", "command.run"}, Guarantees: []string{"C3"},
+		Scope: ScopeHost, Tools: []string{"git.exec", "command.run", "project.validate"}, Guarantees: []string{"C2", "C3"},
 		Guarantee: "Host-generated commands and Git path arguments MUST stay data on every supported OS, including metacharacter-like file names."},
 }
 

@@ -35,7 +35,7 @@ var registry = []Fault{
 	{BatchContinueAfterUnknownOutcome, "RUNTIME §14: after an unknown side-effect outcome the run fails TOOL_EXECUTION and the remaining calls never run",
 		"keeps dispatching the rest of a batch after a call's outcome became unknown, and fails only afterwards", []int{45}},
 	{BatchContinueAfterPendingApproval, "RUNTIME §14, §8.2: after a call left an approval pending, every remaining call is answered BATCH_BLOCKED_BY_APPROVAL without dispatch",
-		"goes on to the next call of a batch after a pending approval instead of blocking the rest", []int{45}},
+		"goes on to the next call of a batch after a pending approval instead of blocking the rest", []int{7, 45}},
 	{BatchStopAfterFailedResult, "RUNTIME §14: a structured result with ok=false is an ordinary observation, and the batch continues with the next call",
 		"ends the run TOOL_EXECUTION at a batch's first structured failure, so later independent calls never run", []int{45}},
 	{UnknownOutcomeAsFailure, "RUNTIME §15 step 12, DECISIONS 66: an adapter that throws after dispatch (or an output-schema failure) is an unknown outcome that fails the run TOOL_EXECUTION",

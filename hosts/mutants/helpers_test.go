@@ -30,6 +30,9 @@ type setup struct {
 	// deny makes the harness deny every approval request; otherwise it
 	// grants every one.
 	deny bool
+	// approver "absent" answers no approval request (method not found);
+	// "silent" never answers one, so the host's approval timeout expires.
+	approver string
 }
 
 // host is one host process under test with its own directories.
@@ -91,13 +94,20 @@ func (h *host) start() {
 	if h.mutant != "" {
 		argv = append(argv, "--mutant", h.mutant)
 	}
-	c, err := wire.Start(argv, wire.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second,
-		Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
-			h.mu.Lock()
-			h.approvalAsked++
-			h.mu.Unlock()
-			return wire.ApprovalDecision{Approved: !h.su.deny, Scope: "once", Reason: "decided by the test"}, nil
-		}})
+	approver := func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+		h.mu.Lock()
+		h.approvalAsked++
+		h.mu.Unlock()
+		if h.su.approver == "silent" {
+			<-ctx.Done()
+			return wire.ApprovalDecision{}, ctx.Err()
+		}
+		return wire.ApprovalDecision{Approved: !h.su.deny, Scope: "once", Reason: "decided by the test"}, nil
+	}
+	if h.su.approver == "absent" {
+		approver = nil
+	}
+	c, err := wire.Start(argv, wire.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	p := baseParams(h.ws, h.st)

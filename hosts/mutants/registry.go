@@ -48,6 +48,8 @@ const (
 	gManifests    = "Project discovery reports malformed manifests instead of treating missing evidence as proof of absence (item 27)."
 	gDetectDirs   = "Project detection ignores directory names that resemble manifests or source files (item 33)."
 	gExclusions   = "Project detection discloses the host's traversal exclusions (item 33)."
+	gApprovalOut  = "Apply approval policy before side effects: a denied, missing or timed-out approval never runs the call (item 7)."
+	gContained    = "Report process containment truthfully: a command the host reports contained runs inside the verified backend (item 28)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -162,5 +164,18 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
+		// Approval outcomes, item 7.
+		{"approval-timeout-approves", gApprovalOut, "runs a call whose approval request timed out, as if it were approved",
+			reference.Faults{ApprovalTimeoutApproves: true}},
+		{"missing-approver-approves", gApprovalOut, "runs a call that needs approval when the harness has no approver",
+			reference.Faults{MissingApproverApproves: true}},
+		// Containment, item 28.
+		{"bypass-active-containment", gContained, "runs commands outside the verified sandbox while reporting it active",
+			cmd(command.Faults{BypassActiveContainment: true})},
+		// Shell-sensitive data, item 54.
+		{"git-through-shell", gGitPaths, "runs git_operation's git command line through sh -c with the paths unquoted",
+			reference.Faults{GitThroughShell: true}},
+		{"glob-pathspecs", gGitPaths, "lets git read git_operation paths as glob pathspecs, so star*.txt names other files too",
+			reference.Faults{GitGlobPathspecs: true}},
 	}
 }

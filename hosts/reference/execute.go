@@ -227,7 +227,7 @@ func (s *session) decide(ctx context.Context, c *call) approval.Decision {
 	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() && !s.faults.ValidateWithoutApproval {
 		d = s.strict.Decide(ctx, ac)
 	}
-	return d
+	return s.approvalOutcome(d)
 }
 
 func (s *session) containmentVerified() bool {
@@ -259,6 +259,7 @@ func (s *session) askHarness(ctx context.Context, req approval.Request, tc port.
 	})
 	if err != nil {
 		if errors.Is(err, wire.ErrMethodNotFound) {
+			s.noApprover.Store(true)
 			return approval.HostDecision{}, &approval.PortError{Code: port.CodeApprovalUnavailable, Message: "The harness answers no approval requests."}
 		}
 		if ctx.Err() != nil {

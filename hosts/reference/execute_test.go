@@ -122,8 +122,16 @@ var _ = Describe("approval", func() {
 		Expect(e.exists("a.txt")).To(BeFalse())
 	})
 
-	It("denies when the harness answers no approvals", func() {
+	It("denies as unavailable when the harness answers no approvals (it has no approver)", func() {
 		e := start(setup{params: strict})
+		e.fails("write_file", create("a.txt", "x"), "DENY_APPROVAL_UNAVAILABLE")
+		Expect(e.exists("a.txt")).To(BeFalse())
+	})
+
+	It("denies as an approval error when the harness's approver fails", func() {
+		e := start(setup{params: strict, approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+			return wire.ApprovalDecision{}, &wire.Error{Code: wire.ErrInternal.Code, Message: "approver broke"}
+		}})
 		e.fails("write_file", create("a.txt", "x"), "DENY_APPROVAL_ERROR")
 		Expect(e.exists("a.txt")).To(BeFalse())
 	})

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/approval"
@@ -155,6 +156,9 @@ type session struct {
 	tasks     *taskStore
 	idem      *idempotency
 	now       func() time.Time
+	// noApprover is set once the harness answered an approval/request
+	// with "method not found": it has no approver (see approval.go).
+	noApprover atomic.Bool
 }
 
 func (h *Host) open(p wire.InitializeParams) (*session, error) {

@@ -120,6 +120,24 @@ type Faults struct {
 	// entries as regular files hashed by their snapshot fingerprint.
 	UntypedEntryWrites bool
 
+	// Approval outcomes (item 7).
+
+	// ApprovalTimeoutApproves runs a call whose approval request timed
+	// out, as if the harness had approved it.
+	ApprovalTimeoutApproves bool
+	// MissingApproverApproves runs a call that needs approval when the
+	// harness has no approver, as if it had approved it.
+	MissingApproverApproves bool
+
+	// Shell-sensitive data (item 54).
+
+	// GitThroughShell runs git.exec's git command line through sh -c,
+	// joined with spaces, so shell syntax in a path runs.
+	GitThroughShell bool
+	// GitGlobPathspecs lets git read git.exec paths as glob pathspecs
+	// (no GIT_LITERAL_PATHSPECS), so star*.txt also names other files.
+	GitGlobPathspecs bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

@@ -31,6 +31,9 @@ func (s *session) runGit(ctx context.Context, limit int, drivers []string, args 
 	root := s.root.Dir()
 	argv := append(neutralGitArgs(drivers), args...)
 	cmd := exec.CommandContext(ctx, s.git, argv...)
+	if s.faults.GitThroughShell {
+		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", gitShellLine(s.git, neutralGitArgs(drivers), args))
+	}
 	cmd.Dir = root
 	cmd.Env = s.gitCommandEnv()
 	var out, errb boundedBuffer
@@ -54,6 +57,9 @@ func (s *session) runGit(ctx context.Context, limit int, drivers []string, args 
 
 // gitCommandEnv is the environment of every git.exec command.
 func (s *session) gitCommandEnv() []string {
+	if s.faults.GitGlobPathspecs {
+		return append(gitEnv(s.root.Dir()), "GIT_PAGER=cat", "LC_ALL=C")
+	}
 	return append(gitEnv(s.root.Dir()), "GIT_LITERAL_PATHSPECS=1", "GIT_PAGER=cat", "LC_ALL=C")
 }
 

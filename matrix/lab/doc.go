@@ -21,7 +21,9 @@
 //   - the harness's own snapshot of the workspace (package snapshot);
 //   - one host process, started and initialized by package session with
 //     the fixture's mode, approval profile, containment and tool profile;
-//     the harness answers its approval requests from approvalDecisions;
+//     the harness answers its approval requests from approvalDecisions,
+//     or, with conform.approver, answers none ("absent") or never answers
+//     ("silent", with conform.approvalTimeoutMs sent in initialize);
 //   - one scripted model (the fixture's rounds, model overrides and token
 //     steps), one fake clock whose virtual sleeps are the retry delays,
 //     execution IDs fixture-execution-1, 2, … and the fixture's run ID;

@@ -324,6 +324,9 @@ func (r *fixtureRun) startHost(ctx context.Context) error {
 		ToolProfile: r.set.ToolProfile, ForbidContainment: r.forbidContainment(), Approvals: r.fx.ApprovalDecisions,
 		Interpose: interpose, PassEnv: r.opts.HostEnv,
 	}
+	if c := r.fx.Conform; c != nil {
+		cfg.Approver, cfg.ApprovalTimeoutMs = c.Approver, c.ApprovalTimeoutMs
+	}
 	cfg.OnSend, cfg.OnRecv = r.observer()
 	if !r.git {
 		cfg.WithoutTools = []string{"git.exec"}

@@ -30,7 +30,7 @@ var mutantTargets = map[string][]int{
 	"skip-argument-validation":     {8},
 	"skip-output-validation":       {29},
 	"wrong-canonical-id":           {1, 9},
-	"ignore-mode":                  {7, 8},
+	"ignore-mode":                  {8},
 	"execute-before-approval":      {7},
 	"validate-without-approval":    {3, 7},
 	"ignore-idempotency-key":       {37},
@@ -52,4 +52,9 @@ var mutantTargets = map[string][]int{
 	"unknown-outcome-as-retryable": {29, 34},
 	"drop-partial-command-writes":  {29},
 	"failure-as-unknown-outcome":   {45},
+	"approval-timeout-approves":    {7},
+	"missing-approver-approves":    {7},
+	"bypass-active-containment":    {28},
+	"git-through-shell":            {54},
+	"glob-pathspecs":               {54},
 }

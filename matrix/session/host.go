@@ -40,6 +40,14 @@ type HostConfig struct {
 	// model-facing name mapped to "allow" or "deny", looked up in that
 	// order; anything else is denied (LAB §22.1).
 	Approvals map[string]string
+	// Approver, when not "", replaces Approvals: "absent" answers no
+	// approval/request (method not found, as when no approver is
+	// configured), "silent" never answers one, so the host's approval
+	// timeout expires (the request's context ends when the host cancels
+	// it or the connection closes).
+	Approver string
+	// ApprovalTimeoutMs is sent in initialize; 0 means the host's default.
+	ApprovalTimeoutMs int
 	// Interpose wraps the host's pipes, for the fault proxy; nil connects
 	// the harness to the host directly.
 	Interpose func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser)
@@ -78,6 +86,9 @@ type Approval struct {
 	CanonicalToolID string `json:"canonicalToolId"`
 	ModelName       string `json:"modelName"`
 	Approved        bool   `json:"approved"`
+	// Unanswered is true when the harness gave no answer (a silent
+	// approver): the host had to time the request out.
+	Unanswered bool `json:"unanswered,omitempty"`
 }
 
 // StartHost starts the host process of cfg.Argv and initializes it. An
@@ -86,7 +97,7 @@ type Approval struct {
 // its error returned, with the host's standard error appended.
 func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{}
-	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approver(cfg.Approvals), Interpose: cfg.Interpose,
+	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approverFor(cfg), Interpose: cfg.Interpose,
 		PassEnv: cfg.PassEnv, Home: cfg.Home, OnSend: cfg.OnSend, OnRecv: cfg.OnRecv})
 	if err != nil {
 		return nil, err
@@ -141,7 +152,32 @@ func hostParams(cfg HostConfig) wire.InitializeParams {
 		ToolProfile:     orDefault(cfg.ToolProfile, wire.ToolProfileHost),
 
 		ForbidContainmentBackends: cfg.ForbidContainment,
+		ApprovalTimeoutMs:         cfg.ApprovalTimeoutMs,
 	}
+}
+
+// Approver modes of HostConfig.Approver.
+const (
+	ApproverAbsent = "absent"
+	ApproverSilent = "silent"
+)
+
+// approverFor is the approver cfg asks for: none for ApproverAbsent, one
+// that never answers for ApproverSilent, else the decisions' approver.
+func (h *Host) approverFor(cfg HostConfig) func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error) {
+	switch cfg.Approver {
+	case ApproverAbsent:
+		return nil
+	case ApproverSilent:
+		return func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+			h.mu.Lock()
+			h.asked = append(h.asked, Approval{CanonicalToolID: p.CanonicalToolID, ModelName: p.ModelName, Unanswered: true})
+			h.mu.Unlock()
+			<-ctx.Done()
+			return wire.ApprovalDecision{}, ctx.Err()
+		}
+	}
+	return h.approver(cfg.Approvals)
 }
 
 // approver answers approval/request from decisions (LAB §22.1): the

@@ -37,6 +37,13 @@ type Faults struct {
 	// SkipContainmentGate spawns commands when containment is required but
 	// no verified backend is active.
 	SkipContainmentGate bool
+
+	// Containment of item 28.
+
+	// BypassActiveContainment spawns the interpreter directly, outside the
+	// sandbox, while the status still reports the backend active and
+	// verified.
+	BypassActiveContainment bool
 }
 
 // OtherInterpreterPath is the interpreter the OtherInterpreter fault
