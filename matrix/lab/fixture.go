@@ -409,6 +409,9 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 		if err := arrange(r.dirs.Workspace, resume.MutateBeforeResume); err != nil {
 			return nil, err
 		}
+		if err := r.entriesBeforeResume(); err != nil {
+			return nil, err
+		}
 		if resume.RecreateHost {
 			old := r.currentHost()
 			if r.closeHost(); old.HostError() != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
@@ -110,4 +112,18 @@ func rehashedForgery(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("re-hashing the forged checkpoint: %w", err)
 	}
 	return checkpoint.Serialize(forged)
+}
+
+// entriesBeforeResume makes the fixture's conform.entriesBeforeResume,
+// each replacing whatever was at its path.
+func (r *fixtureRun) entriesBeforeResume() error {
+	if r.fx.Conform == nil || len(r.fx.Conform.EntriesBeforeResume) == 0 {
+		return nil
+	}
+	for _, e := range r.fx.Conform.EntriesBeforeResume {
+		if err := os.RemoveAll(filepath.Join(r.dirs.Workspace, filepath.FromSlash(e.Path))); err != nil {
+			return fmt.Errorf("unable to replace entry %q before the resume: %w", e.Path, err)
+		}
+	}
+	return makeEntries(r.dirs.Workspace, r.dirs.Outside, r.fx.Conform.EntriesBeforeResume)
 }
