@@ -56,6 +56,18 @@ var registry = []Fault{
 		"keeps a validation current after a later write to a path it covers", []int{4}},
 	{GateDocWriteVoidsValidation, "RUNTIME §20.4: documentation writes neither void validations nor need one",
 		"lets a later documentation write (README.md, docs/…) void the validations that cover it", []int{3}},
+	{ResumeAcceptUntrustedCheckpoint, "RUNTIME §10.3 step 2: a caller-provided checkpoint without the trusted_host provenance assertion fails CHECKPOINT_INCOMPATIBLE",
+		"resumes from a caller-provided checkpoint that nobody vouched for (a re-hashed forgery the host's store never returned)", []int{11}},
+	{ResumeSkipIntegrityCheck, "RUNTIME §10.3 step 2, CONTRACTS §11.6: a checkpoint whose content hash does not match its payload fails CHECKPOINT_INCOMPATIBLE",
+		"decodes the resume checkpoint without the integrity assertion, so a tampered checkpoint resumes", []int{11}},
+	{ResumeSkipWorkspaceVerify, "RUNTIME §21.5: resume verifies the recorded workspace fingerprint through the host; a mismatch fails CHECKPOINT_INCOMPATIBLE",
+		"resumes without asking the host to verify the workspace fingerprint, so a changed workspace resumes", []int{10, 11}},
+	{CheckpointIgnoreSaveFailure, "RUNTIME §21.1 step 7: a checkpoint store failure (even after the store committed) fails PERSISTENCE_ERROR",
+		"treats a failed checkpoint put as saved and goes on with the run", []int{40}},
+	{CompleteDespiteReportFailure, "RUNTIME §20.3 step 3: a final-report store failure (even after the store committed) fails PERSISTENCE_ERROR",
+		"counts a final report whose put failed as stored, so the run completes", []int{12, 40}},
+	{CompleteDespiteTraceFailure, "RUNTIME §20.3 step 6, §26.2: a lost trace event or a failed flush leaves TRACE_NOT_FINALIZED, which fails PERSISTENCE_ERROR",
+		"counts the trace as finalized whatever its emits and flush answered, so the run completes", []int{12, 41}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the
