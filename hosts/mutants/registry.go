@@ -48,6 +48,8 @@ const (
 	gManifests    = "Project discovery reports malformed manifests instead of treating missing evidence as proof of absence (item 27)."
 	gDetectDirs   = "Project detection ignores directory names that resemble manifests or source files (item 33)."
 	gExclusions   = "Project detection discloses the host's traversal exclusions (item 33)."
+	gStoreGet     = "A fresh host process on the same storeDir returns the latest checkpoint through store/get, agreeing with store/list (items 10, 11, 40)."
+	gVerify       = "Implement a full relevant-workspace fingerprint and coordinate AI Coder writes with capture/verify boundaries (item 11)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -162,5 +164,14 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
+		// Stores, trace and fingerprint, items 10, 11, 12, 40 and 41.
+		{"store-get-nothing", gStoreGet, "answers every store/get with no document, though store/list holds them",
+			reference.Faults{StoreGetNothing: true}},
+		{"store-get-oldest", gStoreGet, "answers store/get with the run's oldest document, so store/get and store/list disagree",
+			reference.Faults{StoreGetOldest: true}},
+		{"trace-not-reloaded", gTrace, "lists only the trace events its own process appended, so a fresh process reloads nothing",
+			reference.Faults{TraceNotReloaded: true}},
+		{"fingerprint-always-matches", gVerify, "answers every workspace/fingerprint verify with matches, without reading the workspace",
+			reference.Faults{FingerprintAlwaysMatches: true}},
 	}
 }
