@@ -51,7 +51,7 @@ var registry = []Fault{
 	{GateAcceptFailedValidation, "RUNTIME §20.2 VALIDATION_FAILED: a current failed validation refuses completion",
 		"counts a failed validation as a passing one", []int{4}},
 	{GateMissingFingerprintFresh, "RUNTIME §20.2: without a final workspace fingerprint every validation counts as drifted (stale)",
-		"treats a missing final workspace fingerprint as no drift", []int{4, 41}},
+		"treats a missing final workspace fingerprint as no drift", []int{4}},
 	{GateWriteKeepsValidation, "RUNTIME §20.2, §20.4: a later covered non-documentation write makes an earlier validation stale",
 		"keeps a validation current after a later write to a path it covers", []int{4}},
 	{GateDocWriteVoidsValidation, "RUNTIME §20.4: documentation writes neither void validations nor need one",
