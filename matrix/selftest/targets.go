@@ -40,7 +40,7 @@ var mutantTargets = map[string][]int{
 	"git-paths-as-options":         {20, 54},
 	"diff-review-when-truncated":   {3, 20},
 	"research-private-hosts":       {},
-	"store-ack-without-persist":    {10, 12, 29, 34, 40, 41},
+	"store-ack-without-persist":    {10, 11, 12, 29, 34, 40, 41},
 	"trace-flush-not-durable":      {10, 12, 40, 41},
 	"lose-task-checkpoint":         {10},
 	"ignore-stale-hash":            {2},
