@@ -27,4 +27,12 @@ const (
 	GateMissingFingerprintFresh = "gate-missing-fingerprint-fresh"
 	GateWriteKeepsValidation    = "gate-write-keeps-validation"
 	GateDocWriteVoidsValidation = "gate-doc-write-voids-validation"
+
+	// Resume and persistence (RUNTIME §10.3, §20.3, §21; items 11, 12, 40, 41).
+	ResumeAcceptUntrustedCheckpoint = "resume-accept-untrusted-checkpoint"
+	ResumeSkipIntegrityCheck        = "resume-skip-integrity-check"
+	ResumeSkipWorkspaceVerify       = "resume-skip-workspace-verify"
+	CheckpointIgnoreSaveFailure     = "checkpoint-ignore-save-failure"
+	CompleteDespiteReportFailure    = "complete-despite-report-failure"
+	CompleteDespiteTraceFailure     = "complete-despite-trace-failure"
 )

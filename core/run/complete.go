@@ -8,6 +8,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
@@ -223,7 +224,7 @@ func (s *session) saveFinalReport(report string) error {
 		return newError(CodePersistenceError, "Final report persistence failed: %s", err.Error())
 	}
 	err = safeCall(func() error { return s.deps.Store.SaveFinalReport(s.ctx, data) })
-	if err == nil {
+	if err == nil || faults.On(faults.CompleteDespiteReportFailure) {
 		return nil
 	}
 	if ctrl := s.checkControl(); ctrl != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -65,7 +66,9 @@ func (t *tracer) flush(ctx context.Context) {
 	t.finalized = t.healthy
 }
 
-func (t *tracer) isFinalized() bool { return t.port == nil || (t.healthy && t.finalized) }
+func (t *tracer) isFinalized() bool {
+	return t.port == nil || (t.healthy && t.finalized) || faults.On(faults.CompleteDespiteTraceFailure)
+}
 
 // safeCall runs f and turns a panic into an error: a port that panics is a
 // port that failed.

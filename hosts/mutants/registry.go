@@ -50,6 +50,8 @@ const (
 	gExclusions   = "Project detection discloses the host's traversal exclusions (item 33)."
 	gApprovalOut  = "Apply approval policy before side effects: a denied, missing or timed-out approval never runs the call (item 7)."
 	gContained    = "Report process containment truthfully: a command the host reports contained runs inside the verified backend (item 28)."
+	gStoreGet     = "A fresh host process on the same storeDir returns the latest checkpoint through store/get, agreeing with store/list (items 10, 11, 40)."
+	gVerify       = "Implement a full relevant-workspace fingerprint and coordinate AI Coder writes with capture/verify boundaries (item 11)."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -177,5 +179,14 @@ func registry() []Mutant {
 			reference.Faults{GitThroughShell: true}},
 		{"glob-pathspecs", gGitPaths, "lets git read git_operation paths as glob pathspecs, so star*.txt names other files too",
 			reference.Faults{GitGlobPathspecs: true}},
+		// Stores, trace and fingerprint, items 10, 11, 12, 40 and 41.
+		{"store-get-nothing", gStoreGet, "answers every store/get with no document, though store/list holds them",
+			reference.Faults{StoreGetNothing: true}},
+		{"store-get-oldest", gStoreGet, "answers store/get with the run's oldest document, so store/get and store/list disagree",
+			reference.Faults{StoreGetOldest: true}},
+		{"trace-not-reloaded", gTrace, "lists only the trace events its own process appended, so a fresh process reloads nothing",
+			reference.Faults{TraceNotReloaded: true}},
+		{"fingerprint-always-matches", gVerify, "answers every workspace/fingerprint verify with matches, without reading the workspace",
+			reference.Faults{FingerprintAlwaysMatches: true}},
 	}
 }

@@ -128,3 +128,21 @@ func untypedWrites(d workspace.Diff) workspace.Diff {
 	d.Writes = writes
 	return d
 }
+
+// Store, trace and fingerprint seams (items 10, 11, 12, 40, 41).
+
+// storeGetFaults rewrites store/get's entries: none under StoreGetNothing
+// (StoreGetOldest already read them oldest first).
+func (s *session) storeGetFaults(entries []wire.StoreEntry) []wire.StoreEntry {
+	if s.faults.StoreGetNothing {
+		return nil
+	}
+	return entries
+}
+
+// alwaysMatches is the FingerprintAlwaysMatches answer to a verify of
+// state: it matches, whatever the workspace holds.
+func alwaysMatches(state wire.WorkspaceState) wire.FingerprintResult {
+	m := true
+	return wire.FingerprintResult{CurrentFingerprint: state.StateFingerprint, Matches: &m}
+}

@@ -137,6 +137,21 @@ type Faults struct {
 	// GitGlobPathspecs lets git read git.exec paths as glob pathspecs
 	// (no GIT_LITERAL_PATHSPECS), so star*.txt also names other files.
 	GitGlobPathspecs bool
+	// Store, trace and fingerprint faults of items 10, 11, 12, 40, 41.
+
+	// StoreGetNothing answers every store/get with no document.
+	StoreGetNothing bool
+	// StoreGetOldest answers store/get with the oldest document of a run
+	// instead of the latest, so store/get and store/list disagree.
+	StoreGetOldest bool
+	// TraceNotReloaded answers trace/list with the events this process
+	// appended only, so a fresh process on the same store lists nothing of
+	// what an earlier one made durable.
+	TraceNotReloaded bool
+	// FingerprintAlwaysMatches answers every workspace/fingerprint verify
+	// with "matches" and the recorded fingerprint, without reading the
+	// workspace.
+	FingerprintAlwaysMatches bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

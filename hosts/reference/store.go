@@ -154,10 +154,11 @@ func (s *session) storeEntries(ctx context.Context, runID, kind string, latestOn
 }
 
 func (s *session) storeGet(ctx context.Context, p wire.StoreGetParams) (wire.StoreGetResult, error) {
-	entries, err := s.storeEntries(ctx, p.RunID, p.Kind, true)
+	entries, err := s.storeEntries(ctx, p.RunID, p.Kind, !s.faults.StoreGetOldest)
 	if err != nil {
 		return wire.StoreGetResult{}, err
 	}
+	entries = s.storeGetFaults(entries)
 	if len(entries) == 0 {
 		return wire.StoreGetResult{Document: json.RawMessage("null")}, nil
 	}

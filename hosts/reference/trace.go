@@ -34,6 +34,7 @@ type fileTrace struct {
 	ids      map[string]bool
 	last     map[string]int64
 	events   []wire.TraceEvent // volatile mode only
+	own      []wire.TraceEvent // what this process appended (TraceNotReloaded fault)
 	appended int
 }
 
@@ -146,6 +147,9 @@ func (s *session) traceAppend(ctx context.Context, p wire.TraceAppendParams) (st
 	t.ids[e.EventID] = true
 	t.last[executionKey(e)] = e.Sequence
 	t.appended++
+	if s.faults.TraceNotReloaded {
+		t.own = append(t.own, e)
+	}
 	return struct{}{}, nil
 }
 
@@ -177,6 +181,9 @@ func (s *session) traceList(ctx context.Context, p wire.TraceListParams) (wire.T
 	evs, err := t.read()
 	if err != nil {
 		return wire.TraceListResult{}, traceFailure(port.CodeIOError, err.Error())
+	}
+	if s.faults.TraceNotReloaded {
+		evs = t.own
 	}
 	out := []wire.TraceEvent{}
 	for _, e := range evs {

@@ -34,9 +34,13 @@
 //   - controls: every runtime event is counted, and a control that fires
 //     cancels or pauses the active run;
 //   - executions: the run request of LAB §3.8, then the resumes of
-//     runtime.resume — arranging mutateBeforeResume, tampering with the
-//     checkpoint, starting a fresh host process on the same store
-//     directory for recreateHost;
+//     runtime.resume — arranging mutateBeforeResume and
+//     conform.entriesBeforeResume, starting a fresh host process on the
+//     same store directory for recreateHost, and tampering with the
+//     checkpoint (tamperCheckpoint, conform.resumeTamper). A fresh-host
+//     resume of a host with its own store reads the checkpoint back
+//     through the new process (the core's store/get), never from the
+//     previous process's answer;
 //   - the final snapshot, the files the fixture asks about read by the
 //     harness itself, the checkpoints read back from the store and checked
 //     with the core's integrity assertion, and oracle.Check.

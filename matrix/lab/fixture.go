@@ -412,13 +412,8 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 		if err := arrange(r.dirs.Workspace, resume.MutateBeforeResume); err != nil {
 			return nil, err
 		}
-		cp := prev.Checkpoint.Clone()
-		if resume.TamperCheckpoint {
-			cp.NextAction += tamperSuffix
-		}
-		data, err := checkpoint.Serialize(cp)
-		if err != nil {
-			return nil, fmt.Errorf("serializing the checkpoint to resume from: %w", err)
+		if err := r.entriesBeforeResume(); err != nil {
+			return nil, err
 		}
 		if resume.RecreateHost {
 			old := r.currentHost()
@@ -430,8 +425,12 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 				return nil, fmt.Errorf("restarting the host for a fresh-host resume: %w", err)
 			}
 		}
+		data, trust, err := r.resumeCheckpoint(ctx, prev.Checkpoint)
+		if err != nil {
+			return nil, err
+		}
 		rreq := req
-		rreq.Checkpoint, rreq.CheckpointTrust = data, port.CheckpointTrustTrustedHost
+		rreq.Checkpoint, rreq.CheckpointTrust = data, trust
 		r.mu.Lock()
 		ctrl = r.ctrl
 		r.mu.Unlock()

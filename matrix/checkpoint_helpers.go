@@ -1,0 +1,301 @@
+package matrix
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/hosts/proxy"
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/matrix/session"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// This file holds the durability checks of the checkpoint area (items 10,
+// 11, 12, 40, 41): what the run sent to the host, from the wire log, and
+// what a fresh host process on the run's store gives back.
+
+// A wireCall is one request the harness sent to a host process of the
+// run, with the host's answer as the harness received it.
+type wireCall struct {
+	// Process is the host process the request went to (1 first).
+	Process int
+	// ID is the JSON text of the request's id.
+	ID     string
+	Method string
+	Params json.RawMessage
+	// Result is the answer's result; nil when the host answered with an
+	// error (Error) or not at all.
+	Result json.RawMessage
+	Error  *wire.Error
+}
+
+// acknowledged reports whether the host answered the call with a result.
+func (c wireCall) acknowledged() bool { return c.Result != nil }
+
+// calls returns the run's requests of method, in the order the harness
+// sent them, each with its answer.
+func (o *outcome) calls(method string) []wireCall {
+	GinkgoHelper()
+	var out []wireCall
+	pending := map[string]int{}
+	for _, m := range o.Wire {
+		var msg wire.Message
+		if json.Unmarshal(m.Line, &msg) != nil || msg.ID == nil {
+			continue
+		}
+		key := fmt.Sprintf("%d/%s", m.Process, *msg.ID)
+		switch {
+		case m.Sent && msg.Method == method:
+			pending[key] = len(out)
+			out = append(out, wireCall{Process: m.Process, ID: string(*msg.ID), Method: method, Params: msg.Params})
+		case !m.Sent && msg.Method == "":
+			i, ok := pending[key]
+			if !ok {
+				continue
+			}
+			delete(pending, key)
+			if msg.Error != nil {
+				out[i].Error = msg.Error
+			} else {
+				out[i].Result = msg.Result
+			}
+		}
+	}
+	return out
+}
+
+// reachedHost reports whether the request c was forwarded to the host:
+// false when the fault proxy answered it (fail) or closed the transport
+// (close) instead.
+func (o *outcome) reachedHost(c wireCall) bool {
+	for _, f := range o.Faults {
+		if f.Method == c.Method && f.RequestID == c.ID && (f.Action == proxy.ActionFail || f.Action == proxy.ActionClose) {
+			return false
+		}
+	}
+	return true
+}
+
+// canonical is the canonical JSON (JCS) of a JSON document, the bytes
+// conform compares stored documents by.
+func canonical(doc []byte) string {
+	GinkgoHelper()
+	var v any
+	Expect(json.Unmarshal(doc, &v)).To(Succeed(), "a stored document is not JSON: %s", doc)
+	b, err := canon.Marshal(v)
+	Expect(err).NotTo(HaveOccurred())
+	return string(b)
+}
+
+// A storedKind is what a fresh host process holds of one kind of the
+// run's documents.
+type storedKind struct {
+	// List is store/list's answer, in put order, canonical.
+	List []string
+	// Latest is store/get's answer, canonical; "" when it has none.
+	Latest string
+}
+
+// durableStore reads one kind of the run's documents back through h, a
+// fresh host process on the run's store, with store/list and store/get,
+// and asserts what a durable, trusted store guarantees: both answers
+// agree (store/get is the last entry of store/list, byte for byte); every
+// document the host acknowledged is there, in put order, exactly as the
+// run put it; and nothing is there that the run did not put to the host.
+// A put the host received but whose acknowledgement failed may be there
+// or not.
+func (o *outcome) durableStore(h *session.Host, kind string) storedKind {
+	GinkgoHelper()
+	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	defer cancel()
+	entries, err := h.Client().StoreList(ctx, wire.StoreListParams{RunID: o.RunID, Kind: kind})
+	Expect(err).NotTo(HaveOccurred(), "%s: store/list of the run's %s documents fails in a fresh host process", o.File, kind)
+	latest, err := h.Client().StoreGet(ctx, wire.StoreGetParams{RunID: o.RunID, Kind: kind})
+	Expect(err).NotTo(HaveOccurred(), "%s: store/get of the run's latest %s fails in a fresh host process", o.File, kind)
+	var got storedKind
+	for _, e := range entries {
+		got.List = append(got.List, canonical(e.Document))
+	}
+	if len(latest) > 0 {
+		got.Latest = canonical(latest)
+	}
+	if len(got.List) == 0 {
+		Expect(got.Latest).To(BeEmpty(), "%s: a fresh host's store/get returns a %s that its store/list does not list; both must read the same store", o.File, kind)
+	} else {
+		Expect(got.Latest).NotTo(BeEmpty(), "%s: a fresh host's store/list holds %d %s documents but its store/get returns none; store/get must return the latest one", o.File, len(got.List), kind)
+		Expect(got.Latest).To(Equal(got.List[len(got.List)-1]), "%s: a fresh host's store/get returns another %s than the last one of its store/list; both must agree byte for byte", o.File, kind)
+	}
+	// The puts of kind the run sent, in order, and whether each must be
+	// there.
+	type put struct {
+		doc      string
+		required bool
+	}
+	var puts []put
+	for _, c := range o.calls(wire.MethodStorePut) {
+		var p wire.StorePutParams
+		Expect(json.Unmarshal(c.Params, &p)).To(Succeed(), "%s: store/put params: %s", o.File, c.Params)
+		if p.Kind != kind || p.RunID != o.RunID || !o.reachedHost(c) {
+			continue
+		}
+		puts = append(puts, put{doc: canonical(p.Document), required: c.acknowledged()})
+	}
+	i := 0
+	for _, p := range puts {
+		if i < len(got.List) && got.List[i] == p.doc {
+			i++
+			continue
+		}
+		Expect(p.required).To(BeFalse(), "%s: the host acknowledged a store/put of a %s that a fresh host process on the same store does not return as put (store/list holds %d documents); an acknowledged put must be durable, byte for byte", o.File, kind, len(got.List))
+	}
+	Expect(i).To(Equal(len(got.List)), "%s: a fresh host's store/list holds %s document %d, which the run never put (or not in that order); the store must return exactly what was put", o.File, kind, i+1)
+	return got
+}
+
+// durableCheckpoints is durableStore for checkpoints, decoded, each
+// passing the core's integrity assertion.
+func (o *outcome) durableCheckpoints(h *session.Host) []*checkpoint.Checkpoint {
+	GinkgoHelper()
+	got := o.durableStore(h, wire.KindCheckpoint)
+	out := make([]*checkpoint.Checkpoint, len(got.List))
+	for i, d := range got.List {
+		cp, err := checkpoint.Assert([]byte(d))
+		Expect(err).NotTo(HaveOccurred(), "%s: stored checkpoint %d, read back through a fresh host, fails the integrity check", o.File, i+1)
+		out[i] = cp
+	}
+	return out
+}
+
+// reasonsOf lists the reasons of cps in order.
+func reasonsOf(cps []*checkpoint.Checkpoint) []string {
+	out := []string{}
+	for _, c := range cps {
+		out = append(out, string(c.Reason))
+	}
+	return out
+}
+
+// durableTrace reads the run's trace back through h, a fresh host process
+// on the run's store, with trace/list, and asserts that it holds every
+// event the host acknowledged, in order, and no event the run did not
+// send it. It returns the event IDs the fresh host lists.
+func (o *outcome) durableTrace(h *session.Host) []string {
+	GinkgoHelper()
+	if !h.Init.Capabilities.Trace {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	defer cancel()
+	evs, err := h.Client().TraceList(ctx, o.RunID)
+	Expect(err).NotTo(HaveOccurred(), "%s: trace/list of the run fails in a fresh host process", o.File)
+	var listed []string
+	for _, e := range evs {
+		listed = append(listed, e.EventID)
+	}
+	var sent, acked []string
+	for _, c := range o.calls(wire.MethodTraceAppend) {
+		var p wire.TraceAppendParams
+		Expect(json.Unmarshal(c.Params, &p)).To(Succeed(), "%s: trace/append params: %s", o.File, c.Params)
+		if p.Event.RunID != o.RunID || !o.reachedHost(c) {
+			continue
+		}
+		sent = append(sent, p.Event.EventID)
+		if c.acknowledged() {
+			acked = append(acked, p.Event.EventID)
+		}
+	}
+	for _, id := range listed {
+		Expect(sent).To(ContainElement(id), "%s: a fresh host's trace/list holds event %s, which the run never appended", o.File, id)
+	}
+	i := 0
+	for _, id := range listed {
+		if i < len(acked) && id == acked[i] {
+			i++
+		}
+	}
+	Expect(i).To(Equal(len(acked)), "%s: a fresh host process on the same store lists %d trace events of the run, but the host acknowledged %d appends (first missing: %s); an acknowledged, flushed trace must be durable and reloaded by a fresh process", o.File, len(listed), len(acked), missingFrom(acked, i))
+	return listed
+}
+
+func missingFrom(ids []string, i int) string {
+	if i < len(ids) {
+		return ids[i]
+	}
+	return "none"
+}
+
+// resumedInFreshProcess asserts that the run's resume was served by a
+// second host process: the calls after the pause went to process 2, and
+// process 1 got no workspace verification.
+func (o *outcome) resumedInFreshProcess() {
+	GinkgoHelper()
+	procs := map[int]bool{}
+	for _, m := range o.Wire {
+		procs[m.Process] = true
+	}
+	Expect(procs).To(HaveKey(2), "%s: the resume must run in a fresh host process on the same store, but every call went to one process", o.File)
+	for _, c := range o.verifies() {
+		Expect(c.Process).To(Equal(2), "%s: the resume's workspace verification went to host process %d; it must come from the fresh process", o.File, c.Process)
+	}
+}
+
+// A verifyCall is one workspace/fingerprint verify of the run with the
+// host's answer.
+type verifyCall struct {
+	wireCall
+	// Matches is the host's answer; nil when it answered with an error.
+	Matches *bool
+}
+
+// verifies returns the run's workspace/fingerprint verify requests.
+func (o *outcome) verifies() []verifyCall {
+	GinkgoHelper()
+	var out []verifyCall
+	for _, c := range o.calls(wire.MethodFingerprint) {
+		var p wire.FingerprintParams
+		if json.Unmarshal(c.Params, &p) != nil || p.Action != wire.FingerprintVerify {
+			continue
+		}
+		v := verifyCall{wireCall: c}
+		if c.Result != nil {
+			var r wire.FingerprintResult
+			if json.Unmarshal(c.Result, &r) == nil {
+				v.Matches = r.Matches
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// executesIn returns the call IDs of the tool/execute requests sent to
+// host process p.
+func (o *outcome) executesIn(p int) []string {
+	GinkgoHelper()
+	var out []string
+	for _, c := range o.executes() {
+		if c.Process == p {
+			out = append(out, c.CallID)
+		}
+	}
+	return out
+}
+
+// sentTo reports whether host process p received a request of method.
+func (o *outcome) sentTo(p int, method string) bool {
+	return slices.ContainsFunc(o.calls(method), func(c wireCall) bool { return c.Process == p })
+}
+
+// wireActiveFiles converts a checkpoint's active files to the wire form.
+func wireActiveFiles(files []checkpoint.ActiveFile) []wire.ActiveFile {
+	out := make([]wire.ActiveFile, len(files))
+	for i, f := range files {
+		out[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
+	}
+	return out
+}
