@@ -33,7 +33,7 @@ const wireRoot = "../.."
 var live = sync.OnceValues(func() (map[string][]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	return generate(ctx)
+	return generate(ctx, wireRoot)
 })
 
 // needsNPM reports whether a generated file depends on npm, which runs the

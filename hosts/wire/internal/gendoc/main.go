@@ -1,7 +1,8 @@
 // Command gendoc writes the host author's reference from the tool catalog
 // and from a live run of the reference host: one page per tool under
-// hosts/wire/tools/, their index (tools/README.md) and hosts/wire/catalog.json,
-// the catalog exactly as initialize sends it.
+// hosts/wire/tools/, their index (tools/README.md), hosts/wire/catalog.json,
+// the catalog exactly as initialize sends it, and the recorded envelopes of
+// hosts/wire/PROTOCOL.md (the JSON block after each "<!-- recorded: NAME -->").
 //
 // Run it from anywhere inside the module after changing the catalog, the
 // effect profile, notes.go, scenarios.go or the reference host:
@@ -39,7 +40,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	files, err := generate(ctx)
+	files, err := generate(ctx, dir)
 	if err != nil {
 		return err
 	}

@@ -257,7 +257,7 @@ var toolNotes = map[string]notes{
 			{"writes", "may", "when the checks changed durable files, from the snapshots"},
 			stateVersionOnChange,
 		},
-		Errors: []errCase{{"INVALID_TOOL_ARGUMENTS", "an empty or unknown `checks` entry"}},
+		Errors:  []errCase{{"INVALID_TOOL_ARGUMENTS", "an empty or unknown `checks` entry"}},
 		Timeout: "`timeoutMs` of the arguments bounds each check; a check at the limit is `timed_out`, not an error.",
 		Choices: []string{"Declared scripts are executable code: without a verified containment backend the call needs approval whatever the approval profile (the worked example shows the `approval/request`)."},
 	},

@@ -72,3 +72,12 @@ var scenarios = map[string]scenario{
 		Call: toolCall{"read_artifact", map[string]any{"id": "artifact-0001"}}},
 	"user.ask": {Doubles: true, Before: []toolCall{search("ask user")}, Call: toolCall{"ask_user", map[string]any{"questions": []any{map[string]any{"id": "q1", "question": "Which port should the server use?"}}}}},
 }
+
+// protocolScenarios are the envelopes PROTOCOL.md shows, each after a
+// `<!-- recorded: NAME -->` marker: the result member of the scenario's
+// last answer.
+var protocolScenarios = map[string]scenario{
+	"workspace.write": scenarios["workspace.write"],
+	"workspace.edit-conflict": {Files: project(),
+		Call: toolCall{"edit_file", map[string]any{"path": "src/a.ts", "oldText": "= 9", "newText": "= 2"}}},
+}
