@@ -221,8 +221,14 @@ var toolNotes = map[string]notes{
 		},
 		Timeout: "The command's own limit is `timeoutMs` of the arguments (default 120000 ms) and the call's `timeoutMs` (the deadline) applies too; whichever comes first kills the process group.",
 		Choices: []string{
-			"Commands run through the published `commandEnvironment` interpreter (`/bin/sh -c` on POSIX), stdin closed, no TTY, in a process group of their own.",
+			"The interpreter, as long as it is the one published in `commandEnvironment`: the reference host runs `/bin/sh -c <command>` on POSIX, with stdin closed, no TTY, in a process group of its own.",
 			"The spill reference's form is the host's (the reference host uses `conform-spill://<files>`).",
+		},
+		Checked: []string{
+			"A cancelled call terminates the command's whole process group before the host answers (matrix item 5).",
+			"stdout and stderr are bounded independently and the complete output is kept in a spill file (matrix item 6).",
+			"The published `commandEnvironment` is exactly the interpreter that spawns commands (matrix item 52), and commands are written in its dialect: POSIX `sh` or Windows `cmd` (matrix item 53).",
+			"The command text reaches the interpreter as one argument, unexpanded by the host, and git paths go after `--`: shell-sensitive text and path arguments stay data (matrix item 54).",
 		},
 	},
 	"project.detect": {
