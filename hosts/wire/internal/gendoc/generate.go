@@ -219,14 +219,15 @@ func toolPage(d catalog.Descriptor, n notes, e effects.Entry, ex example) ([]byt
 	b.WriteString("\n")
 
 	b.WriteString("\n## Choices\n\n")
-	if len(n.Choices) == 0 && len(n.Checked) == 0 {
+	b.WriteString("What this tool leaves to the host (\"Host's choice\"; the harness never compares it) and what it does not (\"Required\", with the matrix item that checks it).\n\n")
+	if len(n.Choices) == 0 && len(n.Required) == 0 {
 		b.WriteString("Nothing beyond the schemas is left to the host.\n")
 	}
 	for _, c := range n.Choices {
 		fmt.Fprintf(&b, "- Host's choice: %s\n", c)
 	}
-	for _, c := range n.Checked {
-		fmt.Fprintf(&b, "- Not the host's choice: %s\n", c)
+	for _, c := range n.Required {
+		fmt.Fprintf(&b, "- Required: %s\n", c)
 	}
 
 	b.WriteString("\n## Example\n\n")

@@ -23,9 +23,10 @@ type notes struct {
 	Content []field
 	Effects []attest
 	Errors  []errCase
-	// Choices are what the host decides; Checked are rules that are not
-	// the host's choice, each naming the matrix item that checks it.
-	Choices, Checked []string
+	// Choices are what the host decides; Required are rules that are not
+	// the host's choice, each naming the matrix item that checks it or
+	// saying that no runnable item does yet.
+	Choices, Required []string
 	// Timeout adds to the catalog's timeoutMs.
 	Timeout string
 }
@@ -59,7 +60,7 @@ var toolNotes = map[string]notes{
 		Effects: []attest{approvalAttest, {"stateVersion", "must", "the new `activeHash`: the version of the active tool set"}},
 		Errors:  []errCase{{"(none)", "an unknown query or category is an empty page, not an error; a cursor that is not `offset:N` reads from the start"}},
 		Choices: []string{"The page size without `limit` is 5; larger limits are capped at 20."},
-		Checked: []string{"Activated tools become callable on the next model turn, and `snapshotHash` of `tools/list` changes with them (matrix item 16, planned)."},
+		Required: []string{"Activated tools become callable on the next model turn, and `snapshotHash` of `tools/list` changes with them (matrix item 16, planned)."},
 	},
 	"task.checkpoint": {
 		Backing: backedReference,
@@ -76,10 +77,12 @@ var toolNotes = map[string]notes{
 		},
 		Errors: []errCase{{"INVALID_TOOL_ARGUMENTS", "a missing or unknown `action`"}},
 		Choices: []string{
-			"State is per run (`context.runId`), durable in `storeDir`, so a fresh host process reads it back (matrix item 30).",
-			"`read` needs no earlier `update`: with no state it creates and saves the default `{goal: \"Task <taskId>\", progress: \"\", decisions: [], nextStep: \"Inspect the workspace.\"}`.",
-			"`update` is partial: `goal`, `progress` and `nextStep` keep their stored values when omitted; `decisions` is replaced (an omitted list becomes `[]`); a blank goal becomes `Task <taskId>`.",
 			"`updatedAt` comes from the host's clock; the reference host's clock is fixed at the Unix epoch (`1970-01-01T00:00:00Z`) so that its output is a function of its inputs. The harness never compares it with real time.",
+		},
+		Required: []string{
+			"State is per run (`context.runId`) and durable in `storeDir`, so a fresh host process reads it back (no runnable item checks it yet; the mutant `lose-task-checkpoint` breaks it).",
+			"`read` needs no earlier `update`: with no state it creates and saves the default `{goal: \"Task <taskId>\", progress: \"\", decisions: [], nextStep: \"Inspect the workspace.\"}` (no runnable item checks it yet).",
+			"`update` is partial: `goal`, `progress` and `nextStep` keep their stored values when omitted; `decisions` is replaced (an omitted list becomes `[]`, as the worked example shows); a blank goal becomes `Task <taskId>` (no runnable item checks it yet).",
 		},
 	},
 	"workspace.list": {
@@ -171,7 +174,7 @@ var toolNotes = map[string]notes{
 			{"NOT_FOUND", "`path` does not exist"},
 			{"PERMISSION_DENIED", "`path` escapes the workspace or is a symlink"},
 		},
-		Checked: []string{
+		Required: []string{
 			"A failed edit changes nothing: same bytes, same inode (matrix items 2, 21).",
 			"Precondition and write are one serialized commit (matrix item 2).",
 		},
@@ -194,7 +197,7 @@ var toolNotes = map[string]notes{
 			{"PERMISSION_DENIED", "`path` escapes the workspace, is the root, or the write would follow a symlink"},
 			{"LIMIT_EXCEEDED", "content over the host's text limit"},
 		},
-		Checked: []string{"Writes are atomic (temporary file, rename) and checked against the precondition in the same commit (matrix item 2)."},
+		Required: []string{"Writes are atomic (temporary file, rename) and checked against the precondition in the same commit (matrix item 2)."},
 	},
 	"command.run": {
 		Backing: backedReference,
@@ -224,7 +227,7 @@ var toolNotes = map[string]notes{
 			"The interpreter, as long as it is the one published in `commandEnvironment`: the reference host runs `/bin/sh -c <command>` on POSIX, with stdin closed, no TTY, in a process group of its own.",
 			"The spill reference's form is the host's (the reference host uses `conform-spill://<files>`).",
 		},
-		Checked: []string{
+		Required: []string{
 			"A cancelled call terminates the command's whole process group before the host answers (matrix item 5).",
 			"stdout and stderr are bounded independently and the complete output is kept in a spill file (matrix item 6).",
 			"The published `commandEnvironment` is exactly the interpreter that spawns commands (matrix item 52), and commands are written in its dialect: POSIX `sh` or Windows `cmd` (matrix item 53).",
@@ -248,7 +251,7 @@ var toolNotes = map[string]notes{
 			{"INVALID_INPUT", "`path` is not a directory"},
 			{"PERMISSION_DENIED", "`path` escapes the workspace"},
 		},
-		Checked: []string{"Generated and dependency trees (`node_modules`, `dist`, `coverage`, `.git`) are excluded from the scan (matrix item 33); an incomplete scan says so (matrix item 27)."},
+		Required: []string{"Generated and dependency trees (`node_modules`, `dist`, `coverage`, `.git`) are excluded from the scan (matrix item 33); an incomplete scan says so (matrix item 27)."},
 	},
 	"project.validate": {
 		Backing: backedReference,
@@ -265,7 +268,7 @@ var toolNotes = map[string]notes{
 		},
 		Errors:  []errCase{{"INVALID_TOOL_ARGUMENTS", "an empty or unknown `checks` entry"}},
 		Timeout: "`timeoutMs` of the arguments bounds each check; a check at the limit is `timed_out`, not an error.",
-		Choices: []string{"Declared scripts are executable code: without a verified containment backend the call needs approval whatever the approval profile (the worked example shows the `approval/request`)."},
+		Required: []string{"Declared scripts are executable code: without a verified containment backend the call needs approval whatever the approval profile (matrix item 3, `unapproved-validation.json`; the worked example shows the `approval/request`)."},
 	},
 	"git.exec": {
 		Backing: backedReference,
@@ -285,8 +288,11 @@ var toolNotes = map[string]notes{
 			{"INVALID_TOOL_ARGUMENTS", "an absolute path or a `..` segment in `paths` (the workspace-path pattern)"},
 		},
 		Choices: []string{
-			"Untracked files are the ones `git ls-files --others --exclude-standard` lists: paths ignored by `.gitignore` (or `.git/info/exclude`) are left out; `node_modules` and `*.log` files appear like any other untracked file unless ignored (the worked example shows `debug.log`, and leaves out `node_modules/`, which its `.gitignore` ignores).",
-			"git runs with hooks, pagers, fsmonitor, external diff, textconv and filter drivers switched off and optional locks disabled: git.exec never changes the repository.",
+			"Which untracked files a diff shows, as long as every one the repository does not ignore is there. The reference host shows the ones `git ls-files --others --exclude-standard` lists: paths ignored by `.gitignore` (or `.git/info/exclude`) are left out; `node_modules` and `*.log` files appear like any other untracked file unless ignored (the worked example shows `debug.log`, and leaves out `node_modules/`, which its `.gitignore` ignores).",
+		},
+		Required: []string{
+			"A `diff` covers every final tracked, staged and untracked change, and only a complete one carries `diffReview` (matrix item 20; items 3 and 54 use it too).",
+			"git runs with hooks, pagers, fsmonitor, external diff, textconv and filter drivers switched off and optional locks disabled: git.exec never changes the repository, and paths are data after `--` (matrix item 54 for the paths; no runnable item checks the drivers yet).",
 		},
 	},
 	"research.fetch": {
@@ -305,7 +311,7 @@ var toolNotes = map[string]notes{
 			{"INVALID_INPUT", "a URL that is not public HTTP(S) (private, loopback or link-local hosts included)"},
 			{"UNAVAILABLE", "the research adapter failed (retryable)"},
 		},
-		Choices: []string{"It is `external_side_effect`: every call needs approval whatever the profile."},
+		Required: []string{"It is `external_side_effect`: every call needs approval whatever the profile (no runnable item checks it yet)."},
 	},
 	"research.search": {
 		Backing: "the reference host only with a configured search endpoint (`CONFORM_RESEARCH_SEARCH_URL`) and `network.outbound`; the worked example is the `doubles` host's deterministic double",
@@ -316,7 +322,7 @@ var toolNotes = map[string]notes{
 		},
 		Effects: []attest{approvalAttest, {"researchSources", "may", "`[{kind: \"search\", url, summary, truncated, contentHash}]` per hit (the reference adapter attests it; the double does not)"}},
 		Errors:  []errCase{{"UNAVAILABLE", "no endpoint configured, or the adapter failed"}},
-		Choices: []string{"It is `external_side_effect`: every call needs approval whatever the profile."},
+		Required: []string{"It is `external_side_effect`: every call needs approval whatever the profile (no runnable item checks it yet)."},
 	},
 	"command.session": {
 		Backing: backedDoubles,
@@ -361,7 +367,7 @@ var toolNotes = map[string]notes{
 		},
 		Effects: []attest{approvalAttest},
 		Errors:  []errCase{{"NOT_FOUND", "an unknown artifact"}},
-		Checked: []string{"Artifact observations are never workspace inspection: no `inspectedPaths` (effect profile)."},
+		Required: []string{"Artifact observations are never workspace inspection: no `inspectedPaths` (the effect profile; matrix item 9 checks the profile)."},
 	},
 	"artifact.create": {
 		Backing: backedDoubles,
@@ -405,6 +411,6 @@ var toolNotes = map[string]notes{
 		},
 		Effects: []attest{approvalAttest},
 		Errors:  []errCase{{"(none)", "the double answers every question the schema admits"}},
-		Checked: []string{"An answer never waives an acceptance criterion by itself (effect profile: no `criterion_waive`)."},
+		Required: []string{"An answer never waives an acceptance criterion by itself (the effect profile has no `criterion_waive`; matrix item 9 checks the profile)."},
 	},
 }
