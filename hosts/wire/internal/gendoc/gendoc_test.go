@@ -22,7 +22,11 @@ import (
 // the conform binary does.
 func TestMain(m *testing.M) {
 	builtin.MaybeServe()
-	os.Exit(m.Run())
+	code := m.Run()
+	// The hosts probe containment in the background; wait for the probe, so
+	// that no helper process outlives the tests.
+	prober().Probe()
+	os.Exit(code)
 }
 
 // wireRoot is hosts/wire, seen from this package's directory.

@@ -29,7 +29,9 @@ func main() {
 	// The reference host re-executes this binary as its containment probe
 	// helper.
 	builtin.MaybeServe()
-	if err := run(context.Background()); err != nil {
+	err := run(context.Background())
+	prober().Probe() // no probe helper outlives the generator
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gendoc:", err)
 		os.Exit(1)
 	}
