@@ -28,6 +28,10 @@ type Item struct {
 	// Guarantees are the keys of the "Required host guarantees" sentences
 	// the item checks (see Guarantees).
 	Guarantees []string `json:"guarantees"`
+	// Contract is the section of the host author's reference that states
+	// what the item checks: a repository path and anchor, e.g.
+	// "hosts/wire/tools/command.run.md#errors". A failing scenario names it.
+	Contract string `json:"contract,omitempty"`
 	// Runnable is true when the item's specs are registered.
 	Runnable bool `json:"runnable"`
 }

@@ -130,7 +130,7 @@ func runScenario(rel string, c check) {
 	}
 	if !rep.Passed {
 		AddReportEntry(reproEntry, t.runRepro(file))
-		Fail(describeFailures(file, rep))
+		Fail(describeFailures(file, rep) + contractNote(rel))
 	}
 	if c != nil {
 		parent := filepath.Dir(rep.Workspace)

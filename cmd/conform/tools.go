@@ -13,40 +13,66 @@ import (
 )
 
 // toolRow is one line of `conform tools`: the catalog's summary of a tool
-// joined with the effects its host may attest.
+// joined with the effects its host may attest and, with --schemas, its
+// input and output JSON Schemas as initialize sends them.
 type toolRow struct {
 	catalog.Row
-	Bootstrap      bool     `json:"bootstrap"`
-	AllowedEffects []string `json:"allowedEffects"`
+	Bootstrap      bool           `json:"bootstrap"`
+	AllowedEffects []string       `json:"allowedEffects"`
+	InputSchema    map[string]any `json:"inputSchema,omitempty"`
+	OutputSchema   map[string]any `json:"outputSchema,omitempty"`
 }
 
-func toolRows() []toolRow {
+func toolRows(schemas bool) []toolRow {
 	allowed := map[string][]string{}
 	for _, e := range effects.CoreEntries() {
 		allowed[e.ID] = e.Capabilities
 	}
 	var rows []toolRow
 	for _, r := range catalog.Table() {
-		rows = append(rows, toolRow{Row: r, Bootstrap: r.Activation == "bootstrap", AllowedEffects: allowed[r.ID]})
+		row := toolRow{Row: r, Bootstrap: r.Activation == "bootstrap", AllowedEffects: allowed[r.ID]}
+		if d, ok := catalog.ByID(r.ID); ok && schemas {
+			row.InputSchema, row.OutputSchema = d.InputSchema, d.OutputSchema
+		}
+		rows = append(rows, row)
 	}
 	return rows
 }
 
+// hostCatalogJSON is the catalog exactly as initialize sends it: the
+// `catalog` member of its params, encoded as the wire encodes it.
+func hostCatalogJSON() ([]byte, error) { return json.Marshal(catalog.ForHost()) }
+
 var _ = register(&command{
 	Name:      "tools",
-	UsageLine: "conform tools [--json]",
+	UsageLine: "conform tools [--json] [--schemas]",
 	Short:     "list the 21 canonical tools with model names, kinds and allowed effects",
 	Long: `Tools lists the core tool catalog a host is certified against: canonical ID,
 model-facing name, category and mutability, risk, whether the tool is active
 from the first turn (bootstrap) or activated through search_tools (lazy), and
-the effects a host may attest for it (effect profile ` + effects.ProfileVersion + `).`,
+the effects a host may attest for it (effect profile ` + effects.ProfileVersion + `).
+
+--schemas prints the catalog exactly as initialize sends it to a host (one
+line of JSON: schemaVersion, definitionBudget and the full descriptors with
+their input and output JSON Schemas; hosts/wire/catalog.json is the same
+value, indented). With --json, --schemas adds each tool's inputSchema and
+outputSchema to its row instead. hosts/wire/tools/ documents every tool.`,
 	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
 		asJSON := fs.Bool("json", false, "print the catalog as JSON")
+		schemas := fs.Bool("schemas", false, "print the catalog as initialize sends it (with --json: add the schemas to each row)")
 		return func(args []string) error {
 			if len(args) > 0 {
 				return usagef("tools: unexpected arguments %q", args)
 			}
-			rows := toolRows()
+			if *schemas && !*asJSON {
+				b, err := hostCatalogJSON()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "%s\n", b)
+				return nil
+			}
+			rows := toolRows(*schemas)
 			if *asJSON {
 				b, err := json.MarshalIndent(rows, "", "  ")
 				if err != nil {

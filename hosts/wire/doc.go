@@ -32,5 +32,7 @@
 // [UnknownOutcomeError], [ErrNotInitialized]).
 //
 // PROTOCOL.md beside this file is the protocol's reference for host authors
-// in any language.
+// in any language; CONTRACTS.md states the cross-cutting contracts, and
+// tools/ has one page per tool with catalog.json, both generated from the
+// catalog by internal/gendoc (go run ./hosts/wire/internal/gendoc).
 package wire

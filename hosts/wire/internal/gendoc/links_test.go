@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// mdLink is a Markdown link's target.
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// outsideRef is a section reference to a specification that is not in the
+// repository (CONTRACTS §6, LAB §20.3, ...).
+var outsideRef = regexp.MustCompile(`\b(CONTRACTS|LAB|LAB_AND_HOSTS|RUNTIME|DECISIONS) §`)
+
+// TestReferenceLinksResolve checks every relative link of the host
+// author's reference (PROTOCOL.md, CONTRACTS.md, the tool pages): the file
+// exists and, with an anchor, has a heading of that anchor. The pages may
+// not send a reader to a specification outside the repository.
+func TestReferenceLinksResolve(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join(wireRoot, "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := filepath.Glob(filepath.Join(wireRoot, toolsDir, "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]map[string]bool{}
+	for _, page := range append(pages, tools...) {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := filepath.Rel(wireRoot, page)
+		if m := outsideRef.Find(b); m != nil {
+			t.Errorf("hosts/wire/%s refers to %q, a document outside the repository: link the section of this reference instead", name, m)
+		}
+		for _, m := range mdLink.FindAllSubmatch(b, -1) {
+			target := string(m[1])
+			if strings.Contains(target, "://") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), filepath.FromSlash(file))
+			}
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Errorf("hosts/wire/%s links to %s, which does not exist", name, target)
+				continue
+			}
+			if anchor == "" || fi.IsDir() {
+				continue
+			}
+			if _, ok := anchors[path]; !ok {
+				if anchors[path], err = headingAnchors(path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !anchors[path][anchor] {
+				t.Errorf("hosts/wire/%s links to %s, which has no heading #%s", name, target, anchor)
+			}
+		}
+	}
+}
+
+// headingAnchors returns the GitHub anchors of a Markdown file's headings.
+func headingAnchors(path string) (map[string]bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	inCode := false
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+		}
+		if !inCode && strings.HasPrefix(line, "#") {
+			out[slug(strings.TrimLeft(line, "# "))] = true
+		}
+	}
+	return out, sc.Err()
+}
+
+// slug is GitHub's heading anchor: lower case, spaces to hyphens, every
+// other character but letters, digits, hyphens and underscores dropped.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
