@@ -27,4 +27,8 @@ const (
 	GateMissingFingerprintFresh = "gate-missing-fingerprint-fresh"
 	GateWriteKeepsValidation    = "gate-write-keeps-validation"
 	GateDocWriteVoidsValidation = "gate-doc-write-voids-validation"
+
+	// Resume restoration (RUNTIME §19.1, §21.6).
+	ResumeDropsCycleSuffix  = "resume-drops-cycle-suffix"
+	ResumeSkipsFinalization = "resume-skips-finalization"
 )

@@ -56,6 +56,10 @@ var registry = []Fault{
 		"keeps a validation current after a later write to a path it covers", []int{4}},
 	{GateDocWriteVoidsValidation, "RUNTIME §20.4: documentation writes neither void validations nor need one",
 		"lets a later documentation write (README.md, docs/…) void the validations that cover it", []int{3}},
+	{ResumeDropsCycleSuffix, "RUNTIME §21.6: on resume the cycle history is rebuilt from noProgress.toolCycleSuffix, so an incomplete alternating cycle stays incomplete across a pause",
+		"restores no cycle history from the checkpoint, so a resumed run dispatches the call that completes an alternating cycle", []int{49}},
+	{ResumeSkipsFinalization, "RUNTIME §19.1, §11: a resumed run whose restored evidence is ready enters tool-free finalization before its first model request",
+		"offers the full tool set on the first request of a verified resume, so completed validation and review work can run again", []int{50}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the

@@ -48,6 +48,9 @@ const (
 	gManifests    = "Project discovery reports malformed manifests instead of treating missing evidence as proof of absence (item 27)."
 	gDetectDirs   = "Project detection ignores directory names that resemble manifests or source files (item 33)."
 	gExclusions   = "Project detection discloses the host's traversal exclusions (item 33)."
+	gRestore      = "A checkpointed tool set restores only under the snapshot hash it was saved with (items 39, 49, 50)."
+	gClone        = "Clone on read/write or otherwise prevent mutable aliasing."
+	gSorted       = "Seeded checkpoint permutations remain deterministic, sorted, redacted and tamper-evident (item 39): the store returns a checkpoint's canonical bytes."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -162,5 +165,12 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
+		// Store, restore and idempotency, items 39, 49 and 50.
+		{"restore-ignores-snapshot-hash", gRestore, "restores a checkpointed tool set whatever snapshot hash the checkpoint recorded",
+			reference.Faults{RestoreIgnoresSnapshotHash: true}},
+		{"store-aliases-documents", gClone, "keeps one live object per kind that every later store/put overwrites, earlier documents included",
+			reference.Faults{StoreAliasesDocuments: true}},
+		{"store-reorders-documents", gSorted, "answers store/get and store/list with members re-ordered as a JSONB column returns them",
+			reference.Faults{StoreReordersDocuments: true}},
 	}
 }

@@ -52,4 +52,8 @@ var mutantTargets = map[string][]int{
 	"unknown-outcome-as-retryable": {29, 34},
 	"drop-partial-command-writes":  {29},
 	"failure-as-unknown-outcome":   {45},
+	// Store, restore and idempotency (items 37, 39, 49, 50).
+	"restore-ignores-snapshot-hash": {39, 50},
+	"store-aliases-documents":       {39},
+	"store-reorders-documents":      {39},
 }
