@@ -26,8 +26,8 @@ import (
 // few host processes: a writer and a fresh reader per store property, one
 // process per reachable tool set for the registry property.
 const (
-	storeCases    = 500
-	tamperCases   = 400
+	storeCases    = 350
+	tamperCases   = 550
 	registryCases = 100
 )
 

@@ -31,4 +31,8 @@ const (
 	// Resume restoration (RUNTIME §19.1, §21.6).
 	ResumeDropsCycleSuffix  = "resume-drops-cycle-suffix"
 	ResumeSkipsFinalization = "resume-skips-finalization"
+	ResumeDropsEditEvidence = "resume-drops-edit-evidence"
+
+	// Checkpoint integrity (CONTRACTS §11.6).
+	CheckpointSkipContentHash = "checkpoint-skip-content-hash"
 )

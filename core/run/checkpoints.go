@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
@@ -295,4 +296,7 @@ func (s *session) restoreEvidence(cp *checkpoint.Checkpoint) {
 	}
 	s.ev.validations = c.Validation
 	s.ev.writes = c.Edits
+	if faults.On(faults.ResumeDropsEditEvidence) {
+		s.ev.writes = nil
+	}
 }

@@ -53,7 +53,7 @@ var mutantTargets = map[string][]int{
 	"drop-partial-command-writes":  {29},
 	"failure-as-unknown-outcome":   {45},
 	// Store, restore and idempotency (items 37, 39, 49, 50).
-	"restore-ignores-snapshot-hash": {39, 50},
+	"restore-ignores-snapshot-hash": {39, 49, 50},
 	"store-aliases-documents":       {39},
 	"store-reorders-documents":      {39},
 }
