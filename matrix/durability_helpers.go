@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/session"
+	"github.com/gowebpki/jcs"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -143,4 +145,43 @@ func (o *outcome) staleHash(ctx context.Context, hash string) string {
 		}
 	}
 	return ""
+}
+
+// storedAsGiven asserts that every checkpoint of the run, read back
+// through a fresh host, is the document the core stored: store/list and
+// store/get agree on the latest, each is its own canonical form (RFC 8785
+// values, members sorted) and passes the core's verification (catches
+// store-reorders-documents).
+func (o *outcome) storedAsGiven() {
+	GinkgoHelper()
+	if !hostUnderTest().initialized().Capabilities.Store {
+		return
+	}
+	h := o.freshHost(nil)
+	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	defer cancel()
+	entries, err := h.Client().StoreList(ctx, wire.StoreListParams{RunID: o.RunID, Kind: wire.KindCheckpoint})
+	Expect(err).NotTo(HaveOccurred(), "%s: store/list fails on a fresh host", o.File)
+	Expect(entries).NotTo(BeEmpty(), "%s: a fresh host lists no checkpoint of the run", o.File)
+	latest, err := h.Client().StoreGet(ctx, wire.StoreGetParams{RunID: o.RunID, Kind: wire.KindCheckpoint})
+	Expect(err).NotTo(HaveOccurred(), "%s: store/get fails on a fresh host", o.File)
+	Expect(sameDocument(latest, mustCanonical(entries[len(entries)-1].Document))).To(BeTrue(),
+		"%s: store/get and store/list disagree on the latest checkpoint:\n get  %s\n list %s", o.File, latest, entries[len(entries)-1].Document)
+	for i, e := range entries {
+		cp, err := checkpoint.Assert(e.Document)
+		Expect(err).NotTo(HaveOccurred(), "%s: stored checkpoint %d does not verify: %v", o.File, i+1, err)
+		canonical, err := checkpoint.Serialize(cp)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sameDocument(e.Document, canonical)).To(BeTrue(),
+			"%s: stored checkpoint %d comes back re-serialized; a conformant store returns the canonical document as given (members sorted):\n got  %s\n want %s", o.File, i+1, e.Document, canonical)
+	}
+}
+
+// mustCanonical is the RFC 8785 form of doc, or doc when it is no JSON.
+func mustCanonical(doc []byte) []byte {
+	out, err := jcs.Transform(doc)
+	if err != nil {
+		return doc
+	}
+	return out
 }
