@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/faults"
 )
 
 // checkRelations applies the relational rules of CONTRACTS §11.6 step 8 to
@@ -150,7 +151,7 @@ func (o options) checkIntegrity(c *checker, tree any) {
 		c.add("$", "Checkpoint contains text that was not sanitized before persistence.")
 		return
 	}
-	if o.skipHashCheck {
+	if o.skipHashCheck || faults.On(faults.CheckpointSkipContentHash) {
 		return
 	}
 	createdAt, _ := obj.Get("createdAt")

@@ -35,4 +35,11 @@ const (
 	CheckpointIgnoreSaveFailure     = "checkpoint-ignore-save-failure"
 	CompleteDespiteReportFailure    = "complete-despite-report-failure"
 	CompleteDespiteTraceFailure     = "complete-despite-trace-failure"
+	// Resume restoration (RUNTIME §19.1, §21.6).
+	ResumeDropsCycleSuffix  = "resume-drops-cycle-suffix"
+	ResumeSkipsFinalization = "resume-skips-finalization"
+	ResumeDropsEditEvidence = "resume-drops-edit-evidence"
+
+	// Checkpoint integrity (CONTRACTS §11.6).
+	CheckpointSkipContentHash = "checkpoint-skip-content-hash"
 )

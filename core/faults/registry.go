@@ -68,6 +68,14 @@ var registry = []Fault{
 		"counts a final report whose put failed as stored, so the run completes", []int{12, 40}},
 	{CompleteDespiteTraceFailure, "RUNTIME §20.3 step 6, §26.2: a lost trace event or a failed flush leaves TRACE_NOT_FINALIZED, which fails PERSISTENCE_ERROR",
 		"counts the trace as finalized whatever its emits and flush answered, so the run completes", []int{12, 41}},
+	{ResumeDropsCycleSuffix, "RUNTIME §21.6: on resume the cycle history is rebuilt from noProgress.toolCycleSuffix, so an incomplete alternating cycle stays incomplete across a pause",
+		"restores no cycle history from the checkpoint, so a resumed run dispatches the call that completes an alternating cycle", []int{49}},
+	{ResumeSkipsFinalization, "RUNTIME §19.1, §11: a resumed run whose restored evidence is ready enters tool-free finalization before its first model request",
+		"offers the full tool set on the first request of a verified resume, so completed validation and review work can run again", []int{50}},
+	{ResumeDropsEditEvidence, "RUNTIME §21.6: a resume restores the writes of the checkpoint's edits as durable edit evidence",
+		"restores no edit evidence on resume, so a resumed run no longer accounts for the write it made before the checkpoint", []int{37}},
+	{CheckpointSkipContentHash, "CONTRACTS §11.6 assertAiCoderRunCheckpoint: a checkpoint whose contentHash is not the hash of its createdAt, payload and reason is rejected",
+		"accepts a checkpoint whose content no longer matches its contentHash, so a tampered stored checkpoint resumes", []int{39}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the

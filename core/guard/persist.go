@@ -7,6 +7,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 )
 
 // Export limits of the checkpoint's noProgress member (RUNTIME §21.1,
@@ -120,6 +121,9 @@ func (g *Guard) Restore(cp *checkpoint.Checkpoint) error {
 			g.observations[f.Key] = f.Count
 		}
 		for _, e := range np.ToolCycleSuffix {
+			if faults.On(faults.ResumeDropsCycleSuffix) {
+				break
+			}
 			g.cycle = append(g.cycle, cycleEntry{argumentsHash: e.ArgumentsHash, name: e.Name, stateVersion: sv})
 		}
 		if p := np.PreviousTool; p != nil {

@@ -309,4 +309,7 @@ func (s *session) restoreEvidence(cp *checkpoint.Checkpoint) {
 	}
 	s.ev.validations = c.Validation
 	s.ev.writes = c.Edits
+	if faults.On(faults.ResumeDropsEditEvidence) {
+		s.ev.writes = nil
+	}
 }

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/guard"
 )
 
@@ -53,7 +54,7 @@ func (s *session) enterFinalizationIfReady() error {
 // resumeFinalization enters finalization before the first turn of a resumed
 // run whose evidence is ready (RUNTIME §11, §19.1).
 func (s *session) resumeFinalization() error {
-	if !s.resume || !s.shouldAttemptFinalization() {
+	if !s.resume || !s.shouldAttemptFinalization() || faults.On(faults.ResumeSkipsFinalization) {
 		return nil
 	}
 	return s.enterFinalizationIfReady()

@@ -52,6 +52,9 @@ const (
 	gContained    = "Report process containment truthfully: a command the host reports contained runs inside the verified backend (item 28)."
 	gStoreGet     = "A fresh host process on the same storeDir returns the latest checkpoint through store/get, agreeing with store/list (items 10, 11, 40)."
 	gVerify       = "Implement a full relevant-workspace fingerprint and coordinate AI Coder writes with capture/verify boundaries (item 11)."
+	gRestore      = "A checkpointed tool set restores only under the snapshot hash it was saved with (items 39, 49, 50)."
+	gClone        = "Clone on read/write or otherwise prevent mutable aliasing."
+	gSorted       = "Seeded checkpoint permutations remain deterministic, sorted, redacted and tamper-evident (item 39): the store returns a checkpoint's canonical bytes."
 )
 
 // registry builds the mutants; each sets exactly one fault.
@@ -188,5 +191,12 @@ func registry() []Mutant {
 			reference.Faults{TraceNotReloaded: true}},
 		{"fingerprint-always-matches", gVerify, "answers every workspace/fingerprint verify with matches, without reading the workspace",
 			reference.Faults{FingerprintAlwaysMatches: true}},
+		// Store, restore and idempotency, items 39, 49 and 50.
+		{"restore-ignores-snapshot-hash", gRestore, "restores a checkpointed tool set whatever snapshot hash the checkpoint recorded",
+			reference.Faults{RestoreIgnoresSnapshotHash: true}},
+		{"store-aliases-documents", gClone, "keeps one live object per kind that every later store/put overwrites, earlier documents included",
+			reference.Faults{StoreAliasesDocuments: true}},
+		{"store-reorders-documents", gSorted, "answers store/get and store/list with members re-ordered as a JSONB column returns them",
+			reference.Faults{StoreReordersDocuments: true}},
 	}
 }

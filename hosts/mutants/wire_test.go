@@ -486,6 +486,46 @@ var specs = map[string]func(name string){
 			}
 		}
 	},
+	// Store, restore and idempotency.
+	"restore-ignores-snapshot-hash": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			ctx := context.Background()
+			set, err := h.client.ToolSet(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			names := make([]string, 0, len(set.CanonicalToolIDs))
+			for n := range set.CanonicalToolIDs {
+				names = append(names, n)
+			}
+			_, err = h.fresh().client.RestoreToolSet(ctx, wire.RestoreParams{Names: names, SnapshotHash: "sha256:" + strings.Repeat("0", 64)})
+			Expect(err != nil).To(Equal(h == ref), "%s: a forged snapshot hash restores: %v", h, err)
+		}
+	},
+	"store-aliases-documents": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			ctx := context.Background()
+			for _, run := range []string{"r1", "r2"} {
+				_, err := h.client.StorePut(ctx, wire.StorePutParams{RunID: run, Kind: wire.KindCheckpoint, Document: json.RawMessage(`{"runId":"` + run + `"}`)})
+				Expect(err).NotTo(HaveOccurred())
+			}
+			doc, err := h.fresh().client.StoreGet(ctx, wire.StoreGetParams{RunID: "r1", Kind: wire.KindCheckpoint})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(doc) == `{"runId":"r1"}`).To(Equal(h == ref), "%s: r1 holds %s", h, doc)
+		}
+	},
+	"store-reorders-documents": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			ctx := context.Background()
+			put := `{"aa":1,"b":{"cc":2,"d":3}}`
+			_, err := h.client.StorePut(ctx, wire.StorePutParams{RunID: "r", Kind: wire.KindCheckpoint, Document: json.RawMessage(put)})
+			Expect(err).NotTo(HaveOccurred())
+			doc, err := h.fresh().client.StoreGet(ctx, wire.StoreGetParams{RunID: "r", Kind: wire.KindCheckpoint})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(doc) == put).To(Equal(h == ref), "%s: the canonical document comes back as %s", h, doc)
+		}
+	},
 }
 
 // brokenListCatalog is the core catalog with a list_files output schema no

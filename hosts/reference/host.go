@@ -200,6 +200,7 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	if s.store, err = newFileStore(storeDir, s.faults.StoreAckWithoutPersist); err != nil {
 		return nil, invalidParams("storeDir: %v", err)
 	}
+	s.store.alias, s.store.reorder = s.faults.StoreAliasesDocuments, s.faults.StoreReordersDocuments
 	if s.trace, err = openTrace(storeDir, s.faults.TraceFlushNotDurable); err != nil {
 		return nil, invalidParams("storeDir: %v", err)
 	}

@@ -152,6 +152,21 @@ type Faults struct {
 	// with "matches" and the recorded fingerprint, without reading the
 	// workspace.
 	FingerprintAlwaysMatches bool
+	// Store, restore and idempotency faults (items 37, 39, 49, 50).
+
+	// RestoreIgnoresSnapshotHash activates the names of a tools/restore
+	// and answers the tool set whatever snapshot hash the checkpoint
+	// recorded.
+	RestoreIgnoresSnapshotHash bool
+	// StoreAliasesDocuments keeps every document this process put in one
+	// shared object per kind, which each later put overwrites, and
+	// rewrites the stored files from it: earlier documents end up holding
+	// the latest one.
+	StoreAliasesDocuments bool
+	// StoreReordersDocuments answers store/get and store/list with the
+	// documents' members re-ordered as a JSONB column returns them
+	// (shorter keys first), not in the canonical order they were put in.
+	StoreReordersDocuments bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

@@ -23,10 +23,13 @@ import (
 // atomically and durably. A fresh host process on the same storeDir sees
 // every acknowledged put.
 type fileStore struct {
-	dir   string
-	noop  bool // fault: acknowledge without persisting
-	mu    sync.Mutex
-	fakes map[string]int
+	dir     string
+	noop    bool // fault: acknowledge without persisting
+	alias   bool // fault: StoreAliasesDocuments
+	reorder bool // fault: StoreReordersDocuments
+	mu      sync.Mutex
+	fakes   map[string]int
+	aliased map[string]*aliasedKind // fault state of StoreAliasesDocuments, by kind
 }
 
 func newFileStore(storeDir string, noop bool) (*fileStore, error) {
@@ -121,6 +124,11 @@ func (s *session) storePut(ctx context.Context, p wire.StorePutParams) (wire.Sto
 	if err := writeAtomic(st.file(p.RunID, p.Kind, seq), []byte(compact+"\n")); err != nil {
 		return wire.StorePutResult{}, storeFailure(err)
 	}
+	if st.alias {
+		if err := st.aliasPut(p.Kind, st.file(p.RunID, p.Kind, seq), p.Document); err != nil {
+			return wire.StorePutResult{}, storeFailure(err)
+		}
+	}
 	return wire.StorePutResult{Sequence: seq, ArtifactRef: artifactRef(p.RunID, p.Kind, seq, p.Document)}, nil
 }
 
@@ -148,7 +156,11 @@ func (s *session) storeEntries(ctx context.Context, runID, kind string, latestOn
 		if !json.Valid(doc) {
 			return nil, wire.PortFailure(&port.Error{Code: port.CodeIOError, Message: fmt.Sprintf("Stored %s %d of the run is corrupt.", kind, seq)})
 		}
-		out = append(out, wire.StoreEntry{Sequence: seq, ArtifactRef: artifactRef(runID, kind, seq, doc), Document: doc})
+		ref := artifactRef(runID, kind, seq, doc)
+		if st.reorder {
+			doc = jsonbOrder(doc)
+		}
+		out = append(out, wire.StoreEntry{Sequence: seq, ArtifactRef: ref, Document: doc})
 	}
 	return out, nil
 }

@@ -210,6 +210,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	r.closeHost()
 	rep.Incidents = r.incidents
 	rep.Approvals, rep.Wire = r.approvals, r.wireLog()
+	rep.ModelRequests = r.model.Records(fx.Task)
 	if len(r.closeErrs) > 0 && r.currentHost().HostError() == nil && len(rep.Faults) == 0 {
 		msg := errors.Join(r.closeErrs...).Error()
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",

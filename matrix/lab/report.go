@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/oracle"
@@ -70,6 +71,10 @@ type Report struct {
 	// Approvals are the approval requests the harness answered, host
 	// process by host process, in order.
 	Approvals []session.Approval `json:"-"`
+	// ModelRequests summarize the round requests the model double
+	// received, in order, across every execution: what tools each
+	// offered (a check of the first request after a resume reads it).
+	ModelRequests []model.RequestRecord `json:"-"`
 }
 
 // A WireMessage is one JSON-RPC message of a fixture run.

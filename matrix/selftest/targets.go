@@ -61,4 +61,8 @@ var mutantTargets = map[string][]int{
 	"store-get-oldest":             {40},
 	"trace-not-reloaded":           {10, 12, 40, 41},
 	"fingerprint-always-matches":   {11},
+	// Store, restore and idempotency (items 37, 39, 49, 50).
+	"restore-ignores-snapshot-hash": {39, 49, 50},
+	"store-aliases-documents":       {39},
+	"store-reorders-documents":      {39},
 }

@@ -1,0 +1,146 @@
+package matrix
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	"pgregory.net/rapid"
+)
+
+// This file runs item 39's rapid properties inside a Ginkgo spec, under
+// go test and inside the conform binary alike.
+//
+// Reproducing a failure: rapid shrinks the failing case and prints its
+// seed; the spec's failure message and its repro entry then say
+//
+//	CONFORM_RAPID_SEED=<seed> conform certify --only 39 --host HOST
+//
+// which replays exactly the cases that run found (the environment
+// variable sets rapid's -rapid.seed for every property of item 39).
+// Without it the properties start from rapidSeedDefault, so two
+// certifications of one host draw the same cases.
+
+// rapidSeedEnv names the environment variable that chooses the seed of
+// item 39's properties.
+const rapidSeedEnv = "CONFORM_RAPID_SEED"
+
+// rapidSeedDefault is the seed of item 39's properties when rapidSeedEnv
+// is not set: certifications are deterministic.
+const rapidSeedDefault = 39039
+
+// rapidShrinkTime bounds how long rapid shrinks one failing case.
+const rapidShrinkTime = 10 * time.Second
+
+var rapidFlagsOnce sync.Once
+
+// rapidFlags makes rapid runnable outside go test: rapid calls
+// testing.Short, which needs testing's flags registered and parsed.
+func rapidFlags() {
+	rapidFlagsOnce.Do(func() {
+		if flag.Lookup("test.short") == nil {
+			testing.Init()
+		}
+		if !flag.Parsed() {
+			_ = flag.CommandLine.Parse(nil)
+		}
+	})
+}
+
+// rapidSeed is the seed of this certification's properties: rapidSeedEnv
+// when set to a positive integer, else rapidSeedDefault.
+func rapidSeed() (uint64, error) {
+	s, ok := os.LookupEnv(rapidSeedEnv)
+	if !ok || s == "" {
+		return rapidSeedDefault, nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("%s=%q: the seed must be a positive integer (rapid prints it as -rapid.seed=N)", rapidSeedEnv, s)
+	}
+	return n, nil
+}
+
+// property runs prop for checks cases with rapid and fails the spec with
+// rapid's shrunk counterexample and the command that replays it. what
+// names the property in the failure.
+func property(id int, what string, checks int, prop func(*rapid.T)) {
+	GinkgoHelper()
+	rapidFlags()
+	seed, err := rapidSeed()
+	if err != nil {
+		Fail(err.Error())
+	}
+	restore := setRapidFlags(map[string]string{
+		"rapid.checks": strconv.Itoa(checks), "rapid.seed": strconv.FormatUint(seed, 10),
+		"rapid.nofailfile": "true", "rapid.shrinktime": rapidShrinkTime.String(),
+	})
+	defer restore()
+	rec := &rapidRecorder{name: fmt.Sprintf("item%d/%s", id, what)}
+	rapid.Check(rec, prop)
+	if !rec.failed {
+		return
+	}
+	log := strings.Join(rec.logs, "\n")
+	repro := hostUnderTest().certifyRepro(id)
+	if m := rapidSeedLine.FindStringSubmatch(log); m != nil {
+		repro = rapidSeedEnv + "=" + m[1] + " " + repro
+	}
+	AddReportEntry(reproEntry, repro)
+	Fail(fmt.Sprintf("item %d, property %q: rapid found a case the host fails (shrunk below); replay it with:\n  %s\n%s", id, what, repro, log))
+}
+
+// rapidSeedLine finds the seed in rapid's "To reproduce" line.
+var rapidSeedLine = regexp.MustCompile(`-rapid\.seed=(\d+)`)
+
+// setRapidFlags sets rapid's flags and returns what restores them.
+func setRapidFlags(values map[string]string) func() {
+	old := map[string]string{}
+	for name, v := range values {
+		f := flag.Lookup(name)
+		if f == nil {
+			continue
+		}
+		old[name] = f.Value.String()
+		_ = f.Value.Set(v)
+	}
+	return func() {
+		for name, v := range old {
+			_ = flag.Lookup(name).Value.Set(v)
+		}
+	}
+}
+
+// A rapidRecorder is the rapid.TB of a property run: it records rapid's
+// log and whether a case failed, so the spec fails once with all of it.
+type rapidRecorder struct {
+	name   string
+	failed bool
+	logs   []string
+}
+
+var _ rapid.TB = (*rapidRecorder)(nil)
+
+func (r *rapidRecorder) Helper()      {}
+func (r *rapidRecorder) Name() string { return r.name }
+func (r *rapidRecorder) Logf(format string, args ...any) {
+	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
+func (r *rapidRecorder) Log(args ...any)                   { r.logs = append(r.logs, fmt.Sprint(args...)) }
+func (r *rapidRecorder) Skipf(format string, args ...any)  { r.Logf(format, args...) }
+func (r *rapidRecorder) Skip(args ...any)                  { r.Log(args...) }
+func (r *rapidRecorder) SkipNow()                          {}
+func (r *rapidRecorder) Errorf(format string, args ...any) { r.failed = true; r.Logf(format, args...) }
+func (r *rapidRecorder) Error(args ...any)                 { r.failed = true; r.Log(args...) }
+func (r *rapidRecorder) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
+func (r *rapidRecorder) Fatal(args ...any)                 { r.Error(args...) }
+func (r *rapidRecorder) FailNow()                          { r.failed = true }
+func (r *rapidRecorder) Fail()                             { r.failed = true }
+func (r *rapidRecorder) Failed() bool                      { return r.failed }
