@@ -8,24 +8,54 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/reference/research"
+	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
 // newResearch builds the research adapter of opts (the environment's
 // configuration when opts.Research is nil); nil when it is disabled.
 func newResearch(opts Options) (*research.Client, error) {
+	cfg, err := researchConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return research.New(cfg)
+}
+
+// researchConfig is the research configuration of opts.
+func researchConfig(opts Options) (research.Config, error) {
 	var cfg research.Config
 	if opts.Research != nil {
 		cfg = *opts.Research
 	} else {
 		var err error
 		if cfg, err = research.ConfigFromEnv(os.Getenv); err != nil {
-			return nil, err
+			return research.Config{}, err
 		}
 	}
 	if opts.Faults.ResearchPrivateHosts {
 		cfg.AllowPrivateHosts = true
 	}
-	return research.New(cfg)
+	return cfg, nil
+}
+
+// allowLoopback rebuilds the session's research adapter with the loopback
+// allowance of initialize (research.allowLoopback): the harness's own
+// sources, and nothing else that is not public.
+func (h *Host) allowLoopback(p wire.InitializeParams) error {
+	if h.research == nil || p.Research == nil || len(p.Research.AllowLoopback) == 0 {
+		return nil
+	}
+	cfg, err := researchConfig(h.opts)
+	if err != nil {
+		return err
+	}
+	cfg.AllowLoopback = append([]string(nil), p.Research.AllowLoopback...)
+	c, err := research.New(cfg)
+	if err != nil {
+		return invalidParams("research: %v", err)
+	}
+	h.research = c
+	return nil
 }
 
 // researchLimits are the output limits research outputs are fitted to.

@@ -39,7 +39,7 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, maxBytes int) (Page, 
 		maxBytes = DefaultFetchBytes
 	}
 	maxBytes = min(maxBytes, MaxFetchBytes)
-	u := parseSourceURL(rawURL, c.cfg.AllowPrivateHosts)
+	u := c.sourceURL(rawURL)
 	if u == nil || hasSecret(rawURL, c.secrets) {
 		return Page{}, invalidURL()
 	}
