@@ -35,6 +35,7 @@ func researchConfig(opts Options) (research.Config, error) {
 	if opts.Faults.ResearchPrivateHosts {
 		cfg.AllowPrivateHosts = true
 	}
+	cfg.Faults = opts.Faults.Research
 	return cfg, nil
 }
 
@@ -93,7 +94,7 @@ func fetchURL(ctx context.Context, s *session, c *call) (outcome, error) {
 	if err := c.decode(&a); err != nil {
 		return outcome{}, err
 	}
-	page, err := s.h.research.Fetch(ctx, a.URL, a.MaxBytes)
+	page, err := s.fetchPage(ctx, a.URL, a.MaxBytes)
 	if err != nil {
 		return outcome{}, researchFailure(err)
 	}
@@ -101,12 +102,41 @@ func fetchURL(ctx context.Context, s *session, c *call) (outcome, error) {
 	if err != nil {
 		return outcome{}, researchFailure(err)
 	}
+	trust := "external"
+	if s.faults.ResearchTruncationUnmarked {
+		out.Truncated = false
+	}
+	if s.faults.ResearchTrustedContent {
+		trustedOutput(&out)
+		trust = "trusted"
+	}
 	summary := fmt.Sprintf("Fetched bounded public source %s.", out.URL)
 	if out.Truncated {
 		summary = fmt.Sprintf("Fetched bounded public source %s (truncated).", out.URL)
 	}
-	return outcome{Output: out, Summary: summary, Trust: "external",
-		Effects: &port.Effects{ResearchSources: []port.ResearchSource{research.FetchSource(out)}}}, nil
+	eff := &port.Effects{ResearchSources: []port.ResearchSource{research.FetchSource(out)}}
+	if s.faults.ResearchPageEffects {
+		claimedEffects(out.Content, eff)
+	}
+	return outcome{Output: out, Summary: summary, Trust: trust, Effects: eff}, nil
+}
+
+// fetchPage reads one source through the adapter; the research faults of
+// the tool executor (a canned double, a durable cache) act here.
+func (s *session) fetchPage(ctx context.Context, rawURL string, maxBytes int) (research.Page, error) {
+	if s.faults.ResearchUnlabelledDouble {
+		return cannedPage(rawURL), nil
+	}
+	if s.faults.ResearchDurableCache {
+		if p, ok := s.researchCache().get(rawURL); ok {
+			return p, nil
+		}
+	}
+	page, err := s.h.research.Fetch(ctx, rawURL, maxBytes)
+	if err == nil && s.faults.ResearchDurableCache {
+		s.researchCache().put(rawURL, page)
+	}
+	return page, err
 }
 
 // searchWeb is research.search (search_web): one query to the configured

@@ -77,6 +77,9 @@ type Config struct {
 	// (initialize research.allowLoopback). Every other non-public host
 	// stays refused.
 	AllowLoopback []string
+	// Faults switch on the mutants' deviations; the zero value is
+	// conformant.
+	Faults Faults
 }
 
 // ConfigFromEnv reads a Config from the environment through getenv (see
