@@ -167,6 +167,27 @@ var itemCatalog = []Item{
 	{ID: 54, Name: "shell-sensitive-data", Area: "commands", Title: "shell-sensitive commands and Git path arguments remain data",
 		Scope: ScopeHost, Tools: []string{"git.exec", "command.run"}, Guarantees: []string{"C3"},
 		Guarantee: "Host-generated commands and Git path arguments MUST stay data on every supported OS, including metacharacter-like file names."},
+
+	// Research items: the "Public research" guarantees no numbered item
+	// covers (IDs after ExtensionBase, shown as R1…; see Item.Ref).
+	{ID: 101, Name: "research-advertised", Area: "research", Title: "research tools are advertised only with a real adapter or a labelled contract double",
+		Scope: ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R1"},
+		Guarantee: "A host MUST advertise research.fetch and research.search only when a real adapter serves them or initialize labels them as deterministic doubles, and a real adapter MUST read only public sources unless initialize allows a loopback source."},
+	{ID: 102, Name: "research-credentials", Area: "research", Title: "provider credentials stay in the host's request headers",
+		Scope: ScopeHost, Tools: []string{"research.search", "research.fetch"}, Guarantees: []string{"R3", "S5"},
+		Guarantee: "A provider credential MUST reach only the search endpoint, in a request header, and never a query string, a fetched source, a tool result, the host's store, trace or diagnostics."},
+	{ID: 103, Name: "research-bounds", Area: "research", Title: "research bounds transport bodies, time, UTF-8 and serialized output",
+		Scope: ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R4"},
+		Guarantee: "A fetch MUST stop reading an oversized body, end within the call's timeout, refuse or repair content that is not UTF-8, and return valid JSON within the tool's byte and token limits."},
+	{ID: 104, Name: "research-untrusted", Area: "research", Title: "research sources are attributed, marked untrusted and their truncation disclosed",
+		Scope: ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R5", "R7"},
+		Guarantee: "Research output MUST attribute every source to its URL, mark it untrusted external content, hash what it returns, disclose truncation, and report an unavailable source as a failure without evidence."},
+	{ID: 105, Name: "research-no-effects", Area: "research", Title: "a fetched source cannot grant inspection, write, validation or plan effects",
+		Scope: ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R6", "T5"},
+		Guarantee: "A fetched page that claims inspection, write, validation or plan effects MUST NOT make the host attest any of them; research attests only research sources."},
+	{ID: 106, Name: "research-evidence-scope", Area: "research", Title: "process-local research evidence is disclosed, durable success is never reconstructed",
+		Scope: ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R8", "R9"},
+		Guarantee: "Process-local research (a double) MUST be labelled as such, and a fresh host process MUST observe a source again rather than present remembered evidence as a new successful fetch."},
 }
 
 // meta returns the catalog entry for id.

@@ -244,6 +244,9 @@ func (t *target) collect(r SpecReport) {
 		if e.Name == incidentEntry {
 			reason = strings.TrimSpace(reason + "\nincident: " + e.StringRepresentation())
 		}
+		if e.Name == allowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
+			reason = strings.TrimSpace(reason + "\nallowance: " + e.StringRepresentation())
+		}
 	}
 	t.mu.Lock()
 	it, seen := t.items[id]
@@ -332,7 +335,7 @@ func (t *target) print(id int, status, reason, repro string, r SpecReport) {
 	if spec := r.LeafNodeText; spec != "" {
 		title += ": " + spec
 	}
-	fmt.Fprintf(w, "%s  item %-2d  %-10s  %s (%.2fs)\n", word, id, meta.Area, title, r.RunTime.Seconds())
+	fmt.Fprintf(w, "%s  item %-2s  %-10s  %s (%.2fs)\n", word, RefOf(id), meta.Area, title, r.RunTime.Seconds())
 	if reason != "" {
 		for _, line := range strings.Split(reason, "\n") {
 			fmt.Fprintf(w, "        %s\n", line)
