@@ -39,7 +39,7 @@ var mutantTargets = map[string][]int{
 	"failed-result-effects":        {35},
 	"git-paths-as-options":         {20, 54},
 	"diff-review-when-truncated":   {3, 20},
-	"research-private-hosts":       {},
+	"research-private-hosts":       {101},
 	"store-ack-without-persist":    {10, 29, 34, 40},
 	"trace-flush-not-durable":      {12, 41},
 	"lose-task-checkpoint":         {10},
@@ -52,4 +52,17 @@ var mutantTargets = map[string][]int{
 	"unknown-outcome-as-retryable": {29, 34},
 	"drop-partial-command-writes":  {29},
 	"failure-as-unknown-outcome":   {45},
+
+	// Public research: items R1–R6 (101–106).
+	"research-unlabelled-double":    {101},
+	"research-credential-query":     {102},
+	"research-credential-to-source": {102},
+	"research-unredacted-provider":  {102},
+	"research-unbounded-body":       {103},
+	"research-ignore-deadline":      {103},
+	"research-invalid-utf8":         {103},
+	"research-trusted-content":      {104},
+	"research-truncation-unmarked":  {103, 104},
+	"research-page-effects":         {105},
+	"research-durable-cache":        {106},
 }
