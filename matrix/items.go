@@ -63,7 +63,7 @@ var itemCatalog = []Item{
 		Scope: ScopeCore, Tools: []string{"project.validate"}, Guarantees: nil,
 		Guarantee: "A newer passing validation with the same stable ID MUST supersede the older failure."},
 	{ID: 20, Name: "git-diff-review", Area: "tools", Title: "trusted git.exec diff-review evidence is classified as a diff observation",
-		Scope: ScopeHost, Tools: []string{"git.exec"}, Guarantees: []string{"R8"},
+		Scope: ScopeHost, Tools: []string{"git.exec"}, Guarantees: []string{"R7"},
 		Guarantee: "A complete, untruncated git diff MUST carry diff-review evidence and be classified as a diff observation."},
 	{ID: 21, Name: "identical-stale-edit", Area: "runtime", Title: "identical stale edits are blocked without changing file content or inode",
 		Scope: ScopeBoth, Tools: []string{"workspace.edit"}, Guarantees: []string{"W3"},
@@ -188,6 +188,9 @@ var itemCatalog = []Item{
 	{ID: 106, Name: "research-evidence-scope", Area: "research", Title: "process-local research evidence is disclosed, durable success is never reconstructed",
 		Scope: ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R8", "R9"},
 		Guarantee: "Process-local research (a double) MUST be labelled as such, and a fresh host process MUST observe a source again rather than present remembered evidence as a new successful fetch."},
+	{ID: 107, Name: "research-review-only", Area: "research", Title: "review_only keeps the research tools, with outbound permission and approval on every call",
+		Scope: ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R2"},
+		Guarantee: "In review_only a host MUST keep research.fetch and research.search active, and MUST still refuse them without the network.outbound permission and ask for approval before every call, contacting no source when it is denied."},
 }
 
 // meta returns the catalog entry for id.

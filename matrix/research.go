@@ -322,3 +322,61 @@ var _ = describeItem(106, func() {
 		Expect(r.OK).To(BeFalse(), "the source is now unavailable (503), yet a fresh host process reported a successful fetch: %.200q", r.Content)
 	})
 })
+
+// R7: review_only keeps research, behind permission and approval.
+var _ = describeItem(107, func() {
+	scenarios(map[string]check{"review-only-denied.json": func(o *outcome) {
+		for _, r := range o.researchResults() {
+			Expect(r.OK).To(BeFalse(), "%s: %s ran although the harness denied its approval", o.File, r.CanonicalToolID)
+		}
+	}})
+
+	It("in review_only research stays active, asks for approval first, and a denial contacts no source", func() {
+		failRepro(107)
+		backed, double := researchBacking("research.fetch")
+		if !backed {
+			notApplicable("the host does not back research.fetch (initialize did not list it)")
+		}
+		src := newResearchSource("")
+		denied := startResearch(src, researchOptions{allow: true, mode: "review_only", deny: true})
+		ctx, cancel := researchCtx()
+		defer cancel()
+		set, err := denied.h.Client().ToolSet(ctx)
+		Expect(err).NotTo(HaveOccurred(), "tools/list in review_only failed")
+		var names []string
+		for _, d := range set.Definitions {
+			names = append(names, d.Function.Name)
+		}
+		Expect(names).To(ContainElement("fetch_url"), "review_only removed fetch_url (active: %v); review_only keeps the canonical research tools", names)
+		Expect(names).NotTo(ContainElement("write_file"), "review_only kept write_file active")
+
+		u := src.URL(researchsrc.PagePath)
+		if double {
+			u = "https://docs.galaxy-stack.dev/research/guide"
+		}
+		r := denied.result("fetch_url", map[string]any{"url": u})
+		Expect(r.OK).To(BeFalse(), "fetch_url ran in review_only although the harness denied its approval: %.200q", r.Content)
+		Expect(src.Requests()).To(BeEmpty(), "the host contacted the source before (or despite) the denied approval; approval applies before every research call")
+		if r.Effects != nil {
+			Expect(r.Effects.ResearchSources).To(BeEmpty(), "a denied fetch attests research sources")
+		}
+		if !double {
+			allowed := startResearch(src, researchOptions{allow: true, mode: "review_only"})
+			r = allowed.fetch(researchsrc.PagePath, nil)
+			Expect(r.OK).To(BeTrue(), "fetch_url in review_only with the approval granted failed: %s", r.Content)
+		}
+	})
+
+	It("without the network.outbound permission research reaches no source", func() {
+		failRepro(107)
+		if _, double := researchBacking("research.fetch"); double {
+			notApplicable("research.fetch is a labelled contract double: it reaches no network with or without network.outbound, and the doubles host grants the full_contract permissions whatever the tool profile")
+		}
+		needRealFetch()
+		src := newResearchSource("")
+		s := startResearch(src, researchOptions{allow: true, hostProfile: true})
+		r := s.result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath)})
+		Expect(r.OK).To(BeFalse(), "fetch_url ran under the host tool profile, which grants no network.outbound: %.200q", r.Content)
+		Expect(src.Requests()).To(BeEmpty(), "the host contacted a source without the network.outbound permission")
+	})
+})

@@ -52,7 +52,7 @@ type researchSession struct {
 	src       *researchsrc.Source
 	workspace string
 	store     string
-	argvEnv   []string
+	mode      string
 
 	mu   sync.Mutex
 	recv [][]byte // every line the host sent
@@ -65,9 +65,16 @@ type researchOptions struct {
 	allow bool
 	// env are variables (NAME=value) set for the host's process.
 	env []string
-	// store, if set, is the store directory of an earlier session: a
-	// fresh host process on it.
+	// from, if set, is an earlier session: a fresh host process on its
+	// workspace and store.
 	from *researchSession
+	// mode is the task mode ("" is auto).
+	mode string
+	// deny answers every approval request with a denial.
+	deny bool
+	// hostProfile asks for the host tool profile, which grants no
+	// network.outbound, instead of full_contract.
+	hostProfile bool
 }
 
 // newResearchSource starts the harness's loopback research source for one
@@ -82,7 +89,7 @@ func newResearchSource(secret string) *researchsrc.Source {
 func startResearch(src *researchsrc.Source, o researchOptions) *researchSession {
 	GinkgoHelper()
 	t := hostUnderTest()
-	s := &researchSession{src: src}
+	s := &researchSession{src: src, mode: o.mode}
 	if o.from != nil {
 		s.workspace, s.store = o.from.workspace, o.from.store
 	} else {
@@ -103,9 +110,16 @@ func startResearch(src *researchsrc.Source, o researchOptions) *researchSession 
 		GinkgoT().Setenv(k, v)
 		pass = append(pass, k)
 	}
+	decision, profile := "allow", wire.ToolProfileFullContract
+	if o.deny {
+		decision = "deny"
+	}
+	if o.hostProfile {
+		profile = wire.ToolProfileHost
+	}
 	cfg := session.HostConfig{Argv: t.argv, Workspace: s.workspace, StoreDir: s.store, PassEnv: pass,
-		ToolProfile: wire.ToolProfileFullContract, ForbidContainment: true,
-		Approvals: map[string]string{"research.fetch": "allow", "research.search": "allow"},
+		ToolProfile: profile, ForbidContainment: true, Mode: o.mode,
+		Approvals: map[string]string{"research.fetch": decision, "research.search": decision},
 		OnRecv: func(line []byte) {
 			s.mu.Lock()
 			s.recv = append(s.recv, slices.Clone(line))
@@ -148,8 +162,12 @@ func (s *researchSession) call(model string, args map[string]any, timeout time.D
 	s.n++
 	id := fmt.Sprintf("research-%s-%d", model, s.n)
 	s.mu.Unlock()
+	mode := s.mode
+	if mode == "" {
+		mode = "auto"
+	}
 	p := wire.ExecuteParams{CallID: id, ModelName: model, Arguments: raw, IdempotencyKey: id + "-" + filepath.Base(s.store),
-		TimeoutMs: int(timeout / time.Millisecond), Context: wire.RunContext{RunID: "research-run", TaskID: "research-task", Mode: "auto"}}
+		TimeoutMs: int(timeout / time.Millisecond), Context: wire.RunContext{RunID: "research-run", TaskID: "research-task", Mode: mode}}
 	// The harness gives the host the call's timeout and a few seconds more
 	// before it stops waiting.
 	ctx, cancel := context.WithTimeout(itemContext(), timeout+3*time.Second)

@@ -317,7 +317,7 @@ func rank(s string) int {
 
 func (t *target) repro(id int) string {
 	cmd := "conform certify --host " + shellQuote(t.cfg.Host)
-	return cmd + t.faultFlags() + " --only " + strconv.Itoa(id)
+	return cmd + t.faultFlags() + " --only " + RefOf(id)
 }
 
 func (t *target) print(id int, status, reason, repro string, r SpecReport) {

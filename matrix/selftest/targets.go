@@ -31,7 +31,7 @@ var mutantTargets = map[string][]int{
 	"skip-output-validation":       {29},
 	"wrong-canonical-id":           {1, 9},
 	"ignore-mode":                  {7, 8},
-	"execute-before-approval":      {7},
+	"execute-before-approval":      {7, 107},
 	"validate-without-approval":    {3, 7},
 	"ignore-idempotency-key":       {37},
 	"forge-write-evidence":         {2, 3},
