@@ -109,12 +109,15 @@ var _ = describeItem(102, func() {
 		s.activateSearch()
 		r := s.result("search_web", map[string]any{"query": "conform research guide"})
 		Expect(r.OK).To(BeTrue(), "search_web against the harness's endpoint failed: %s", r.Content)
-		// Model-authored arguments carrying the credential must not carry
-		// it anywhere.
-		s.result("search_web", map[string]any{"query": "conform " + secret})
 		s.fetch(researchsrc.PagePath, nil)
-		s.result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath) + "?key=" + secret})
 		s.fetch(researchsrc.EchoPath, nil)
+		// So far no argument held the credential: nothing the host sent,
+		// its approval requests included, may hold it.
+		noSecret(secret, s.received(), "the credential reached the harness in a host message (a tool result, summary, error or approval request); a conformant host redacts provider text and never echoes credentials")
+		// Model-authored arguments carrying the credential must carry it
+		// nowhere: not to the provider, not to a source, not into a result.
+		s.result("search_web", map[string]any{"query": "conform " + secret})
+		s.result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath) + "?key=" + secret})
 
 		for _, req := range src.Requests() {
 			noSecret(secret, req.RawQuery, "the request for %s carried the credential in its query string; credentials belong in request headers", req.Path)
@@ -124,7 +127,7 @@ var _ = describeItem(102, func() {
 				}
 			}
 		}
-		noSecret(secret, s.responses(), "the credential reached the harness in a host response (a tool result, summary or error); a conformant host redacts provider text and never echoes credentials")
+		noSecret(secret, s.responses(), "a model-authored argument holding the credential came back in a host response (a tool result, summary or error); a conformant host refuses or redacts it")
 		noSecret(secret, s.h.Stderr(), "the host wrote the credential to its diagnostics (stderr)")
 		Expect(s.storeFilesContaining(secret)).To(BeEmpty(), "the host persisted the credential in these store files (checkpoints, trace, replay records)")
 		fresh := startResearch(src, researchOptions{from: s})
