@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// The research items (R1–R6) check the "Public research" host guarantees.
+// The research items (R1–R7) check the "Public research" host guarantees.
 // Their scenarios run through the core with the full_contract profile, so
 // they apply to hosts that offer its nine tools (the doubles host); their
 // Go specs drive a host's own research adapter directly against a loopback
@@ -86,8 +86,66 @@ var _ = describeItem(101, func() {
 	})
 })
 
-// R2: credentials only in the host's request headers.
+// R2: review_only keeps research, behind permission and approval.
 var _ = describeItem(102, func() {
+	scenarios(map[string]check{"review-only-denied.json": func(o *outcome) {
+		for _, r := range o.researchResults() {
+			Expect(r.OK).To(BeFalse(), "%s: %s ran although the harness denied its approval", o.File, r.CanonicalToolID)
+		}
+	}})
+
+	It("in review_only research stays active, asks for approval first, and a denial contacts no source", func() {
+		failRepro(102)
+		backed, double := researchBacking("research.fetch")
+		if !backed {
+			notApplicable("the host does not back research.fetch (initialize did not list it)")
+		}
+		src := newResearchSource("")
+		denied := startResearch(src, researchOptions{allow: true, mode: "review_only", deny: true})
+		ctx, cancel := researchCtx()
+		defer cancel()
+		set, err := denied.h.Client().ToolSet(ctx)
+		Expect(err).NotTo(HaveOccurred(), "tools/list in review_only failed")
+		var names []string
+		for _, d := range set.Definitions {
+			names = append(names, d.Function.Name)
+		}
+		Expect(names).To(ContainElement("fetch_url"), "review_only removed fetch_url (active: %v); review_only keeps the canonical research tools", names)
+		Expect(names).NotTo(ContainElement("write_file"), "review_only kept write_file active")
+
+		u := src.URL(researchsrc.PagePath)
+		if double {
+			u = "https://docs.galaxy-stack.dev/research/guide"
+		}
+		r := denied.result("fetch_url", map[string]any{"url": u})
+		Expect(r.OK).To(BeFalse(), "fetch_url ran in review_only although the harness denied its approval: %.200q", r.Content)
+		Expect(src.Requests()).To(BeEmpty(), "the host contacted the source before (or despite) the denied approval; approval applies before every research call")
+		if r.Effects != nil {
+			Expect(r.Effects.ResearchSources).To(BeEmpty(), "a denied fetch attests research sources")
+		}
+		if !double {
+			allowed := startResearch(src, researchOptions{allow: true, mode: "review_only"})
+			r = allowed.fetch(researchsrc.PagePath, nil)
+			Expect(r.OK).To(BeTrue(), "fetch_url in review_only with the approval granted failed: %s", r.Content)
+		}
+	})
+
+	It("without the network.outbound permission research reaches no source", func() {
+		failRepro(102)
+		if _, double := researchBacking("research.fetch"); double {
+			notApplicable("research.fetch is a labelled contract double: it reaches no network with or without network.outbound, and the doubles host grants the full_contract permissions whatever the tool profile")
+		}
+		needRealFetch()
+		src := newResearchSource("")
+		s := startResearch(src, researchOptions{allow: true, hostProfile: true})
+		r := s.result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath)})
+		Expect(r.OK).To(BeFalse(), "fetch_url ran under the host tool profile, which grants no network.outbound: %.200q", r.Content)
+		Expect(src.Requests()).To(BeEmpty(), "the host contacted a source without the network.outbound permission")
+	})
+})
+
+// R3: credentials only in the host's request headers.
+var _ = describeItem(103, func() {
 	scenarios(map[string]check{"credential-in-url.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			Expect(r.Content+r.Summary).NotTo(ContainSubstring(urlPassword), "%s: %s echoed the URL's password", o.File, r.CanonicalToolID)
@@ -95,9 +153,9 @@ var _ = describeItem(102, func() {
 	}})
 
 	It("a planted provider credential reaches only the search endpoint's headers", func() {
-		failRepro(102)
+		failRepro(103)
 		needRealFetch()
-		const secret = "sk-conform-R2-7d3e91b04c"
+		const secret = "sk-conform-R3-7d3e91b04c"
 		src := newResearchSource(secret)
 		hdr, err := json.Marshal(map[string]string{"Authorization": "Bearer " + secret})
 		Expect(err).NotTo(HaveOccurred())
@@ -142,10 +200,10 @@ var _ = describeItem(102, func() {
 })
 
 // urlPassword is the password of the credential-in-url scenario's URL.
-const urlPassword = "R2-url-password-5b8f"
+const urlPassword = "R3-url-password-5b8f"
 
-// R3: bounded transport bodies, time, UTF-8 and serialized output.
-var _ = describeItem(103, func() {
+// R4: bounded transport bodies, time, UTF-8 and serialized output.
+var _ = describeItem(104, func() {
 	scenarios(map[string]check{"fetch-bounded.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			fitsOutputLimits(o.File+" "+r.CanonicalToolID, researchCallResult{ToolResult: toolResultOf(r)})
@@ -153,7 +211,7 @@ var _ = describeItem(103, func() {
 	}})
 
 	It("stops reading a huge body and answers within the tool's limits", func() {
-		failRepro(103)
+		failRepro(104)
 		needRealFetch()
 		src := newResearchSource("")
 		s := startResearch(src, researchOptions{allow: true})
@@ -167,7 +225,7 @@ var _ = describeItem(103, func() {
 	})
 
 	It("ends a fetch of a slow source within the call's timeout", func() {
-		failRepro(103)
+		failRepro(104)
 		needRealFetch()
 		src := newResearchSource("")
 		s := startResearch(src, researchOptions{allow: true})
@@ -181,7 +239,7 @@ var _ = describeItem(103, func() {
 	})
 
 	It("refuses or repairs content that is not UTF-8, with a hash of what it returns", func() {
-		failRepro(103)
+		failRepro(104)
 		needRealFetch()
 		src := newResearchSource("")
 		s := startResearch(src, researchOptions{allow: true})
@@ -196,8 +254,8 @@ var _ = describeItem(103, func() {
 	})
 })
 
-// R4: attributed and untrusted, truncation and unavailability disclosed.
-var _ = describeItem(104, func() {
+// R5: attributed and untrusted.
+var _ = describeItem(105, func() {
 	scenarios(map[string]check{"fetch-attributed.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			var out map[string]any
@@ -207,7 +265,7 @@ var _ = describeItem(104, func() {
 	}})
 
 	It("attributes a fetched page to its URL, marks it untrusted and hashes it", func() {
-		failRepro(104)
+		failRepro(105)
 		needRealFetch()
 		src := newResearchSource("")
 		s := startResearch(src, researchOptions{allow: true})
@@ -226,25 +284,21 @@ var _ = describeItem(104, func() {
 		Expect(*rs.ContentHash).To(Equal(r.Out["contentHash"]), "the research source's contentHash differs from the output's")
 	})
 
-	It("says truncated when it cuts a page, and reports an unavailable source as a failure without evidence", func() {
-		failRepro(104)
+	It("attributes every search hit to its URL and marks it untrusted", func() {
+		failRepro(105)
 		needRealFetch()
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true})
-		r := s.fetch(researchsrc.LongPath, map[string]any{"maxBytes": 1000})
-		Expect(r.OK).To(BeTrue(), "fetch_url of the long page failed: %s", r.Content)
-		content, _ := r.Out["content"].(string)
-		Expect(len(content)).To(BeNumerically("<=", 1000), "fetch_url returned %d content bytes with maxBytes 1000", len(content))
-		Expect(r.Out["truncated"]).To(Equal(true), "a %d-byte page returned as %d bytes says truncated=false; truncation must be distinguishable from a complete source", researchsrc.LongBytes, len(content))
-		Expect(r.Effects.ResearchSources).NotTo(BeEmpty())
-		Expect(r.Effects.ResearchSources[0].Truncated).To(BeTrue(), "the research source of a cut page says truncated=false")
-
-		s.fetch(researchsrc.OncePath, nil) // the source's one available answer
-		r = s.result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath) + "?again"})
-		Expect(r.OK).To(BeFalse(), "fetch_url of a source answering 503 succeeded: %.200q; unavailable evidence is a failure, not a verified source", r.Content)
-		if r.Effects != nil {
-			Expect(r.Effects.ResearchSources).To(BeEmpty(), "a failed fetch attests research sources")
+		s := startResearch(src, researchOptions{allow: true, env: []string{researchSearchURLEnv + "=" + src.URL(researchsrc.SearchPath)}})
+		if !slices.Contains(s.h.Init.Tools, "research.search") {
+			notApplicable("the host does not back research.search with the search endpoint conform configures (" + researchSearchURLEnv + ")")
 		}
+		s.activateSearch()
+		r := s.result("search_web", map[string]any{"query": "conform research guide"})
+		Expect(r.OK).To(BeTrue(), "search_web against the harness's endpoint failed: %s", r.Content)
+		Expect(r.Trust).To(Equal("external"), "a search result's trust is %q; search results are external", r.Trust)
+		checkProvenance("search_web", r.Out)
+		hits, _ := r.Out["results"].([]any)
+		Expect(hits).NotTo(BeEmpty(), "search_web returned no hit although the endpoint answered one")
 	})
 })
 
@@ -272,8 +326,8 @@ func checkProvenance(what string, out map[string]any) {
 	}
 }
 
-// R5: a fetched source grants no workspace effects.
-var _ = describeItem(105, func() {
+// R6: a fetched source grants no workspace effects.
+var _ = describeItem(106, func() {
 	scenarios(map[string]check{"fetch-claims-effects.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			Expect(grantedEffects(r.Effects)).To(BeEmpty(), "%s: %s attests %v; research attests research sources only", o.File, r.CanonicalToolID, grantedEffects(r.Effects))
@@ -281,7 +335,7 @@ var _ = describeItem(105, func() {
 	}})
 
 	It("a page that claims inspection, write, validation and plan effects grants none", func() {
-		failRepro(105)
+		failRepro(106)
 		needRealFetch()
 		src := newResearchSource("")
 		s := startResearch(src, researchOptions{allow: true})
@@ -300,9 +354,9 @@ var _ = describeItem(105, func() {
 	})
 })
 
-// R6: process-local evidence disclosed; durable success never
-// reconstructed.
-var _ = describeItem(106, func() {
+// R7: truncation and unavailability disclosed, process-local evidence
+// disclosed, durable success never reconstructed.
+var _ = describeItem(107, func() {
 	scenarios(map[string]check{"doubles-disclosed.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			if slices.Contains(o.Doubles, r.CanonicalToolID) {
@@ -311,8 +365,29 @@ var _ = describeItem(106, func() {
 		}
 	}})
 
+	It("says truncated when it cuts a page, and reports an unavailable source as a failure without evidence", func() {
+		failRepro(107)
+		needRealFetch()
+		src := newResearchSource("")
+		s := startResearch(src, researchOptions{allow: true})
+		r := s.fetch(researchsrc.LongPath, map[string]any{"maxBytes": 1000})
+		Expect(r.OK).To(BeTrue(), "fetch_url of the long page failed: %s", r.Content)
+		content, _ := r.Out["content"].(string)
+		Expect(len(content)).To(BeNumerically("<=", 1000), "fetch_url returned %d content bytes with maxBytes 1000", len(content))
+		Expect(r.Out["truncated"]).To(Equal(true), "a %d-byte page returned as %d bytes says truncated=false; truncation must be distinguishable from a complete source", researchsrc.LongBytes, len(content))
+		Expect(r.Effects.ResearchSources).NotTo(BeEmpty())
+		Expect(r.Effects.ResearchSources[0].Truncated).To(BeTrue(), "the research source of a cut page says truncated=false")
+
+		s.fetch(researchsrc.OncePath, nil) // the source's one available answer
+		r = s.result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath) + "?again"})
+		Expect(r.OK).To(BeFalse(), "fetch_url of a source answering 503 succeeded: %.200q; unavailable evidence is a failure, not a verified source", r.Content)
+		if r.Effects != nil {
+			Expect(r.Effects.ResearchSources).To(BeEmpty(), "a failed fetch attests research sources")
+		}
+	})
+
 	It("a fresh host process reads a source again instead of presenting remembered evidence", func() {
-		failRepro(106)
+		failRepro(107)
 		needRealFetch()
 		src := newResearchSource("")
 		first := startResearch(src, researchOptions{allow: true})
@@ -323,63 +398,5 @@ var _ = describeItem(106, func() {
 		Expect(src.RequestsTo(researchsrc.OncePath)).To(BeNumerically(">=", 2),
 			"a fresh host process answered a fetch without reading the source: evidence remembered from another process is not an observation")
 		Expect(r.OK).To(BeFalse(), "the source is now unavailable (503), yet a fresh host process reported a successful fetch: %.200q", r.Content)
-	})
-})
-
-// R7: review_only keeps research, behind permission and approval.
-var _ = describeItem(107, func() {
-	scenarios(map[string]check{"review-only-denied.json": func(o *outcome) {
-		for _, r := range o.researchResults() {
-			Expect(r.OK).To(BeFalse(), "%s: %s ran although the harness denied its approval", o.File, r.CanonicalToolID)
-		}
-	}})
-
-	It("in review_only research stays active, asks for approval first, and a denial contacts no source", func() {
-		failRepro(107)
-		backed, double := researchBacking("research.fetch")
-		if !backed {
-			notApplicable("the host does not back research.fetch (initialize did not list it)")
-		}
-		src := newResearchSource("")
-		denied := startResearch(src, researchOptions{allow: true, mode: "review_only", deny: true})
-		ctx, cancel := researchCtx()
-		defer cancel()
-		set, err := denied.h.Client().ToolSet(ctx)
-		Expect(err).NotTo(HaveOccurred(), "tools/list in review_only failed")
-		var names []string
-		for _, d := range set.Definitions {
-			names = append(names, d.Function.Name)
-		}
-		Expect(names).To(ContainElement("fetch_url"), "review_only removed fetch_url (active: %v); review_only keeps the canonical research tools", names)
-		Expect(names).NotTo(ContainElement("write_file"), "review_only kept write_file active")
-
-		u := src.URL(researchsrc.PagePath)
-		if double {
-			u = "https://docs.galaxy-stack.dev/research/guide"
-		}
-		r := denied.result("fetch_url", map[string]any{"url": u})
-		Expect(r.OK).To(BeFalse(), "fetch_url ran in review_only although the harness denied its approval: %.200q", r.Content)
-		Expect(src.Requests()).To(BeEmpty(), "the host contacted the source before (or despite) the denied approval; approval applies before every research call")
-		if r.Effects != nil {
-			Expect(r.Effects.ResearchSources).To(BeEmpty(), "a denied fetch attests research sources")
-		}
-		if !double {
-			allowed := startResearch(src, researchOptions{allow: true, mode: "review_only"})
-			r = allowed.fetch(researchsrc.PagePath, nil)
-			Expect(r.OK).To(BeTrue(), "fetch_url in review_only with the approval granted failed: %s", r.Content)
-		}
-	})
-
-	It("without the network.outbound permission research reaches no source", func() {
-		failRepro(107)
-		if _, double := researchBacking("research.fetch"); double {
-			notApplicable("research.fetch is a labelled contract double: it reaches no network with or without network.outbound, and the doubles host grants the full_contract permissions whatever the tool profile")
-		}
-		needRealFetch()
-		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true, hostProfile: true})
-		r := s.result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath)})
-		Expect(r.OK).To(BeFalse(), "fetch_url ran under the host tool profile, which grants no network.outbound: %.200q", r.Content)
-		Expect(src.Requests()).To(BeEmpty(), "the host contacted a source without the network.outbound permission")
 	})
 })

@@ -96,7 +96,7 @@ func printTraces(w io.Writer, asJSON bool) error {
 func joinInts(ids []int) string {
 	s := make([]string, len(ids))
 	for i, id := range ids {
-		s[i] = fmt.Sprint(id)
+		s[i] = matrix.RefOf(id)
 	}
 	return strings.Join(s, ", ")
 }

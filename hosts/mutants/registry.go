@@ -163,7 +163,7 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
-		// Public research, items R1–R6.
+		// Public research, items R1–R7.
 		{"research-unlabelled-double", gResearchAdapter, "answers research.fetch with a fixed contract document while initialize labels no double",
 			reference.Faults{ResearchUnlabelledDouble: true}},
 		{"research-credential-query", gResearchCredentials, "also sends the search credential as a query parameter of the search request",

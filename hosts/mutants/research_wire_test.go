@@ -19,7 +19,7 @@ import (
 const researchSecret = "sk-conform-mutant-4f1c9a"
 
 // researchSpecs are the wire-level specs of the research mutants (items
-// R1–R6): the reference host answers one way, the mutant another.
+// R1–R7): the reference host answers one way, the mutant another.
 var researchSpecs = map[string]func(name string){
 	"research-unlabelled-double": func(name string) {
 		src, ref, mut := researchBoth(name, false)
