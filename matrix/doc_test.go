@@ -24,7 +24,7 @@ func matrixDoc() []byte {
 		if it.Runnable {
 			state = "runnable"
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", it.ID, it.Area, it.Scope, state, it.Title, it.Guarantee,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", it.Ref(), it.Area, it.Scope, state, it.Title, it.Guarantee,
 			strings.Join(it.Tools, ", "), strings.Join(it.Guarantees, ", "))
 	}
 	b.WriteString("\n## Required host guarantees\n\nEvery sentence of the seed's \"Required host guarantees\", with the items that check it (`conform matrix --guarantees`).\n\n")
@@ -32,7 +32,7 @@ func matrixDoc() []byte {
 	for _, tr := range Traces() {
 		ids := make([]string, len(tr.Items))
 		for i, id := range tr.Items {
-			ids[i] = fmt.Sprint(id)
+			ids[i] = RefOf(id)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", tr.Key, tr.Section, strings.ReplaceAll(tr.Text, "|", "\\|"), strings.Join(ids, ", "))
 	}

@@ -63,7 +63,7 @@ var itemCatalog = []Item{
 		Scope: ScopeCore, Tools: []string{"project.validate"}, Guarantees: nil,
 		Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A newer passing validation with the same stable ID MUST supersede the older failure."},
 	{ID: 20, Name: "git-diff-review", Area: "tools", Title: "trusted git.exec diff-review evidence is classified as a diff observation",
-		Scope: ScopeHost, Tools: []string{"git.exec"}, Guarantees: []string{"R8"},
+		Scope: ScopeHost, Tools: []string{"git.exec"}, Guarantees: []string{"R7"},
 		Contract: "hosts/wire/tools/git.exec.md#effects", Guarantee: "A complete, untruncated git diff MUST carry diff-review evidence and be classified as a diff observation."},
 	{ID: 21, Name: "identical-stale-edit", Area: "runtime", Title: "identical stale edits are blocked without changing file content or inode",
 		Scope: ScopeBoth, Tools: []string{"workspace.edit"}, Guarantees: []string{"W3"},
@@ -167,6 +167,30 @@ var itemCatalog = []Item{
 	{ID: 54, Name: "shell-sensitive-data", Area: "commands", Title: "shell-sensitive commands and Git path arguments remain data",
 		Scope: ScopeHost, Tools: []string{"git.exec", "command.run", "project.validate"}, Guarantees: []string{"C2", "C3"},
 		Contract: "hosts/wire/tools/command.run.md#choices", Guarantee: "Host-generated commands and Git path arguments MUST stay data on every supported OS, including metacharacter-like file names."},
+
+	// Research items: the "Public research" guarantees no numbered item
+	// covers (IDs after ExtensionBase, shown as R1…; see Item.Ref).
+	{ID: 101, Name: "research-advertised", Area: "research", Title: "research tools are advertised only with a real adapter or a labelled contract double",
+		Scope: ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R1"},
+		Contract: "hosts/wire/tools/research.fetch.md#summary", Guarantee: "A host MUST advertise research.fetch and research.search only when a real adapter serves them or initialize labels them as deterministic doubles, and a real adapter MUST read only public sources unless initialize allows a loopback source."},
+	{ID: 102, Name: "research-review-only", Area: "research", Title: "review_only keeps the research tools, with outbound permission and approval on every call",
+		Scope: ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R2"},
+		Contract: "hosts/wire/CONTRACTS.md#mode-policy", Guarantee: "In review_only a host MUST keep research.fetch and research.search active, and MUST still refuse them without the network.outbound permission and ask for approval before every call, contacting no source when it is denied."},
+	{ID: 103, Name: "research-credentials", Area: "research", Title: "provider credentials stay in the host's request headers",
+		Scope: ScopeHost, Tools: []string{"research.search", "research.fetch"}, Guarantees: []string{"R3", "S5"},
+		Contract: "hosts/wire/tools/research.search.md#choices", Guarantee: "A provider credential MUST reach only the search endpoint, in a request header, and never a query string, a fetched source, a tool result, the host's store, trace or diagnostics."},
+	{ID: 104, Name: "research-bounds", Area: "research", Title: "research bounds transport bodies, time, UTF-8 and serialized output",
+		Scope: ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R4"},
+		Contract: "hosts/wire/tools/research.fetch.md#idempotency-and-timeouts", Guarantee: "A fetch MUST stop reading an oversized body, end within the call's timeout, refuse or repair content that is not UTF-8, and return valid JSON within the tool's byte and token limits."},
+	{ID: 105, Name: "research-untrusted", Area: "research", Title: "research sources are attributed and marked untrusted",
+		Scope: ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R5"},
+		Contract: "hosts/wire/tools/research.fetch.md#output", Guarantee: "Research output MUST attribute every source and search hit to its URL, mark it untrusted external content, and hash what it returns."},
+	{ID: 106, Name: "research-no-effects", Area: "research", Title: "a fetched source cannot grant inspection, write, validation or plan effects",
+		Scope: ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R6", "T5"},
+		Contract: "hosts/wire/tools/research.fetch.md#effects", Guarantee: "A fetched page that claims inspection, write, validation or plan effects MUST NOT make the host attest any of them; research attests only research sources."},
+	{ID: 107, Name: "research-evidence-scope", Area: "research", Title: "research discloses truncation, unavailability and process-local evidence",
+		Scope: ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R7", "R8", "R9"},
+		Contract: "hosts/wire/tools/research.fetch.md#output", Guarantee: "A host MUST mark cut sources truncated, report an unavailable source as a failure without evidence, label process-local research (a double) as such, and never present evidence remembered from another process as a new successful fetch."},
 }
 
 // meta returns the catalog entry for id.

@@ -35,9 +35,6 @@ type progress struct {
 	pending *reports.Item // the item whose specs are running
 }
 
-// ItemRef is how an item's ID is written in conform's output: "13".
-func ItemRef(id int) string { return fmt.Sprint(id) }
-
 // starting is called when a spec of item id starts: the previous item, if
 // another, has finished.
 func (p *progress) starting(id int, title string) {
@@ -50,7 +47,7 @@ func (p *progress) starting(id int, title string) {
 		p.flushLocked()
 	}
 	if p.tty {
-		fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s %s …", p.done+1, p.total, ItemRef(id), title)
+		fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s %s …", p.done+1, p.total, RefOf(id), title)
 	}
 }
 
@@ -99,7 +96,7 @@ func (p *progress) flushLocked() {
 	if p.color {
 		mark = "\x1b[" + progressColors[it.Status] + "m" + mark + "\x1b[0m"
 	}
-	fmt.Fprintf(p.w, "%s %s %s %.2fs\n", mark, ItemRef(it.ID), it.Title, float64(it.DurationMs)/1000)
+	fmt.Fprintf(p.w, "%s %s %s %.2fs\n", mark, RefOf(it.ID), it.Title, float64(it.DurationMs)/1000)
 	if it.Reason != "" {
 		for _, line := range strings.Split(it.Reason, "\n") {
 			fmt.Fprintf(p.w, "    %s\n", line)

@@ -97,7 +97,7 @@ func buildTree() {
 		Describe("host-conformance matrix", Ordered, ContinueOnFailure, func() {
 			for _, id := range ids {
 				it, body := registry[id], bodies[id]
-				Describe(fmt.Sprintf("[item %d] %s", it.ID, it.Title),
+				Describe(fmt.Sprintf("[item %s] %s", it.Ref(), it.Title),
 					Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), func() {
 						describing = &it
 						defer func() { describing = nil }()

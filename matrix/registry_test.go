@@ -7,12 +7,23 @@ func TestRegistryIsConsistent(t *testing.T) {
 		t.Error(err)
 	}
 	items := Items()
-	if len(items) != 54 {
-		t.Fatalf("the matrix has %d items, want 54", len(items))
+	seed := 0
+	for _, it := range items {
+		if it.ID <= SeedItems {
+			seed++
+		}
+	}
+	if seed != SeedItems {
+		t.Fatalf("the matrix has %d seed items, want %d", seed, SeedItems)
 	}
 	seenNames := map[string]int{}
 	for i, it := range items {
-		if it.ID != i+1 {
+		if want := i + 1; i >= SeedItems {
+			want = ExtensionBase + i - SeedItems + 1
+			if it.ID != want {
+				t.Errorf("extension item at position %d has ID %d, want %d (R%d)", i+1, it.ID, want, i-SeedItems+1)
+			}
+		} else if it.ID != want {
 			t.Errorf("item at position %d has ID %d", i+1, it.ID)
 		}
 		if !validArea(it.Area) || it.Title == "" || it.Guarantee == "" || it.Name == "" {

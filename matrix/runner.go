@@ -270,11 +270,14 @@ func (t *target) collect(r SpecReport) {
 		if e.Name == incidentEntry {
 			reason = strings.TrimSpace(reason + "\nincident: " + e.StringRepresentation())
 		}
+		if e.Name == allowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
+			reason = strings.TrimSpace(reason + "\nallowance: " + e.StringRepresentation())
+		}
 	}
 	t.mu.Lock()
 	it, seen := t.items[id]
 	if !seen {
-		it = &reports.Item{ID: id, Name: meta.Name, Title: meta.Title, Area: meta.Area, Scope: meta.Scope, Status: status}
+		it = &reports.Item{ID: id, Ref: RefOf(id), Name: meta.Name, Title: meta.Title, Area: meta.Area, Scope: meta.Scope, Status: status}
 		t.items[id] = it
 		t.order = append(t.order, id)
 	}
@@ -337,7 +340,7 @@ func rank(s string) int {
 
 func (t *target) repro(id int) string {
 	cmd := "conform certify --host " + shellQuote(t.cfg.Host)
-	return cmd + t.faultFlags() + " --only " + strconv.Itoa(id)
+	return cmd + t.faultFlags() + " --only " + RefOf(id)
 }
 
 // sawHost records what the host said it is, from its first session.

@@ -67,8 +67,14 @@ func scenarios(checks map[string]check) {
 }
 
 // scenarioDir is the directory of an item's scenarios, relative to
-// fixtures.Matrix().
-func scenarioDir(it Item) string { return fmt.Sprintf("%02d-%s", it.ID, it.Name) }
+// fixtures.Matrix(): "NN-name" for a seed item, "R1-name" for an
+// extension item.
+func scenarioDir(it Item) string {
+	if it.ID > ExtensionBase {
+		return it.Ref() + "-" + it.Name
+	}
+	return fmt.Sprintf("%02d-%s", it.ID, it.Name)
+}
 
 // scenarioFiles lists the .json files of dir, sorted.
 func scenarioFiles(dir string) ([]string, error) {

@@ -50,7 +50,7 @@ func (t *target) runRepro(file string) string {
 // host under test: the repro of an item whose spec is Go code rather than
 // a scenario file.
 func (t *target) certifyRepro(id int) string {
-	return fmt.Sprintf("conform certify --only %d --host %s", id, shellQuote(t.cfg.Host)) + t.faultFlags()
+	return fmt.Sprintf("conform certify --only %s --host %s", RefOf(id), shellQuote(t.cfg.Host)) + t.faultFlags()
 }
 
 // faultFlags are the --mutant and --core-fault flags of the certification,

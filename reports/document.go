@@ -102,7 +102,10 @@ type Host struct {
 // Item is the result of one matrix item, or, in a run document, of one
 // fixture (ID 0, Fixture and File set).
 type Item struct {
-	ID    int    `json:"id,omitempty"`
+	ID int `json:"id,omitempty"`
+	// Ref is how people name the item: "13", or "R1" for an extension
+	// item (ID 101).
+	Ref   string `json:"ref,omitempty"`
 	Name  string `json:"name"`
 	Title string `json:"title"`
 	Area  string `json:"area"`

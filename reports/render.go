@@ -10,8 +10,11 @@ import (
 // ItemRef is how a result item is named in reports: its matrix ID ("13"),
 // or, in a run document, its fixture.
 func ItemRef(it Item) string {
-	if it.ID == 0 {
+	switch {
+	case it.ID == 0:
 		return it.Fixture
+	case it.Ref != "":
+		return it.Ref
 	}
 	return fmt.Sprint(it.ID)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/galaxy-stack/conform/matrix"
@@ -136,9 +135,9 @@ func parseIDs(s string) ([]int, error) {
 	}
 	var ids []int
 	for _, f := range strings.Split(s, ",") {
-		id, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || id < 1 {
-			return nil, usagef("--only %q: want comma-separated item numbers such as 1,13", s)
+		id, err := matrix.ParseRef(f)
+		if err != nil {
+			return nil, usagef("--only %q: want comma-separated item numbers or references such as 1,13,R1", s)
 		}
 		ids = append(ids, id)
 	}

@@ -53,7 +53,7 @@ with the items that check it; a sentence no runnable item checks says so.`,
 					state = "runnable"
 					runnable++
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", it.ID, it.Area, it.Scope, state, it.Title)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.Ref(), it.Area, it.Scope, state, it.Title)
 			}
 			tw.Flush()
 			fmt.Fprintf(stdout, "\n%d of %d items runnable. 'conform matrix --json' adds guarantees and tools; --guarantees traces the seed's sentences.\n", runnable, len(items))
@@ -96,7 +96,7 @@ func printTraces(w io.Writer, asJSON bool) error {
 func joinInts(ids []int) string {
 	s := make([]string, len(ids))
 	for i, id := range ids {
-		s[i] = fmt.Sprint(id)
+		s[i] = matrix.RefOf(id)
 	}
 	return strings.Join(s, ", ")
 }

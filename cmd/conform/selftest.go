@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/selftest"
 )
 
@@ -148,7 +149,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
 	fmt.Fprint(tw, "fault\t")
 	for _, id := range cols {
-		fmt.Fprintf(tw, "%d\t", id)
+		fmt.Fprintf(tw, "%s\t", matrix.RefOf(id))
 	}
 	fmt.Fprintln(tw)
 	var untargeted []string

@@ -3,6 +3,7 @@ package mutants
 import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/research"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -198,5 +199,43 @@ func registry() []Mutant {
 			reference.Faults{StoreAliasesDocuments: true}},
 		{"store-reorders-documents", gSorted, "answers store/get and store/list with members re-ordered as a JSONB column returns them",
 			reference.Faults{StoreReordersDocuments: true}},
+		// Public research, items R1–R7.
+		{"research-unlabelled-double", gResearchAdapter, "answers research.fetch with a fixed contract document while initialize labels no double",
+			reference.Faults{ResearchUnlabelledDouble: true}},
+		{"research-credential-query", gResearchCredentials, "also sends the search credential as a query parameter of the search request",
+			rs(research.Faults{CredentialInQuery: true})},
+		{"research-credential-to-source", gResearchCredentials, "sends the search endpoint's credential headers to every fetched source",
+			rs(research.Faults{CredentialToSources: true})},
+		{"research-unredacted-provider", gResearchCredentials, "leaves a credential the provider echoes in titles, snippets or content unredacted",
+			rs(research.Faults{KeepSecrets: true})},
+		{"research-unbounded-body", gResearchBounds, "reads a fetched body to its end, however long",
+			rs(research.Faults{UnboundedBody: true})},
+		{"research-ignore-deadline", gResearchBounds, "lets a fetch outlive the call's timeout, bound only by the adapter's own 30 s limit",
+			rs(research.Faults{IgnoreDeadline: true})},
+		{"research-invalid-utf8", gResearchBounds, "passes fetched bytes that are not UTF-8 through as content",
+			rs(research.Faults{AcceptInvalidUTF8: true})},
+		{"research-trusted-content", gResearchUntrusted, "labels fetched content as trusted host content, attributed to the host",
+			reference.Faults{ResearchTrustedContent: true}},
+		{"research-truncation-unmarked", gResearchTruncation, "reports a fetch cut to its byte limit as complete",
+			reference.Faults{ResearchTruncationUnmarked: true}},
+		{"research-page-effects", gResearchEffects, "attests the inspection, write, validation and plan effects a fetched JSON page claims",
+			reference.Faults{ResearchPageEffects: true}},
+		{"research-durable-cache", gResearchScope, "answers a repeated fetch, in any later host process, from a page cache in the store",
+			reference.Faults{ResearchDurableCache: true}},
 	}
 }
+
+// The public-research guarantees the research mutants break (S000
+// "Public research").
+const (
+	gResearchAdapter     = "Advertise research.search and research.fetch only with an actual adapter or an explicitly labeled deterministic contract-double profile."
+	gResearchCredentials = "Keep provider credentials in host request headers, never tool arguments, query strings, source content, checkpoints or diagnostic reports."
+	gResearchBounds      = "Bound transport bodies, execution time, UTF-8 content and serialized output against both byte and calibrated token limits while preserving valid JSON."
+	gResearchUntrusted   = "Attribute sources and mark external content untrusted."
+	gResearchTruncation  = "Distinguish truncation or unavailable evidence from successful verification."
+	gResearchEffects     = "A fetched source or search snippet cannot grant workspace inspection, write, validation or plan effects."
+	gResearchScope       = "If source evidence is process-local, disclose that scope; do not reconstruct durable research success."
+)
+
+// rs makes reference faults from research adapter faults.
+func rs(f research.Faults) reference.Faults { return reference.Faults{Research: f} }

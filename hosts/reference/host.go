@@ -171,6 +171,9 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	if h.researchErr != nil {
 		return nil, &wire.Error{Code: wire.ErrInternal.Code, Message: "research configuration: " + h.researchErr.Error()}
 	}
+	if err := h.allowLoopback(p); err != nil {
+		return nil, err
+	}
 	root, err := workspace.OpenWithFaults(p.WorkspaceRoot, h.opts.Faults.Workspace)
 	if err != nil {
 		return nil, invalidParams("workspaceRoot: %v", err)

@@ -119,6 +119,23 @@ type Faults struct {
 	// UntypedEntryWrites attests observed directory, symlink and special
 	// entries as regular files hashed by their snapshot fingerprint.
 	UntypedEntryWrites bool
+	// ResearchUnlabelledDouble answers research.fetch with a fixed
+	// document derived from the URL, as a contract double does, while
+	// initialize labels no double.
+	ResearchUnlabelledDouble bool
+	// ResearchTrustedContent labels fetched content as trusted host
+	// content (provenance trust trusted_host, result trust trusted).
+	ResearchTrustedContent bool
+	// ResearchTruncationUnmarked reports a cut fetch as complete.
+	ResearchTruncationUnmarked bool
+	// ResearchPageEffects merges the effects a fetched JSON page claims
+	// under "effects" into the fetch's effects and, trusting them, skips
+	// the host's own effect-profile check of research.fetch.
+	ResearchPageEffects bool
+	// ResearchDurableCache keeps fetched pages in the store directory and
+	// answers a repeated fetch from there, in any later host process,
+	// without reading the source again.
+	ResearchDurableCache bool
 
 	// Approval outcomes (item 7).
 
@@ -172,4 +189,6 @@ type Faults struct {
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.
 	Command command.Faults
+	// Research are the faults of the public-research adapter.
+	Research research.Faults
 }

@@ -8,24 +8,55 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/reference/research"
+	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
 // newResearch builds the research adapter of opts (the environment's
 // configuration when opts.Research is nil); nil when it is disabled.
 func newResearch(opts Options) (*research.Client, error) {
+	cfg, err := researchConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return research.New(cfg)
+}
+
+// researchConfig is the research configuration of opts.
+func researchConfig(opts Options) (research.Config, error) {
 	var cfg research.Config
 	if opts.Research != nil {
 		cfg = *opts.Research
 	} else {
 		var err error
 		if cfg, err = research.ConfigFromEnv(os.Getenv); err != nil {
-			return nil, err
+			return research.Config{}, err
 		}
 	}
 	if opts.Faults.ResearchPrivateHosts {
 		cfg.AllowPrivateHosts = true
 	}
-	return research.New(cfg)
+	cfg.Faults = opts.Faults.Research
+	return cfg, nil
+}
+
+// allowLoopback rebuilds the session's research adapter with the loopback
+// allowance of initialize (research.allowLoopback): the harness's own
+// sources, and nothing else that is not public.
+func (h *Host) allowLoopback(p wire.InitializeParams) error {
+	if h.research == nil || p.Research == nil || len(p.Research.AllowLoopback) == 0 {
+		return nil
+	}
+	cfg, err := researchConfig(h.opts)
+	if err != nil {
+		return err
+	}
+	cfg.AllowLoopback = append([]string(nil), p.Research.AllowLoopback...)
+	c, err := research.New(cfg)
+	if err != nil {
+		return invalidParams("research: %v", err)
+	}
+	h.research = c
+	return nil
 }
 
 // researchLimits are the output limits research outputs are fitted to.
@@ -63,7 +94,7 @@ func fetchURL(ctx context.Context, s *session, c *call) (outcome, error) {
 	if err := c.decode(&a); err != nil {
 		return outcome{}, err
 	}
-	page, err := s.h.research.Fetch(ctx, a.URL, a.MaxBytes)
+	page, err := s.fetchPage(ctx, a.URL, a.MaxBytes)
 	if err != nil {
 		return outcome{}, researchFailure(err)
 	}
@@ -71,12 +102,41 @@ func fetchURL(ctx context.Context, s *session, c *call) (outcome, error) {
 	if err != nil {
 		return outcome{}, researchFailure(err)
 	}
+	trust := "external"
+	if s.faults.ResearchTruncationUnmarked {
+		out.Truncated = false
+	}
+	if s.faults.ResearchTrustedContent {
+		trustedOutput(&out)
+		trust = "trusted"
+	}
 	summary := fmt.Sprintf("Fetched bounded public source %s.", out.URL)
 	if out.Truncated {
 		summary = fmt.Sprintf("Fetched bounded public source %s (truncated).", out.URL)
 	}
-	return outcome{Output: out, Summary: summary, Trust: "external",
-		Effects: &port.Effects{ResearchSources: []port.ResearchSource{research.FetchSource(out)}}}, nil
+	eff := &port.Effects{ResearchSources: []port.ResearchSource{research.FetchSource(out)}}
+	if s.faults.ResearchPageEffects {
+		claimedEffects(out.Content, eff)
+	}
+	return outcome{Output: out, Summary: summary, Trust: trust, Effects: eff}, nil
+}
+
+// fetchPage reads one source through the adapter; the research faults of
+// the tool executor (a canned double, a durable cache) act here.
+func (s *session) fetchPage(ctx context.Context, rawURL string, maxBytes int) (research.Page, error) {
+	if s.faults.ResearchUnlabelledDouble {
+		return cannedPage(rawURL), nil
+	}
+	if s.faults.ResearchDurableCache {
+		if p, ok := s.researchCache().get(rawURL); ok {
+			return p, nil
+		}
+	}
+	page, err := s.h.research.Fetch(ctx, rawURL, maxBytes)
+	if err == nil && s.faults.ResearchDurableCache {
+		s.researchCache().put(rawURL, page)
+	}
+	return page, err
 }
 
 // searchWeb is research.search (search_web): one query to the configured

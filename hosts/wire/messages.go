@@ -86,6 +86,19 @@ type InitializeParams struct {
 	// ForbidContainmentBackends makes the host behave as if no containment
 	// backend existed (DECISIONS 65).
 	ForbidContainmentBackends bool `json:"forbidContainmentBackends,omitempty"`
+	// Research, if set, adjusts the public-research tools for this
+	// session; nil (the default) changes nothing.
+	Research *ResearchParams `json:"research,omitempty"`
+}
+
+// ResearchParams adjust the public-research tools for one session.
+type ResearchParams struct {
+	// AllowLoopback are loopback sources ("127.0.0.1:PORT", "[::1]:PORT")
+	// research.fetch may read in this session although they are not
+	// public: a harness-served source. Only these exact addresses are
+	// allowed; every other loopback, private or reserved host stays
+	// refused. Empty by default.
+	AllowLoopback []string `json:"allowLoopback,omitempty"`
 }
 
 // EffectProfile is the versioned effect profile (CONTRACTS §7.3): the most

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -42,7 +43,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	dialer := &net.Dialer{Timeout: c.timeout, KeepAlive: -1}
 	if !cfg.AllowPrivateHosts {
-		dialer.Control = refusePrivate
+		dialer.Control = refusePrivateExcept(cfg.AllowLoopback)
 	}
 	c.fetchHTTP = &http.Client{
 		Transport:     newTransport(dialer),
@@ -83,6 +84,17 @@ var (
 	errRedirectNotPublic = errors.New("redirect to a non-public URL")
 )
 
+// refusePrivateExcept is refusePrivate that lets the allowed loopback
+// addresses through.
+func refusePrivateExcept(allowed []string) func(network, address string, c syscall.RawConn) error {
+	return func(network, address string, c syscall.RawConn) error {
+		if slices.Contains(allowed, address) {
+			return nil
+		}
+		return refusePrivate(network, address, c)
+	}
+}
+
 // refusePrivate refuses to connect to an address that is not public,
 // whatever name resolved to it.
 func refusePrivate(network, address string, _ syscall.RawConn) error {
@@ -101,7 +113,7 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > MaxRedirects {
 		return errTooManyRedirects
 	}
-	if parseSourceURL(req.URL.String(), c.cfg.AllowPrivateHosts) == nil || hasSecret(req.URL.String(), c.secrets) {
+	if c.sourceURL(req.URL.String()) == nil || hasSecret(req.URL.String(), c.secrets) {
 		return errRedirectNotPublic
 	}
 	return nil

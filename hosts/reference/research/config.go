@@ -71,6 +71,15 @@ type Config struct {
 	// hosts. It is a test seam for fetching from a loopback server a test
 	// starts; a conformant host never sets it.
 	AllowPrivateHosts bool
+	// AllowLoopback are the loopback addresses ("127.0.0.1:PORT",
+	// "[::1]:PORT") fetch may read although they are not public: the
+	// session's explicit allowance for a source its harness serves
+	// (initialize research.allowLoopback). Every other non-public host
+	// stays refused.
+	AllowLoopback []string
+	// Faults switch on the mutants' deviations; the zero value is
+	// conformant.
+	Faults Faults
 }
 
 // ConfigFromEnv reads a Config from the environment through getenv (see
@@ -116,6 +125,11 @@ func (c Config) check() (*url.URL, []string, error) {
 		}
 		return secrets[i] < secrets[j]
 	})
+	for _, a := range c.AllowLoopback {
+		if !loopbackAddress(a) {
+			return nil, nil, fmt.Errorf("research loopback allowance %q is not 127.0.0.1:PORT or [::1]:PORT", a)
+		}
+	}
 	if c.SearchURL == "" {
 		return nil, secrets, nil
 	}

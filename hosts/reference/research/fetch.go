@@ -39,11 +39,14 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, maxBytes int) (Page, 
 		maxBytes = DefaultFetchBytes
 	}
 	maxBytes = min(maxBytes, MaxFetchBytes)
-	u := parseSourceURL(rawURL, c.cfg.AllowPrivateHosts)
+	u := c.sourceURL(rawURL)
 	if u == nil || hasSecret(rawURL, c.secrets) {
 		return Page{}, invalidURL()
 	}
 	what := "The source " + u.Hostname()
+	if c.cfg.Faults.IgnoreDeadline {
+		ctx = context.WithoutCancel(ctx)
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -52,6 +55,11 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, maxBytes int) (Page, 
 	}
 	req.Header.Set("User-Agent", userAgent)
 	req.Header.Set("Accept", "text/html, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1")
+	if c.cfg.Faults.CredentialToSources {
+		for _, name := range sortedKeys(c.cfg.Headers) {
+			req.Header.Set(name, c.cfg.Headers[name])
+		}
+	}
 	resp, err := c.fetchHTTP.Do(req)
 	if err != nil {
 		return Page{}, transportFailure(ctx, err, what)
@@ -67,7 +75,7 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, maxBytes int) (Page, 
 			return Page{}, ferr
 		}
 	}
-	body, cut, err := readBounded(resp.Body)
+	body, cut, err := c.readBody(resp.Body)
 	if err != nil {
 		return Page{}, transportFailure(ctx, err, what)
 	}
@@ -79,16 +87,16 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, maxBytes int) (Page, 
 		body = trimIncomplete(body)
 	}
 	body = bytes.TrimPrefix(body, []byte("\uFEFF"))
-	if !utf8.Valid(body) {
+	if !utf8.Valid(body) && !c.cfg.Faults.AcceptInvalidUTF8 {
 		return Page{}, fail("UNSUPPORTED", "%s is not valid UTF-8 text; research fetch reads UTF-8 only.", what)
 	}
 	p := Page{URL: normalizeURL(resp.Request.URL.String()), MimeType: mediaType + "; charset=utf-8", Truncated: cut}
 	text := string(body)
 	if isHTML {
 		p.Title, text = readableHTML(body)
-		p.Title, _ = boundBytes(redactAll(p.Title, c.secrets), MaxTitleBytes)
+		p.Title, _ = boundBytes(c.redact(p.Title), MaxTitleBytes)
 	}
-	text = redactAll(text, c.secrets)
+	text = c.redact(text)
 	if strings.TrimSpace(text) == "" {
 		return Page{}, fail("NOT_FOUND", "%s returned no readable content.", what)
 	}
@@ -96,6 +104,16 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, maxBytes int) (Page, 
 	p.Content, short = boundBytes(text, maxBytes)
 	p.Truncated = p.Truncated || short
 	return p, nil
+}
+
+// readBody reads a fetched body: readBounded, or to its end under the
+// UnboundedBody fault.
+func (c *Client) readBody(r io.Reader) ([]byte, bool, error) {
+	if c.cfg.Faults.UnboundedBody {
+		b, err := io.ReadAll(r)
+		return b, false, err
+	}
+	return readBounded(r)
 }
 
 // readBounded reads at most MaxResponseBytes of r and says whether more

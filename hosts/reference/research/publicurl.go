@@ -1,9 +1,12 @@
 package research
 
 import (
+	"net"
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -33,6 +36,34 @@ func parseSourceURL(raw string, allowPrivate bool) *url.URL {
 		return nil
 	}
 	return u
+}
+
+// sourceURL parses raw as a source the client may fetch: a public one,
+// one the configuration's loopback allowance names exactly (scheme http,
+// host and port), or any when the configuration allows private hosts.
+func (c *Client) sourceURL(raw string) *url.URL {
+	if u := parseSourceURL(raw, c.cfg.AllowPrivateHosts); u != nil {
+		return u
+	}
+	u := parseSourceURL(raw, true)
+	if u == nil || u.Scheme != "http" || u.Port() == "" {
+		return nil
+	}
+	if slices.Contains(c.cfg.AllowLoopback, net.JoinHostPort(u.Hostname(), u.Port())) {
+		return u
+	}
+	return nil
+}
+
+// loopbackAddress reports whether a is "127.0.0.1:PORT" or "[::1]:PORT"
+// with a port in 1–65535.
+func loopbackAddress(a string) bool {
+	host, port, err := net.SplitHostPort(a)
+	if err != nil || (host != "127.0.0.1" && host != "::1") || net.JoinHostPort(host, port) != a {
+		return false
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535 && strconv.Itoa(n) == port
 }
 
 // publicHost reports whether host (a URL's host name, brackets already

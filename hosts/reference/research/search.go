@@ -71,6 +71,7 @@ func (c *Client) Search(ctx context.Context, query string, limit int) (Hits, err
 	q := u.Query()
 	q.Set("q", query)
 	q.Set("n", strconv.Itoa(limit))
+	c.credentialQuery(q.Set)
 	u.RawQuery = q.Encode()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -121,7 +122,7 @@ func (c *Client) Search(ctx context.Context, query string, limit int) (Hits, err
 		if len(out.Hits) >= limit {
 			continue
 		}
-		title := strings.TrimSpace(redactAll(*r.Title, c.secrets))
+		title := strings.TrimSpace(c.redact(*r.Title))
 		if title == "" {
 			title = strings.ToLower(src.Hostname())
 		}
@@ -130,7 +131,7 @@ func (c *Client) Search(ctx context.Context, query string, limit int) (Hits, err
 		h.Title, short = boundBytes(title, MaxTitleBytes)
 		out.Truncated = out.Truncated || short
 		if r.Snippet != nil {
-			s, short := boundBytes(redactAll(*r.Snippet, c.secrets), MaxSnippetBytes)
+			s, short := boundBytes(c.redact(*r.Snippet), MaxSnippetBytes)
 			h.Snippet = &s
 			out.Truncated = out.Truncated || short
 		}
