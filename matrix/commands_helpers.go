@@ -1,0 +1,125 @@
+package matrix
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// lateWindow is how long a check waits after a run before it looks for a
+// canceled command's late write: the scenarios' commands schedule it 0.5 s
+// after they start, so a process that survived the cancellation has made
+// it by then.
+const lateWindow = 700 * time.Millisecond
+
+// commandGone asserts that no process of the scenario's command is left
+// and that its late write never happened. The command wrote the PIDs of
+// its interpreter and of its children to the workspace file pids, which
+// shows it started. Where the system has /proc, the process table decides:
+// every live process whose working directory is inside the workspace is
+// the command's (the listed PIDs may belong to the PID namespace of a
+// containment backend and name other processes out here). Without /proc,
+// the listed PIDs are probed with kill(pid, 0). A process found is killed,
+// so the certification leaves nothing running, and fails the spec.
+func (o *outcome) commandGone(pids, late string) {
+	GinkgoHelper()
+	time.Sleep(lateWindow)
+	listed := o.pidsIn(pids)
+	live, table := processesUnder(o.Workspace)
+	if !table {
+		for _, pid := range listed {
+			if processAlive(pid) {
+				live = append(live, pid)
+			}
+		}
+	}
+	sort.Ints(live)
+	for _, pid := range live {
+		killProcess(pid)
+	}
+	Expect(live).To(BeEmpty(), "%s: %d process(es) of the command were still alive %s after the run ended (the harness killed them); a host must end the command's whole process group before it answers the call",
+		o.File, len(live), lateWindow)
+	_, err := os.Lstat(filepath.Join(o.Workspace, late))
+	Expect(os.IsNotExist(err)).To(BeTrue(), "%s: %s appeared in the workspace after the run ended: a process of the canceled command outlived the call and made its late write", o.File, late)
+}
+
+// pidsIn reads the PIDs a command wrote to the workspace file rel, one a
+// line, failing the spec when the command never wrote any.
+func (o *outcome) pidsIn(rel string) []int {
+	GinkgoHelper()
+	b, err := os.ReadFile(filepath.Join(o.Workspace, rel))
+	Expect(err).NotTo(HaveOccurred(), "%s: the command never wrote %s: the host did not start it before the cancellation", o.File, rel)
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		Expect(err).NotTo(HaveOccurred(), "%s: %s holds %q, which is not a PID", o.File, rel, f)
+		pids = append(pids, pid)
+	}
+	Expect(pids).NotTo(BeEmpty(), "%s: the command wrote no PID to %s", o.File, rel)
+	return pids
+}
+
+// seqOutput is what `seq 1 n` prints.
+func seqOutput(n int) []byte {
+	var b []byte
+	for i := 1; i <= n; i++ {
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// spilled asserts that the host kept the complete output want of one
+// stream of call callID: the result names an artifact, and a file in the
+// host's storeDir holds exactly want (same size, same SHA-256).
+func (o *outcome) spilled(callID, stream string, want []byte) {
+	GinkgoHelper()
+	Expect(hostUnderTest().initialized().Capabilities.Spill).To(BeTrue(),
+		"%s: the host's initialize answer offers no spill files, so the complete output of a truncated command is lost; a host must keep it through an artifact or spill port", o.File)
+	r := o.answer(callID)
+	Expect(r.ArtifactRef).NotTo(BeEmpty(), "%s: %s truncated its %s but its result names no artifact holding the complete output", o.File, callID, stream)
+	sum := sha256.Sum256(want)
+	wantHash := hex.EncodeToString(sum[:])
+	var seen []string
+	found := false
+	err := filepath.WalkDir(o.Store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || found {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(o.Store, p)
+		if info.Size() != int64(len(want)) {
+			if strings.Contains(r.ArtifactRef, d.Name()) {
+				seen = append(seen, fmt.Sprintf("%s (%d bytes)", filepath.ToSlash(rel), info.Size()))
+			}
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		got := sha256.Sum256(b)
+		if hex.EncodeToString(got[:]) == wantHash {
+			found = true
+		} else {
+			seen = append(seen, fmt.Sprintf("%s (%d bytes, another hash)", filepath.ToSlash(rel), info.Size()))
+		}
+		return nil
+	})
+	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot read the host's storeDir", o.File)
+	Expect(found).To(BeTrue(), "%s: no file of the host's storeDir holds the complete %s of %s (%d bytes, sha256 %s); the result names artifact %q, and the candidates were: %s. A host must keep the whole output in its spill file",
+		o.File, stream, callID, len(want), wantHash, r.ArtifactRef, join(seen))
+}
