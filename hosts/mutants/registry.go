@@ -162,5 +162,10 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
+		// Commands, items 6 and 52.
+		{"truncate-spill", gStreams, "keeps only the bounded part of a truncated command output in its spill file",
+			cmd(command.Faults{TruncateSpill: true})},
+		{"terminal-stdin", gStdin, "gives commands a pseudo-terminal as stdin",
+			cmd(command.Faults{TerminalStdin: true})},
 	}
 }

@@ -37,6 +37,13 @@ type Faults struct {
 	// SkipContainmentGate spawns commands when containment is required but
 	// no verified backend is active.
 	SkipContainmentGate bool
+	// TruncateSpill keeps only as many bytes of a stream in its spill file
+	// as the stream's bound retains, so the spill of a truncated output is
+	// incomplete.
+	TruncateSpill bool
+	// TerminalStdin gives the command a pseudo-terminal as stdin (where the
+	// platform has one), as a host that runs commands in a terminal does.
+	TerminalStdin bool
 }
 
 // OtherInterpreterPath is the interpreter the OtherInterpreter fault
