@@ -75,3 +75,25 @@ func (o *outcome) bounded(c map[string]any, stream string, full []byte) {
 	Expect(len(s)).To(BeNumerically("<", len(full)), "%s: the host returned all %d bytes of %s; each stream must be bounded", o.File, len(full), stream)
 	Expect(strings.Contains(string(full), s)).To(BeTrue(), "%s: the retained %s is not a part of what the command wrote", o.File, stream)
 }
+
+var _ = describeItem(52, func() {
+	scenarios(map[string]check{
+		"probe-environment.json": func(o *outcome) {
+			env := publishedEnvironment(o.File)
+			pub := env.Command
+			Expect(pub.CommandMode).To(Equal("shell_string"), "%s: the host publishes commandMode %q; run_command takes a shell string", o.File, pub.CommandMode)
+			Expect(pub.Stdin).To(Equal("closed"), "%s: the host publishes stdin %q; commands run with stdin closed", o.File, pub.Stdin)
+			Expect(pub.TTY).To(BeFalse(), "%s: the host publishes tty: true; commands run with no terminal", o.File)
+			Expect(pub.Interactive).To(BeFalse(), "%s: the host publishes interactive: true; commands are not interactive", o.File)
+			o.spawnedAsPublished("52-probe-interpreter", env)
+			// stdin is closed: cat ends at once with EOF, and it is no
+			// terminal (catches stdin-open, terminal-stdin).
+			c := o.contentOf("52-probe-stdin")
+			Expect(c["timedOut"]).To(Equal(false), "%s: `cat` waited on stdin until the call timed out; a host must give commands a closed stdin", o.File)
+			Expect(c["stdout"]).To(Equal("cat=0\nstdin=notty\n"), "%s: `cat` must end at once with EOF on a stdin that is no terminal", o.File)
+			// No terminal on stdout or stderr either; tty(1) says so.
+			c = o.contentOf("52-probe-tty")
+			Expect(c["stdout"]).To(Equal("stdout=notty\nstderr=notty\nnot a tty\ntty=1\n"), "%s: a command's stdout and stderr must be no terminal and tty(1) must say \"not a tty\"", o.File)
+		},
+	})
+})
