@@ -1,8 +1,10 @@
 package matrix
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/matrix/session"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -122,4 +126,43 @@ func (o *outcome) spilled(callID, stream string, want []byte) {
 	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot read the host's storeDir", o.File)
 	Expect(found).To(BeTrue(), "%s: no file of the host's storeDir holds the complete %s of %s (%d bytes, sha256 %s); the result names artifact %q, and the candidates were: %s. A host must keep the whole output in its spill file",
 		o.File, stream, callID, len(want), wantHash, r.ArtifactRef, join(seen))
+}
+
+// commandHost starts a fresh process of the host under test on the run's
+// workspace and store with command.run approved, for a check that calls
+// the host itself, and shuts it down when the spec ends.
+func (o *outcome) commandHost() *session.Host {
+	GinkgoHelper()
+	t := hostUnderTest()
+	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	defer cancel()
+	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.argv, Workspace: o.Workspace, StoreDir: o.Store,
+		PassEnv: t.cfg.HostEnv, Approvals: map[string]string{"command.run": "allow"}})
+	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host process on the run's workspace does not start", o.File)
+	DeferCleanup(func() { _ = h.Close() })
+	return h
+}
+
+// callTimeoutHonored calls run_command on a fresh host with a timeoutMs
+// argument far below the dispatch bound the harness gives the call: the
+// command's own timeout must end it, not the dispatch bound (catches
+// ignore-call-timeout, which the core's run cannot show: it sends the
+// argument as the dispatch bound too).
+func (o *outcome) callTimeoutHonored(command string) {
+	GinkgoHelper()
+	h := o.commandHost()
+	args, err := json.Marshal(map[string]any{"command": command, "timeoutMs": 500})
+	Expect(err).NotTo(HaveOccurred())
+	ctx, cancel := context.WithTimeout(itemContext(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	r, err := h.Client().Execute(ctx, wire.ExecuteParams{CallID: "call-timeout", ModelName: "run_command", Arguments: args,
+		IdempotencyKey: "call-timeout", TimeoutMs: 20000, Context: wire.RunContext{RunID: "call-timeout", TaskID: "call-timeout", Mode: "auto"}})
+	took := time.Since(start)
+	Expect(err).NotTo(HaveOccurred(), "%s: run_command with timeoutMs 500 under a 20 s dispatch bound failed", o.File)
+	Expect(r.OK).To(BeTrue(), "%s: a command that timed out is a structured result; the host answered %s", o.File, r.Content)
+	var c map[string]any
+	Expect(json.Unmarshal([]byte(r.Content), &c)).To(Succeed(), "%s: the run_command content is not a JSON object: %q", o.File, r.Content)
+	Expect(c["timedOut"]).To(Equal(true), "%s: run_command %q with timeoutMs 500 ran %s and answered timedOut %v; the host must enforce the call's own timeoutMs, not only the dispatch bound", o.File, command, took.Round(time.Millisecond), c["timedOut"])
+	Expect(took).To(BeNumerically("<", 2500*time.Millisecond), "%s: run_command with timeoutMs 500 took %s", o.File, took.Round(time.Millisecond))
 }
