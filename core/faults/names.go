@@ -27,4 +27,7 @@ const (
 	GateMissingFingerprintFresh = "gate-missing-fingerprint-fresh"
 	GateWriteKeepsValidation    = "gate-write-keeps-validation"
 	GateDocWriteVoidsValidation = "gate-doc-write-voids-validation"
+
+	// Ending a canceled run (RUNTIME §22.3).
+	CancelAsFailure = "cancel-as-failure"
 )

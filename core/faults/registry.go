@@ -56,6 +56,8 @@ var registry = []Fault{
 		"keeps a validation current after a later write to a path it covers", []int{4}},
 	{GateDocWriteVoidsValidation, "RUNTIME §20.4: documentation writes neither void validations nor need one",
 		"lets a later documentation write (README.md, docs/…) void the validations that cover it", []int{3}},
+	{CancelAsFailure, "RUNTIME §22.3 step 1: a CANCELED error or a cancel intent ends the run cancelled, with no checkpoint",
+		"ends a canceled run as failed with a failure checkpoint, as if the cancellation were an ordinary error", []int{5}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the
