@@ -21,9 +21,10 @@ type dialect struct {
 	Check check
 }
 
-// dialectProbes registers one spec per dialect. Each decides from the
+// dialectProbes registers one spec per dialect, in place of scenarios():
+// each runs its scenario file of the item's directory only once the
 // host's initialize answer — the interpreter it announces, never the
-// machine the harness runs on — whether its probes apply, and reports
+// machine the harness runs on — says its probes apply, and reports
 // not_applicable with the reason otherwise.
 func dialectProbes(ds ...dialect) {
 	dir := scenarioDir(*describing)
@@ -70,7 +71,7 @@ func dialectChecks(prefix string, want map[string]string, small string) check {
 
 var _ = describeItem(53, func() {
 	dialectProbes(
-		dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix/posix-sh.json",
+		dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix-sh.json",
 			Check: func(o *outcome) {
 				dialectChecks("53-posix-", map[string]string{
 					"variables":          "sh-ok\nor-ok\nafter; semicolon\n[default]\nenv-ok\n",
@@ -80,7 +81,7 @@ var _ = describeItem(53, func() {
 				}, "small\n")(o)
 				o.callTimeoutHonored("sleep 3")
 			}},
-		dialect{Shell: "cmd", Platforms: "Windows", File: "cmd/windows-cmd.json",
+		dialect{Shell: "cmd", Platforms: "Windows", File: "windows-cmd.json",
 			Check: dialectChecks("53-cmd-", map[string]string{
 				"variables":          "[cmd value]\r\nor-ok\r\nenv-ok\r\n",
 				"redirection":        "shell-ok\r\nto-err\r\n",

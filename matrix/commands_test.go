@@ -9,8 +9,8 @@ import "testing"
 func TestCommandsGoScenariosLoad(t *testing.T) {
 	for _, rel := range []string{
 		"05-canceled-model-command/external/canceled-during-command.json",
-		"53-dialect-probes/posix/posix-sh.json",
-		"53-dialect-probes/cmd/windows-cmd.json",
+		"53-dialect-probes/posix-sh.json",
+		"53-dialect-probes/windows-cmd.json",
 	} {
 		if _, _, err := loadScenario(rel); err != nil {
 			t.Errorf("%s: %v", rel, err)
