@@ -34,7 +34,9 @@ const lateWindow = 700 * time.Millisecond
 // the command's (the listed PIDs may belong to the PID namespace of a
 // containment backend and name other processes out here). Without /proc,
 // the listed PIDs are probed with kill(pid, 0). A process found is killed,
-// so the certification leaves nothing running, and fails the spec.
+// so the certification leaves nothing running, and fails the spec. Call it
+// before the check starts any host process of its own: a host runs in the
+// workspace too.
 func (o *outcome) commandGone(pids, late string) {
 	GinkgoHelper()
 	time.Sleep(lateWindow)
