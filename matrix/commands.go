@@ -14,7 +14,7 @@ var _ = describeItem(5, func() {
 		// ignore-cancellation, leave-process-group).
 		"canceled-command.json": func(o *outcome) {
 			c := o.contentOf("05-canceled-command-run")
-			Expect(c["cancelled"]).To(Equal(true), "%s: the call canceled 250 ms after dispatch must answer cancelled: true; it answered %v", o.File, c["cancelled"])
+			Expect(c["cancelled"]).To(Equal(true), "%s: the call canceled 500 ms after dispatch must answer cancelled: true; it answered %v", o.File, c["cancelled"])
 			Expect(c["timedOut"]).To(Equal(false), "%s: the call was canceled long before its 3 s timeout, yet the host answered timedOut: true", o.File)
 			o.commandGone("pids.txt", "late.txt")
 		},

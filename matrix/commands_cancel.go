@@ -3,7 +3,7 @@ package matrix
 import (
 	"bytes"
 	"context"
-	"fmt"
+	"encoding/json"
 	"io"
 	"os"
 	"path"
@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/oracle"
@@ -20,15 +21,18 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// cancelRunAfter is how long after the harness dispatched the command the
-// spec cancels the whole run.
-const cancelRunAfter = 250 * time.Millisecond
+// cancelRunAfter is how long after the command has written all its PIDs
+// the spec cancels the whole run.
+const cancelRunAfter = 300 * time.Millisecond
+
+// commandStartTimeout bounds the wait for the command to write its PIDs.
+const commandStartTimeout = 10 * time.Second
 
 // canceledDuringCommand registers item 5's spec that cancels the whole run,
 // as the CLI host's signal does (LAB §3.7), while its command runs. The
 // fixture format has no control for that moment (a tool_start control
 // fires before dispatch), so the spec cancels the run's context itself once
-// the harness has sent the run_command call; the scenario file, under
+// the command has written its three PIDs; the scenario file, under
 // external/, expects the canceled run the cancellation makes.
 func canceledDuringCommand() {
 	rel := path.Join(scenarioDir(*describing), "external", "canceled-during-command.json")
@@ -42,7 +46,7 @@ func canceledDuringCommand() {
 		ctx, cancel := context.WithCancel(itemContext())
 		defer cancel()
 		opts := t.labOptions()
-		w := &cancelOnCall{model: "run_command", after: cancelRunAfter, cancel: cancel}
+		w := &cancelOnCall{model: "run_command", pids: "pids.txt", want: 3, after: cancelRunAfter, cancel: cancel}
 		opts.Interpose = func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser) {
 			w.WriteCloser = hostIn
 			return hostOut, w
@@ -70,28 +74,73 @@ func canceledDuringCommand() {
 	})
 }
 
-// A cancelOnCall passes the harness's messages to the host and cancels the
-// run a moment after the first tool/execute of model.
+// A cancelOnCall passes the harness's messages to the host and, once the
+// harness has sent a tool/execute of model, waits for the command to write
+// its want PIDs to the workspace file pids (the workspace is the one the
+// harness named in initialize), then cancels the run after a moment. It
+// cancels at the latest after commandStartTimeout, so a host that never
+// starts the command ends the spec too.
 type cancelOnCall struct {
 	io.WriteCloser
-	model  string
-	after  time.Duration
-	cancel context.CancelFunc
-	once   sync.Once
-	mu     sync.Mutex
-	seen   bool
+	model, pids string
+	want        int
+	after       time.Duration
+	cancel      context.CancelFunc
+
+	mu        sync.Mutex
+	line      []byte
+	workspace string
+	seen      bool
 }
 
 func (c *cancelOnCall) Write(p []byte) (int, error) {
-	if bytes.Contains(p, []byte(`"tool/execute"`)) && bytes.Contains(p, []byte(fmt.Sprintf("%q", c.model))) {
-		c.once.Do(func() {
-			c.mu.Lock()
-			c.seen = true
-			c.mu.Unlock()
-			time.AfterFunc(c.after, c.cancel)
-		})
+	c.mu.Lock()
+	c.line = append(c.line, p...)
+	for {
+		i := bytes.IndexByte(c.line, '\n')
+		if i < 0 {
+			break
+		}
+		c.observe(c.line[:i])
+		c.line = c.line[i+1:]
 	}
+	c.mu.Unlock()
 	return c.WriteCloser.Write(p)
+}
+
+// observe looks at one message the harness sends; c.mu is held.
+func (c *cancelOnCall) observe(line []byte) {
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			WorkspaceRoot string `json:"workspaceRoot"`
+			ModelName     string `json:"modelName"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &msg) != nil {
+		return
+	}
+	switch {
+	case msg.Method == wire.MethodInitialize:
+		c.workspace = msg.Params.WorkspaceRoot
+	case msg.Method == wire.MethodExecute && msg.Params.ModelName == c.model && !c.seen:
+		c.seen = true
+		go c.cancelOnceStarted(filepath.Join(c.workspace, c.pids))
+	}
+}
+
+// cancelOnceStarted waits until file holds c.want lines, then cancels the
+// run c.after later.
+func (c *cancelOnCall) cancelOnceStarted(file string) {
+	deadline := time.Now().Add(commandStartTimeout)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(file); err == nil && bytes.Count(b, []byte("\n")) >= c.want {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(c.after)
+	c.cancel()
 }
 
 func (c *cancelOnCall) fired() bool {
