@@ -42,4 +42,6 @@ const (
 
 	// Checkpoint integrity (CONTRACTS §11.6).
 	CheckpointSkipContentHash = "checkpoint-skip-content-hash"
+	// Ending a canceled run (RUNTIME §22.3).
+	CancelAsFailure = "cancel-as-failure"
 )

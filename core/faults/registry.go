@@ -76,6 +76,8 @@ var registry = []Fault{
 		"restores no edit evidence on resume, so a resumed run no longer accounts for the write it made before the checkpoint", []int{37}},
 	{CheckpointSkipContentHash, "CONTRACTS §11.6 assertAiCoderRunCheckpoint: a checkpoint whose contentHash is not the hash of its createdAt, payload and reason is rejected",
 		"accepts a checkpoint whose content no longer matches its contentHash, so a tampered stored checkpoint resumes", []int{39}},
+	{CancelAsFailure, "RUNTIME §22.3 step 1: a CANCELED error or a cancel intent ends the run cancelled, with no checkpoint",
+		"ends a canceled run as failed with a failure checkpoint, as if the cancellation were an ordinary error", []int{5}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/guard"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
@@ -247,7 +248,7 @@ func (s *session) finishFromError(err error) Result {
 	intent := s.intent
 	s.mu.Unlock()
 	switch {
-	case re.Code == CodeCanceled || (intent != nil && intent.Code == CodeCanceled):
+	case (re.Code == CodeCanceled || (intent != nil && intent.Code == CodeCanceled)) && !faults.On(faults.CancelAsFailure):
 		reason := re.Message
 		if intent != nil {
 			reason = intent.Message

@@ -222,6 +222,11 @@ func registry() []Mutant {
 			reference.Faults{ResearchPageEffects: true}},
 		{"research-durable-cache", gResearchScope, "answers a repeated fetch, in any later host process, from a page cache in the store",
 			reference.Faults{ResearchDurableCache: true}},
+		// Commands, items 6 and 52.
+		{"truncate-spill", gStreams, "keeps only the bounded part of a truncated command output in its spill file",
+			cmd(command.Faults{TruncateSpill: true})},
+		{"terminal-stdin", gStdin, "gives commands a pseudo-terminal as stdin",
+			cmd(command.Faults{TerminalStdin: true})},
 	}
 }
 

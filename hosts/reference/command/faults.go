@@ -44,6 +44,13 @@ type Faults struct {
 	// sandbox, while the status still reports the backend active and
 	// verified.
 	BypassActiveContainment bool
+	// TruncateSpill keeps only as many bytes of a stream in its spill file
+	// as the stream's bound retains, so the spill of a truncated output is
+	// incomplete.
+	TruncateSpill bool
+	// TerminalStdin gives the command a pseudo-terminal as stdin (where the
+	// platform has one), as a host that runs commands in a terminal does.
+	TerminalStdin bool
 }
 
 // OtherInterpreterPath is the interpreter the OtherInterpreter fault

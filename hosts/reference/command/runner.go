@@ -180,6 +180,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err := r.openSpills(req.SpillDir, out, errs); err != nil {
 		return Result{}, err
 	}
+	if r.faults.TruncateSpill {
+		out.spillMax, errs.spillMax = int64(limit), int64(limit)
+	}
 	o, err := supervise(ctx, l, timeout, out, errs, r.faults)
 	if err != nil {
 		closeSpill(out)

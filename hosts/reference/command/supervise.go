@@ -30,6 +30,10 @@ type stream struct {
 	spill     *os.File
 	spillPath string
 	spillErr  error
+	// spillMax, when positive, is how many bytes the spill file keeps
+	// (the TruncateSpill fault); 0 keeps them all.
+	spillMax int64
+	spilled  int64
 }
 
 // drain copies r into the stream until EOF or error, then closes the spill
@@ -43,9 +47,14 @@ func (s *stream) drain(r io.Reader, done chan<- struct{}) {
 		if n > 0 {
 			_, _ = s.tail.Write(buf[:n])
 			if s.spill != nil && s.spillErr == nil {
-				if _, werr := s.spill.Write(buf[:n]); werr != nil {
+				chunk := buf[:n]
+				if s.spillMax > 0 {
+					chunk = chunk[:min(int64(len(chunk)), max(0, s.spillMax-s.spilled))]
+				}
+				if _, werr := s.spill.Write(chunk); werr != nil {
 					s.spillErr = werr
 				}
+				s.spilled += int64(len(chunk))
 			}
 		}
 		if err != nil {
@@ -76,7 +85,8 @@ type outcome struct {
 //
 // Faults change exactly what they name: IgnoreCancellation stops watching
 // ctx, LeaveProcessGroup signals the interpreter alone and leaves
-// survivors, StdinOpen gives the command an open pipe as stdin.
+// survivors, StdinOpen gives the command an open pipe as stdin,
+// TerminalStdin a pseudo-terminal.
 func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *stream, faults Faults) (outcome, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -109,6 +119,18 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 		cmd.Stdin = inR
 		defer inW.Close()
 		defer inR.Close()
+	}
+	if faults.TerminalStdin {
+		term, closeTerm, err := openTerminal()
+		if err != nil {
+			outR.Close()
+			errR.Close()
+			outW.Close()
+			errW.Close()
+			return outcome{}, spawnError(err)
+		}
+		cmd.Stdin = term
+		defer closeTerm()
 	}
 	start := time.Now()
 	err = cmd.Start()
