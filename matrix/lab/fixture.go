@@ -107,6 +107,7 @@ type fixtureRun struct {
 	trace    *recordingTrace
 	rec      *recorder
 	storeErr error // the host's store could not list its checkpoints
+	audits   []CheckpointAudit
 
 	closeErrs []error  // what closing each host process said, when not nil
 	incidents []string // what conform had to do to each host process
@@ -194,6 +195,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	rep.Observed = obs
 	rep.Status, rep.ErrorCode = obs.Status, obs.ErrorCode
 	rep.Transcript = r.rec.transcript
+	r.audit(rep)
 	rep.Faults = r.faults()
 	rep.Failures = oracle.Check(fx, obs)
 	if outside != nil {
@@ -289,6 +291,10 @@ func (r *fixtureRun) currentHost() *session.Host {
 func (r *fixtureRun) describeHost(rep *Report) {
 	h := r.currentHost()
 	rep.Host = h.Init.Host
+	if c := h.Init.Containment; c != nil {
+		cc := *c
+		rep.CommandContainment = &cc
+	}
 	rep.Doubles = append(rep.Doubles, h.Init.Doubles...)
 	if h.RunStore() == nil {
 		rep.Doubles = append(rep.Doubles, "run store")
@@ -362,7 +368,7 @@ func (r *fixtureRun) startHost(ctx context.Context) error {
 // onEvent records every runtime event and applies the controls that fire
 // on it to the active run (LAB §3.7).
 func (r *fixtureRun) onEvent(ev run.Event) {
-	r.rec.add(ev)
+	r.rec.add(ev, r.model.RequestCount())
 	for _, f := range r.controls.Observe(ev.Type) {
 		r.mu.Lock()
 		ctrl := r.ctrl
@@ -510,16 +516,9 @@ func (r *fixtureRun) observe(ctx context.Context, results []run.Result, initial 
 // the fixture's run, in save order, and checks each with the core's
 // integrity assertion (LAB §4.20).
 func (r *fixtureRun) persistedCheckpoints(ctx context.Context) ([]oracle.Checkpoint, error) {
-	var docs [][]byte
-	if r.memStore != nil {
-		for _, d := range r.memStore.CheckpointHistory() {
-			docs = append(docs, d)
-		}
-	} else {
-		var err error
-		if docs, err = r.currentHost().Checkpoints(ctx, r.fx.RunID()); err != nil {
-			return nil, &storeError{err}
-		}
+	docs, err := r.checkpointDocs(ctx)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]oracle.Checkpoint, 0, len(docs))
 	for _, d := range docs {
@@ -533,8 +532,44 @@ func (r *fixtureRun) persistedCheckpoints(ctx context.Context) ([]oracle.Checkpo
 			c.IntegrityError = err.Error()
 		}
 		out = append(out, c)
+		r.audits = append(r.audits, auditCheckpoint(d))
 	}
 	return out, nil
+}
+
+// checkpointDocs returns every checkpoint document the run store holds
+// for the fixture's run, in save order.
+func (r *fixtureRun) checkpointDocs(ctx context.Context) ([][]byte, error) {
+	var docs [][]byte
+	if r.memStore != nil {
+		for _, d := range r.memStore.CheckpointHistory() {
+			docs = append(docs, d)
+		}
+	} else {
+		var err error
+		if docs, err = r.currentHost().Checkpoints(ctx, r.fx.RunID()); err != nil {
+			return nil, &storeError{err}
+		}
+	}
+	return docs, nil
+}
+
+// audit fills the report's audits: the checkpoint audits persistedCheckpoints
+// read, the model requests and the model-context audit, the trace flushes.
+func (r *fixtureRun) audit(rep *Report) {
+	goal := r.fx.Task
+	if r.opts.Task != "" {
+		goal = r.opts.Task
+	}
+	rep.CheckpointAudits = r.audits
+	rep.ModelRequests = r.model.Records(goal)
+	saved := make([]string, 0, len(r.audits))
+	for _, a := range r.audits {
+		saved = append(saved, a.ContentHash)
+	}
+	ca := r.model.Audit(goal, saved)
+	rep.ModelContext = &ca
+	rep.TraceFlushes = r.trace.Flushes()
 }
 
 // forbidContainment reports whether the host must treat every containment

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/oracle"
@@ -47,6 +48,27 @@ type Report struct {
 	Observed *oracle.Observed `json:"observed,omitempty"`
 	// Transcript is the ordered record of the run's runtime events.
 	Transcript []Entry `json:"transcript,omitempty"`
+	// ModelRequests summarizes every round request the scripted model
+	// received, in order (tools offered, tool-free or not, whether the task
+	// was in it, the checkpoint hashes it showed).
+	ModelRequests []model.RequestRecord `json:"modelRequests,omitempty"`
+	// CheckpointAudits holds the structural audit of every persisted
+	// checkpoint, in save order (LAB §3.10).
+	CheckpointAudits []CheckpointAudit `json:"checkpointAudits,omitempty"`
+	// ModelContext is the model-context audit (LAB §3.10): every request
+	// contained the task, and the saved checkpoint hashes the model was
+	// shown. Nil when no execution ran.
+	ModelContext *ModelContextAudit `json:"modelContextAudit,omitempty"`
+	// TraceFlushes counts the successful trace flushes (LAB §5).
+	TraceFlushes int `json:"traceFlushes"`
+	// CommandContainment is the command-containment status the first host
+	// process reported at initialize (LAB §13.3), nil when it reported
+	// none.
+	CommandContainment *wire.Containment `json:"commandContainment,omitempty"`
+	// ReplayHash is the SHA-256 of the JCS form of the run's normalized
+	// transcript (package replay); lab leaves it empty, the command line
+	// fills it in.
+	ReplayHash string `json:"replayHash,omitempty"`
 	// Workspace is the workspace directory, set only when it was kept.
 	Workspace string `json:"workspace,omitempty"`
 	// HostStderr is the tail of the host's standard error, kept when the
