@@ -13,11 +13,12 @@ import (
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/oracle"
+	"github.com/galaxy-stack/conform/matrix/replay"
 )
 
 var _ = register(&command{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json... --host HOST [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] | conform run --campaign DIR --host HOST [--keep] [--json]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -26,8 +27,11 @@ rest of the fixture's expected block, plus the checks that always run
 (declared controls fired, persisted checkpoints pass integrity, every change of
 a completed run is backed by host write evidence).
 
-Each FIXTURE (a .json file, or a directory whose .json files are all run) runs
-isolated: a fresh temporary workspace with the fixture's initial files and a
+Each FIXTURE is a .json fixture, a .txtar scenario (a testscript script of
+the harness's own commands, a scenario.json in the original format and
+workspace/ files; see 'conform help import' and package matrix/scenariofile),
+or a directory, walked recursively, whose .json and .txtar files all run in
+path order. Each runs isolated: a fresh temporary workspace with the fixture's initial files and a
 Git baseline commit, a fresh store directory and a fresh host process. --keep
 keeps the workspace and prints its path.
 
@@ -74,6 +78,13 @@ failure), the finished reports are printed with "interrupted": true in the
 JSON, and conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal
 exits at once. Temporary workspaces are removed either way, unless --keep.
 
+Every report carries the replay hash ("replayHash" in --json): the SHA-256 of
+the JCS form of the run's normalized transcript (no paths, times, PIDs, host
+name or host-opaque values), equal across isolated runs of a conformant host.
+--transcript FILE writes the transcripts themselves (atomically). Reports also
+carry the checkpoint audits, the model requests and model-context audit, the
+trace flushes and the command containment the host reported.
+
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
 2 the invocation is wrong: a malformed fixture (named with the file and the
@@ -92,6 +103,7 @@ stopped it.`,
 		maxSize := fs.Int64("max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
 		timeout := addTimeoutFlag(fs)
 		env := addHostEnvFlag(fs)
+		transcript := fs.String("transcript", "", "write the normalized transcript of each run to `FILE` (one object, or an array for several fixtures)")
 		return func(args []string) error {
 			paths, err := interspersed(fs, args)
 			if err != nil {
@@ -145,7 +157,7 @@ stopped it.`,
 			if *campaign != "" {
 				return runCampaign(j, *campaign, opts, *keep, *asJSON, stdout)
 			}
-			return runFixtures(j, paths, opts, *keep, *asJSON, stdout)
+			return runFixtures(j, paths, opts, *keep, *asJSON, *transcript, stdout)
 		}
 	},
 })
@@ -205,28 +217,31 @@ type runResult struct {
 	Reports            []*lab.Report `json:"reports"`
 }
 
-func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, stdout io.Writer) error {
-	var all []*fixture.Fixture
+func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, transcript string, stdout io.Writer) error {
+	var all []runnable
 	for _, p := range paths {
-		fxs, err := loadFixtures(p)
+		rs, err := loadRunnables(p)
 		if err != nil {
 			return loadError(err)
 		}
-		all = append(all, fxs...)
+		all = append(all, rs...)
 	}
+	var transcripts []*replay.Transcript
 	if opts.Task != "" && len(all) != 1 {
 		return usagef("run: --task applies to exactly one fixture, got %d", len(all))
 	}
 	res := runResult{Reports: []*lab.Report{}}
 	started := 0
-	for _, fx := range all {
+	for _, r := range all {
+		fx := r.fx
 		if j.ctx.Err() != nil {
 			break // interrupted or out of time: start nothing new
 		}
 		started++
 		var rep *lab.Report
+		var tr *replay.Transcript
 		var err error
-		j.await(func() { rep, err = lab.Run(j.ctx, fx, opts, keep) })
+		j.await(func() { rep, tr, err = runOne(j.ctx, r, opts, keep) })
 		if j.interrupted() != nil {
 			// Whatever the fixture returned, the signal ended it.
 			res.InterruptedFixture = &fixtureRef{Fixture: fx.Name, File: fx.File}
@@ -243,6 +258,9 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, st
 			return labError(fmt.Errorf("%s: %w", fx.File, err))
 		}
 		res.Reports = append(res.Reports, rep)
+		if tr != nil {
+			transcripts = append(transcripts, tr)
+		}
 		if rep.Passed {
 			res.Passed++
 		} else {
@@ -253,6 +271,11 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, st
 		}
 	}
 	res.NotRun = len(all) - started
+	if transcript != "" {
+		if err := writeTranscripts(transcript, transcripts); err != nil {
+			return usagef("run: --transcript: %v", err)
+		}
+	}
 	stopped := j.interrupted()
 	res.Interrupted = stopped != nil
 	if asJSON {
