@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -31,7 +32,7 @@ func Import(name string, data []byte) ([]byte, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, &fixture.Error{File: name, Msg: err.Error(), Err: err}
 	}
-	a := &txtar.Archive{Comment: []byte(fmt.Sprintf("# %s, imported from %s by conform import.\n# No script lines: the scenario runs once, checked by the fixture's oracle.\n", fx.Name, name))}
+	a := &txtar.Archive{Comment: []byte(fmt.Sprintf("# %s, imported from %s by conform import.\n# No script lines: the scenario runs once, checked by the fixture's oracle.\n", fx.Name, filepath.Base(name)))}
 	var keep []any
 	var moved []txtar.File
 	raw, _ := doc["initialFiles"].([]any)
