@@ -98,4 +98,3 @@ an invocation error (exit 2) naming the file and the JSON path.`,
 		}
 	},
 })
-
