@@ -561,7 +561,7 @@ func (r *fixtureRun) audit(rep *Report) {
 	if r.opts.Task != "" {
 		goal = r.opts.Task
 	}
-	rep.CheckpointAudits = r.audits
+	rep.CheckpointAudits = append([]CheckpointAudit{}, r.audits...)
 	rep.ModelRequests = r.model.Records(goal)
 	saved := make([]string, 0, len(r.audits))
 	for _, a := range r.audits {

@@ -54,7 +54,7 @@ type Report struct {
 	ModelRequests []model.RequestRecord `json:"modelRequests,omitempty"`
 	// CheckpointAudits holds the structural audit of every persisted
 	// checkpoint, in save order (LAB §3.10).
-	CheckpointAudits []CheckpointAudit `json:"checkpointAudits,omitempty"`
+	CheckpointAudits []CheckpointAudit `json:"checkpointAudits"`
 	// ModelContext is the model-context audit (LAB §3.10): every request
 	// contained the task, and the saved checkpoint hashes the model was
 	// shown. Nil when no execution ran.

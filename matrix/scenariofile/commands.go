@@ -19,24 +19,24 @@ func (s *state) commands() map[string]cmdFunc {
 	return map[string]cmdFunc{
 		"conform-run": s.cmdRun,
 		"resume":      s.cmdResume,
-		"status": s.assert(func(rep *lab.Report, args []string) (bool, string) {
+		"status": s.assert("status", func(rep *lab.Report, args []string) (bool, string) {
 			return rep.Status == args[0], "status " + rep.Status
 		}),
-		"error-code": s.assert(func(rep *lab.Report, args []string) (bool, string) {
+		"error-code": s.assert("error-code", func(rep *lab.Report, args []string) (bool, string) {
 			got := "null"
 			if rep.ErrorCode != nil {
 				got = *rep.ErrorCode
 			}
 			return got == args[0], "error code " + got
 		}),
-		"tools": s.assert(func(rep *lab.Report, args []string) (bool, string) {
+		"tools": s.assert("tools", func(rep *lab.Report, args []string) (bool, string) {
 			got := []string{}
 			if rep.Observed != nil {
 				got = rep.Observed.ToolSequence
 			}
 			return slices.Equal(got, args), "tool sequence " + list(got)
 		}),
-		"effects": s.assert(func(rep *lab.Report, args []string) (bool, string) {
+		"effects": s.assert("effects", func(rep *lab.Report, args []string) (bool, string) {
 			got := []string{}
 			if rep.Observed != nil {
 				for _, w := range rep.Observed.Writes {
@@ -45,7 +45,7 @@ func (s *state) commands() map[string]cmdFunc {
 			}
 			return slices.Equal(got, args), "write evidence for " + list(got)
 		}),
-		"changes": s.assert(func(rep *lab.Report, args []string) (bool, string) {
+		"changes": s.assert("changes", func(rep *lab.Report, args []string) (bool, string) {
 			got := []string{}
 			if rep.Observed != nil {
 				got = append(got, rep.Observed.ChangedPaths()...)
@@ -54,7 +54,7 @@ func (s *state) commands() map[string]cmdFunc {
 			slices.Sort(want)
 			return slices.Equal(got, want), "changed paths " + list(got)
 		}),
-		"file":        s.assert(s.fileCheck),
+		"file":        s.assert("file", s.fileCheck),
 		"replay-hash": s.cmdHash,
 	}
 }
@@ -68,15 +68,16 @@ func list(s []string) string {
 
 // assert makes a command of check, which says whether the last run meets
 // the line's arguments and what the run showed.
-func (s *state) assert(check func(rep *lab.Report, args []string) (bool, string)) cmdFunc {
+func (s *state) assert(name string, check func(rep *lab.Report, args []string) (bool, string)) cmdFunc {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		rep := s.last(ts)
 		ok, got := check(rep, args)
+		line := strings.Join(append([]string{name}, args...), " ")
 		switch {
 		case ok && neg:
-			ts.Fatalf("expected otherwise, got %s", got)
+			ts.Fatalf("! %s: the run shows %s", line, got)
 		case !ok && !neg:
-			ts.Fatalf("got %s", got)
+			ts.Fatalf("%s: the run shows %s", line, got)
 		}
 	}
 }

@@ -142,7 +142,9 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	if doc == nil {
 		return nil, &fixture.Error{File: name, Msg: "the scenario has no " + ScenarioName + " (the original fixture, as a file of the archive)"}
 	}
-	docName := fmt.Sprintf("%s (%s at line %d)", name, ScenarioName, docLine)
+	// JSON errors count lines within scenario.json, whose first line is
+	// the one after its marker.
+	docName := fmt.Sprintf("%s: %s (from line %d)", name, ScenarioName, docLine+1)
 	fx, err := fixture.Parse(docName, doc)
 	if err != nil {
 		return nil, err
@@ -222,8 +224,6 @@ func checkName(n string) error {
 		return errors.New("absolute path")
 	case strings.ContainsAny(n, "\\$"):
 		return errors.New(`a name may not contain "\" or "$"`)
-	case path.Clean(n) != strings.TrimSuffix(n, "/") || n != strings.TrimSuffix(n, "/"):
-		return errors.New("not a clean slash path")
 	}
 	for _, part := range strings.Split(n, "/") {
 		switch {
@@ -232,6 +232,9 @@ func checkName(n string) error {
 		case strings.EqualFold(part, ".git"):
 			return errors.New("a path under .git")
 		}
+	}
+	if path.Clean(n) != n {
+		return errors.New("not a clean slash path (no empty, \".\" or trailing components)")
 	}
 	return nil
 }
