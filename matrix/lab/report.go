@@ -44,6 +44,10 @@ type Report struct {
 	// Failures are the failed assertions in the oracle's order, then any
 	// host failure.
 	Failures []oracle.Failure `json:"failures"`
+	// ExpectedFailures are oracle failures a txtar scenario's script
+	// expected ("! conform-run"): evidence, not the verdict (package
+	// scenariofile).
+	ExpectedFailures []oracle.Failure `json:"expectedFailures,omitempty"`
 	// Observed is the record the oracle checked.
 	Observed *oracle.Observed `json:"observed,omitempty"`
 	// Transcript is the ordered record of the run's runtime events.

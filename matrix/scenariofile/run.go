@@ -53,6 +53,7 @@ func Run(ctx context.Context, sc *Scenario, opts lab.Options, keep bool) (*lab.R
 	if s.negRun && len(failures) == 0 {
 		// The script expected the oracle to fail and it did: the oracle's
 		// failures are the scenario's evidence, not its verdict.
+		rep.ExpectedFailures, rep.Failures = rep.Failures, []oracle.Failure{}
 		rep.Passed = true
 		return rep, nil
 	}
