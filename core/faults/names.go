@@ -27,4 +27,7 @@ const (
 	GateMissingFingerprintFresh = "gate-missing-fingerprint-fresh"
 	GateWriteKeepsValidation    = "gate-write-keeps-validation"
 	GateDocWriteVoidsValidation = "gate-doc-write-voids-validation"
+
+	// Determinism of the run record (RUNTIME §3, DESIGN "Replay").
+	ExecutionIDWallClock = "execution-id-wall-clock"
 )

@@ -56,6 +56,8 @@ var registry = []Fault{
 		"keeps a validation current after a later write to a path it covers", []int{4}},
 	{GateDocWriteVoidsValidation, "RUNTIME §20.4: documentation writes neither void validations nor need one",
 		"lets a later documentation write (README.md, docs/…) void the validations that cover it", []int{3}},
+	{ExecutionIDWallClock, "RUNTIME §3: every execution id comes from the injected executionIdFactory",
+		"mints execution ids from the wall clock and the process ID instead of the injected factory, so two runs of one scenario differ", []int{14}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the

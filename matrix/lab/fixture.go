@@ -43,6 +43,15 @@ type Options struct {
 	// HostEnv names environment variables passed to the host in addition
 	// to the harness's allowlist (conform's --host-env).
 	HostEnv []string
+	// Env, if not nil, is the whole environment of every host process of
+	// the run, replacing the allowlist and HostEnv (the host's HOME and
+	// TMPDIR are then the caller's to set): matrix item 14 varies TZ and
+	// the order of the variables between two runs.
+	Env []string
+	// ClockStartMs is the start of the run's virtual clock, Unix
+	// milliseconds (0 by default): what the core records as the time of
+	// the run's events and checkpoints.
+	ClockStartMs int64
 	// Timeout bounds one fixture run, each stage of a campaign on its own,
 	// in Run and RunCampaign; zero means DefaultTimeout. A fixture that
 	// reaches it fails with a "timeout" failure naming the bound.
@@ -138,7 +147,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	r := &fixtureRun{
 		fx: fx, set: set, opts: opts, dirs: dirs,
 		model: fx.NewModel(), controls: fx.NewControls(),
-		clock: clock.NewFake(0), ids: clock.NewIDs("fixture"),
+		clock: clock.NewFake(opts.ClockStartMs), ids: clock.NewIDs("fixture"),
 		trace: &recordingTrace{}, rec: &recorder{},
 	}
 	if err := arrange(dirs.Workspace, fx.InitialFiles); err != nil {
@@ -328,7 +337,7 @@ func (r *fixtureRun) startHost(ctx context.Context) error {
 		Argv: r.opts.Argv, Workspace: r.dirs.Workspace, StoreDir: r.dirs.Store,
 		Mode: r.set.Mode, ApprovalProfile: r.set.ApprovalProfile, Containment: r.set.CommandContainment,
 		ToolProfile: r.set.ToolProfile, ForbidContainment: r.forbidContainment(), Approvals: r.fx.ApprovalDecisions,
-		Interpose: interpose, PassEnv: r.opts.HostEnv,
+		Interpose: interpose, PassEnv: r.opts.HostEnv, Env: r.opts.Env,
 	}
 	cfg.OnSend, cfg.OnRecv = r.observer()
 	if !r.git {
