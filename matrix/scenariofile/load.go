@@ -92,6 +92,13 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		n := 1 + bytes.Count(data[:invalidAt(data)], []byte("\n"))
 		return nil, lineErr(name, n, "the scenario is not UTF-8 text (write binary workspace files in base64, as workspace/NAME%s)", base64Suffix)
 	}
+	// txtar.Parse panics on a marker line "-- --" (go-internal v1.16):
+	// refuse it first.
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSuffix(l, "\r") == "-- --" {
+			return nil, lineErr(name, i+1, "a file marker without a file name")
+		}
+	}
 	a := txtar.Parse(data)
 	sc := &Scenario{File: name, Script: string(a.Comment)}
 	lines, err := checkScript(name, sc.Script)
@@ -243,8 +250,9 @@ func checkName(n string) error {
 func markerLines(data []byte) []int {
 	var out []int
 	for i, l := range strings.SplitAfter(string(data), "\n") {
-		t := strings.TrimRight(l, "\r\n")
-		if strings.HasPrefix(t, "-- ") && strings.HasSuffix(t, " --") && len(t) >= len("-- x --") {
+		// As txtar reads a marker: "-- NAME --", NAME not blank.
+		t := strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
+		if strings.HasPrefix(t, "-- ") && strings.HasSuffix(t, " --") && len(t) >= 6 && strings.TrimSpace(t[3:len(t)-3]) != "" {
 			out = append(out, i+1)
 		}
 	}
