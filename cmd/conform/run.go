@@ -335,6 +335,9 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 	}
 	var rep *lab.CampaignReport
 	j.await(func() { rep, err = lab.RunCampaign(j.ctx, c, opts, keep) })
+	if rep != nil {
+		hashStages(rep)
+	}
 	stopped, timedOut := j.interrupted(), j.timedOut()
 	if stopped == nil && timedOut == nil && err != nil {
 		return labError(err)

@@ -172,3 +172,12 @@ func writeFileAtomic(file string, data []byte) error {
 	}
 	return os.Rename(tmp.Name(), file)
 }
+
+// hashStages fills in the replay hash of every stage report of a campaign.
+func hashStages(rep *lab.CampaignReport) {
+	for _, st := range rep.Stages {
+		if st.Report != nil {
+			st.Report.ReplayHash, _ = replay.Build(st.Report).Hash()
+		}
+	}
+}

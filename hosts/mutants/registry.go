@@ -162,5 +162,11 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
+		// Replay determinism, item 14.
+		{"timed-validation-ids", gReplay, "makes project.validate validation IDs unique with the wall-clock time and the process ID",
+			reference.Faults{TimedValidationIDs: true}},
 	}
 }
+
+// gReplay is the guarantee of item 14 the replay mutants break.
+const gReplay = "Two isolated runs of the same scenario give the same replay hash: IDs and effects carry no time, process ID or absolute path (item 14)."

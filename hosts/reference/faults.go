@@ -1,8 +1,10 @@
 package reference
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/port"
@@ -127,4 +129,15 @@ func untypedWrites(d workspace.Diff) workspace.Diff {
 	}
 	d.Writes = writes
 	return d
+}
+
+// validationID is the ID of a project.validate validation: the check and
+// the path, or under the TimedValidationIDs fault those and the wall-clock
+// time and the process ID.
+func (s *session) validationID(check, rel string) string {
+	id := "project.validate:" + check + ":" + rel
+	if s.faults.TimedValidationIDs {
+		id += fmt.Sprintf("@%d.%d", time.Now().UnixNano(), os.Getpid())
+	}
+	return id
 }

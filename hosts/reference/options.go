@@ -119,6 +119,10 @@ type Faults struct {
 	// UntypedEntryWrites attests observed directory, symlink and special
 	// entries as regular files hashed by their snapshot fingerprint.
 	UntypedEntryWrites bool
+	// TimedValidationIDs makes every project.validate validation ID unique
+	// with the wall-clock time and the process ID, so two runs of one
+	// scenario attest different IDs (item 14).
+	TimedValidationIDs bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

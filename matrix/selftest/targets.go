@@ -52,4 +52,5 @@ var mutantTargets = map[string][]int{
 	"unknown-outcome-as-retryable": {29, 34},
 	"drop-partial-command-writes":  {29},
 	"failure-as-unknown-outcome":   {45},
+	"timed-validation-ids":         {14},
 }
