@@ -179,8 +179,11 @@ func (s *state) fileCheck(rep *lab.Report, args []string) (bool, string) {
 	if !ok {
 		return false, p + " is not a readable file"
 	}
-	if args[1] == "equals" {
+	switch args[1] {
+	case "equals":
 		return content == args[2], fmt.Sprintf("%s holds %q", p, clip(content))
+	case "line":
+		return content == args[2]+"\n", fmt.Sprintf("%s holds %q", p, clip(content))
 	}
 	return strings.Contains(content, args[2]), fmt.Sprintf("%s holds %q", p, clip(content))
 }

@@ -51,7 +51,12 @@
 //	error-code CODE|null   the final error code
 //	tools NAME...          the exact tool sequence (model-facing names)
 //	effects PATH...        the paths of the run's write evidence, in order
-//	file PATH [absent | equals TEXT | contains TEXT]
+//	file PATH [absent | equals TEXT | line TEXT | contains TEXT]
+//	                       the final workspace: PATH is a regular file;
+//	                       absent; holds exactly TEXT; holds the one line
+//	                       TEXT and its newline; holds TEXT somewhere
+//	                       (TEXT is one script word: quote it with '...',
+//	                       it cannot hold a newline)
 //	changes PATH...        the changed workspace paths, sorted
 //	replay-hash [HASH]     the replay hash (without HASH: log it)
 //

@@ -91,3 +91,48 @@ func TestImportEverySeed(t *testing.T) {
 		})
 	}
 }
+
+// TestImportCampaignStages imports every stage of the original campaign
+// and runs the imported stages as a campaign: each stage gives the same
+// outcome and replay hash as the JSON stage.
+func TestImportCampaignStages(t *testing.T) {
+	const dir = "../fixture/testdata/campaigns/progressive-project"
+	orig, err := fixture.LoadCampaign(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := &fixture.Campaign{Path: t.TempDir()}
+	for _, st := range orig.Stages {
+		data, err := os.ReadFile(st.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ar, err := scenariofile.Import(st.File, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := scenariofile.Parse(filepath.Join(imported.Path, filepath.Base(st.File)+scenariofile.Ext), ar)
+		if err != nil {
+			t.Fatalf("%s: %v", st.File, err)
+		}
+		imported.Stages = append(imported.Stages, sc.Fixture)
+	}
+	opts := lab.Options{Argv: reference(t)}
+	a, err := lab.RunCampaign(context.Background(), orig, opts, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := lab.RunCampaign(context.Background(), imported, opts, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Passed || !b.Passed || len(a.Stages) != len(b.Stages) || len(a.Stages) != len(orig.Stages) {
+		t.Fatalf("json campaign passed %v (%v), imported %v (%v)", a.Passed, a.Failures, b.Passed, b.Failures)
+	}
+	for i := range a.Stages {
+		ta, tb := replay.Build(a.Stages[i].Report), replay.Build(b.Stages[i].Report)
+		if d := replay.Diverge(ta, tb); d != nil {
+			t.Errorf("%s: %v", a.Stages[i].Stage, d)
+		}
+	}
+}

@@ -79,9 +79,9 @@ func checkArgs(args []string) error {
 		switch {
 		case len(rest) == 1:
 		case len(rest) == 2 && rest[1] == "absent":
-		case len(rest) == 3 && (rest[1] == "equals" || rest[1] == "contains"):
+		case len(rest) == 3 && (rest[1] == "equals" || rest[1] == "contains" || rest[1] == "line"):
 		default:
-			return fmt.Errorf("usage: file PATH [absent | equals TEXT | contains TEXT]")
+			return fmt.Errorf("usage: file PATH [absent | equals TEXT | line TEXT | contains TEXT]")
 		}
 	case "resume":
 		for _, a := range rest {
