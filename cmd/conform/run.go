@@ -27,13 +27,25 @@ rest of the fixture's expected block, plus the checks that always run
 (declared controls fired, persisted checkpoints pass integrity, every change of
 a completed run is backed by host write evidence).
 
-Each FIXTURE is a .json fixture, a .txtar scenario (a testscript script of
-the harness's own commands, a scenario.json in the original format and
-workspace/ files; see 'conform help import' and package matrix/scenariofile),
-or a directory, walked recursively, whose .json and .txtar files all run in
-path order. Each runs isolated: a fresh temporary workspace with the fixture's initial files and a
+Each FIXTURE is a .json fixture, a .txtar scenario, or a directory, walked
+recursively, whose .json and .txtar files all run in path order. Each runs
+isolated: a fresh temporary workspace with the fixture's initial files and a
 Git baseline commit, a fresh store directory and a fresh host process. --keep
 keeps the workspace and prints its path.
+
+A .txtar scenario holds scenario.json (an original fixture, as strict),
+workspace/PATH files that seed the workspace (workspace/PATH.base64 for
+binary content) and, as its comment, a testscript script of the harness's
+own commands only (no exec, no other built-in: nothing in an archive runs):
+  resume [on=paused|failed] [tamper] [fresh-host] [max=N]   before a run
+  conform-run            run it; "! conform-run" expects the oracle to fail
+  status S | error-code C|null | tools NAME... | effects PATH... |
+  changes PATH... | file PATH [absent|equals T|line T|contains T] |
+  replay-hash [HASH]     assertions on the last run ("!" negates)
+A script without conform-run runs the scenario once first. An archive file
+outside workspace/ other than scenario.json, a ".." or .git path, an unknown
+command, bad JSON or an unknown field is exit 2, naming the file and the line
+or field. 'conform import' writes scenarios from JSON fixtures.
 
 With --campaign, the .json files of DIR are the stages of a campaign: they run
 in name order on one shared workspace, each with its own host process and run
