@@ -48,6 +48,10 @@ type Options struct {
 	// TMPDIR are then the caller's to set): matrix item 14 varies TZ and
 	// the order of the variables between two runs.
 	Env []string
+	// Inspect, if set, is called by Run with the run's directories after
+	// the run and before they are removed: a caller reads the final
+	// workspace there (the txtar scenarios' file assertions).
+	Inspect func(Dirs)
 	// ClockStartMs is the start of the run's virtual clock, Unix
 	// milliseconds (0 by default): what the core records as the time of
 	// the run's events and checkpoints.

@@ -81,15 +81,13 @@ type state struct {
 }
 
 func (s *state) run() error {
-	rep, err := lab.Run(s.ctx, s.fx, s.opts, true)
+	var contents map[string]string
+	opts := s.opts
+	opts.Inspect = func(d lab.Dirs) { contents = s.readFiles(d.Workspace) }
+	rep, err := lab.Run(s.ctx, s.fx, opts, s.keep)
 	if err != nil {
 		s.err = err
 		return err
-	}
-	contents := s.readFiles(rep.Workspace)
-	if !s.keep {
-		os.RemoveAll(filepath.Dir(rep.Workspace))
-		rep.Workspace = ""
 	}
 	tr := replay.Build(rep)
 	if rep.ReplayHash, err = tr.Hash(); err != nil {
