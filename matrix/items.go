@@ -45,7 +45,7 @@ var itemCatalog = []Item{
 		Scope: ScopeHost, Tools: []string{"workspace.read", "workspace.write", "command.run"}, Guarantees: []string{"W1", "W2", "C6"},
 		Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "A host MUST resolve every path beneath the workspace root and reject lexical and symlink escapes without touching anything outside it."},
 	{ID: 14, Name: "replay-hash", Area: "runtime", Title: "deterministic replay hash across two isolated runs",
-		Scope: ScopeCore, Tools: []string{"workspace.list"}, Guarantees: []string{"S3"},
+		Scope: ScopeBoth, Tools: []string{"workspace.list", "workspace.read", "workspace.write", "project.validate", "git.exec", "task.checkpoint"}, Guarantees: []string{"S3"},
 		Contract: "hosts/wire/CONTRACTS.md#checkpoint-and-resume", Guarantee: "Two isolated runs of the same scenario MUST give the same replay hash."},
 	{ID: 15, Name: "legacy-prompt-fields", Area: "prompt", Title: "legacy free-form prompt fields and unknown prompt keys are rejected",
 		Scope: ScopeCore, Tools: nil, Guarantees: []string{"P1", "P2"},

@@ -24,7 +24,7 @@ type command struct {
 var commands []*command
 
 // order is the order of commands in help; unlisted ones come last.
-var order = []string{"certify", "run", "selftest", "matrix", "tools", "host", "version"}
+var order = []string{"certify", "run", "import", "golden", "selftest", "matrix", "tools", "host", "version"}
 
 func register(c *command) bool {
 	commands = append(commands, c)

@@ -5,22 +5,23 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/galaxy-stack/conform/core/faults"
 	"io"
 	"time"
 
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/oracle"
+	"github.com/galaxy-stack/conform/matrix/replay"
 	"github.com/galaxy-stack/conform/reports"
 )
 
 var _ = register(&command{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json... --host HOST [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -29,10 +30,25 @@ rest of the fixture's expected block, plus the checks that always run
 (declared controls fired, persisted checkpoints pass integrity, every change of
 a completed run is backed by host write evidence).
 
-Each FIXTURE (a .json file, or a directory whose .json files are all run) runs
+Each FIXTURE is a .json fixture, a .txtar scenario, or a directory, walked
+recursively, whose .json and .txtar files all run in path order. Each runs
 isolated: a fresh temporary workspace with the fixture's initial files and a
 Git baseline commit, a fresh store directory and a fresh host process. --keep
 keeps the workspace and prints its path.
+
+A .txtar scenario holds scenario.json (an original fixture, as strict),
+workspace/PATH files that seed the workspace (workspace/PATH.base64 for
+binary content) and, as its comment, a testscript script of the harness's
+own commands only (no exec, no other built-in: nothing in an archive runs):
+  resume [on=paused|failed] [tamper] [fresh-host] [max=N]   before a run
+  conform-run            run it; "! conform-run" expects the oracle to fail
+  status S | error-code C|null | tools NAME... | effects PATH... |
+  changes PATH... | file PATH [absent|equals T|line T|contains T] |
+  replay-hash [HASH]     assertions on the last run ("!" negates)
+A script without conform-run runs the scenario once first. An archive file
+outside workspace/ other than scenario.json, a ".." or .git path, an unknown
+command, bad JSON or an unknown field is exit 2, naming the file and the line
+or field. 'conform import' writes scenarios from JSON fixtures.
 
 A fixture the host cannot serve at all (a full_contract fixture on a host
 without the optional tools) is not applicable: it prints N/A with the reason
@@ -88,6 +104,13 @@ failure), the finished reports are printed with "interrupted": true in the
 JSON, and conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal
 exits at once. Temporary workspaces are removed either way, unless --keep.
 
+Every report carries the replay hash ("replayHash" in --json): the SHA-256 of
+the JCS form of the run's normalized transcript (no paths, times, PIDs, host
+name or host-opaque values), equal across isolated runs of a conformant host.
+--transcript FILE writes the transcripts themselves (atomically). Reports also
+carry the checkpoint audits, the model requests and model-context audit, the
+trace flushes and the command containment the host reported.
+
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
 2 the invocation is wrong: a malformed fixture (named with the file and the
@@ -107,6 +130,7 @@ stopped it.`,
 		timeout := addTimeoutFlag(fs)
 		env := addHostEnvFlag(fs)
 		rf := addReportFlags(fs, "the result document")
+		transcript := fs.String("transcript", "", "write the normalized transcript of each run to `FILE` (one object, or an array for several fixtures)")
 		return func(args []string) error {
 			paths, err := interspersed(fs, args)
 			if err != nil {
@@ -164,7 +188,7 @@ stopped it.`,
 			if *campaign != "" {
 				return runCampaign(j, *campaign, opts, *keep, *asJSON, stdout, out)
 			}
-			return runFixtures(j, paths, opts, *keep, *asJSON, stdout, out)
+			return runFixtures(j, paths, opts, *keep, *asJSON, *transcript, stdout, out)
 		}
 	},
 })
@@ -235,29 +259,32 @@ type runOutput struct {
 
 func (o runOutput) write(interrupted bool) error { return o.rf.write(o.rd.document(interrupted)) }
 
-func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, stdout io.Writer, out runOutput) error {
-	var all []*fixture.Fixture
+func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, transcript string, stdout io.Writer, out runOutput) error {
+	var all []runnable
 	for _, p := range paths {
-		fxs, err := loadFixtures(p)
+		rs, err := loadRunnables(p)
 		if err != nil {
 			return loadError(err)
 		}
-		all = append(all, fxs...)
+		all = append(all, rs...)
 	}
+	var transcripts []*replay.Transcript
 	if opts.Task != "" && len(all) != 1 {
 		return usagef("run: --task applies to exactly one fixture, got %d", len(all))
 	}
 	res := runResult{Reports: []*lab.Report{}}
 	started := 0
-	for _, fx := range all {
+	for _, r := range all {
+		fx := r.fx
 		if j.ctx.Err() != nil {
 			break // interrupted or out of time: start nothing new
 		}
 		started++
 		var rep *lab.Report
+		var tr *replay.Transcript
 		var err error
 		t0 := time.Now()
-		j.await(func() { rep, err = lab.Run(j.ctx, fx, opts, keep) })
+		j.await(func() { rep, tr, err = runOne(j.ctx, r, opts, keep) })
 		if j.interrupted() != nil {
 			// Whatever the fixture returned, the signal ended it.
 			res.InterruptedFixture = &fixtureRef{Fixture: fx.Name, File: fx.File}
@@ -276,6 +303,9 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, st
 		}
 		res.Reports = append(res.Reports, rep)
 		out.rd.add(fx.Name, rep, time.Since(t0))
+		if tr != nil {
+			transcripts = append(transcripts, tr)
+		}
 		switch {
 		case rep.NotApplicable != "":
 			res.NotApplicable++
@@ -289,10 +319,15 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, st
 		}
 	}
 	res.NotRun = len(all) - started
+	if transcript != "" {
+		if err := writeTranscripts(transcript, transcripts); err != nil {
+			return usagef("run: --transcript: %v", err)
+		}
+	}
 	stopped := j.interrupted()
 	res.Interrupted = stopped != nil
-	for _, fx := range all[started:] {
-		out.rd.skip(fx, reports.NotRunReason)
+	for _, r := range all[started:] {
+		out.rd.skip(r.fx, reports.NotRunReason)
 	}
 	if err := out.write(res.Interrupted); err != nil {
 		return err
@@ -357,6 +392,9 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 	}
 	var rep *lab.CampaignReport
 	j.await(func() { rep, err = lab.RunCampaign(j.ctx, c, opts, keep) })
+	if rep != nil {
+		hashStages(rep)
+	}
 	stopped, timedOut := j.interrupted(), j.timedOut()
 	if stopped == nil && timedOut == nil && err != nil {
 		return labError(err)

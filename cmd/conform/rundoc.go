@@ -45,7 +45,7 @@ func (r *runDoc) add(name string, rep *lab.Report, d time.Duration) {
 	if r.seen == nil {
 		r.seen = rep
 	}
-	it := reports.Item{Name: name, Title: name, Area: "run", Fixture: name, File: rep.File, DurationMs: d.Milliseconds()}
+	it := reports.Item{Name: name, Title: name, Area: "run", Fixture: name, File: rep.File, DurationMs: d.Milliseconds(), ReplayHash: rep.ReplayHash}
 	switch {
 	case rep.NotApplicable != "":
 		it.Status, it.Reason = reports.NotApplicable, rep.NotApplicable

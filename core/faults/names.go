@@ -44,4 +44,6 @@ const (
 	CheckpointSkipContentHash = "checkpoint-skip-content-hash"
 	// Ending a canceled run (RUNTIME §22.3).
 	CancelAsFailure = "cancel-as-failure"
+	// Determinism of the run record (RUNTIME §3, DESIGN "Replay").
+	ExecutionIDWallClock = "execution-id-wall-clock"
 )

@@ -78,6 +78,8 @@ var registry = []Fault{
 		"accepts a checkpoint whose content no longer matches its contentHash, so a tampered stored checkpoint resumes", []int{39}},
 	{CancelAsFailure, "RUNTIME §22.3 step 1: a CANCELED error or a cancel intent ends the run cancelled, with no checkpoint",
 		"ends a canceled run as failed with a failure checkpoint, as if the cancellation were an ordinary error", []int{5}},
+	{ExecutionIDWallClock, "RUNTIME §3: every execution id comes from the injected executionIdFactory",
+		"mints execution ids from the wall clock and the process ID instead of the injected factory, so two runs of one scenario differ", []int{14}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the

@@ -80,7 +80,7 @@ func newSession(deps Deps, req Request, budget Budget, resume bool) *session {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	s := &session{
 		deps: deps, req: req, budget: budget, resume: resume, runID: req.RunID,
-		executionID: deps.IDs.NewID("execution"),
+		executionID: newExecutionID(deps),
 		ctx:         ctx, cancel: cancel,
 		approvalGate: make(chan struct{}, 1),
 		sm:           newMachine(),

@@ -227,6 +227,9 @@ func registry() []Mutant {
 			cmd(command.Faults{TruncateSpill: true})},
 		{"terminal-stdin", gStdin, "gives commands a pseudo-terminal as stdin",
 			cmd(command.Faults{TerminalStdin: true})},
+		// Replay determinism, item 14.
+		{"timed-validation-ids", gReplay, "makes project.validate validation IDs unique with the wall-clock time and the process ID",
+			reference.Faults{TimedValidationIDs: true}},
 	}
 }
 
@@ -244,3 +247,6 @@ const (
 
 // rs makes reference faults from research adapter faults.
 func rs(f research.Faults) reference.Faults { return reference.Faults{Research: f} }
+
+// gReplay is the guarantee of item 14 the replay mutants break.
+const gReplay = "Two isolated runs of the same scenario give the same replay hash: IDs and effects carry no time, process ID or absolute path (item 14)."

@@ -321,6 +321,20 @@ var specs = map[string]func(name string){
 			Expect(h.exists("a.txt")).To(Equal(h == mut), "%s wrote before the denial", h)
 		}
 	},
+	"timed-validation-ids": func(name string) {
+		posixOnly()
+		pkg := `{"name":"x","version":"1.0.0","scripts":{"test":"true"}}`
+		ref, mut := both(name, setup{files: map[string]string{"package.json": pkg}})
+		validate := map[string]any{"checks": []string{"test"}}
+		r := ref.result("validate_project", validate)
+		Expect(r.Effects).NotTo(BeNil(), "%s", r.Content)
+		Expect(r.Effects.Validations).To(HaveLen(1))
+		Expect(r.Effects.Validations[0].ID).To(Equal("project.validate:test:."))
+		m := mut.result("validate_project", validate)
+		Expect(m.Effects).NotTo(BeNil(), "%s", m.Content)
+		Expect(m.Effects.Validations).To(HaveLen(1))
+		Expect(m.Effects.Validations[0].ID).To(HavePrefix("project.validate:test:.@"))
+	},
 	"validate-without-approval": func(name string) {
 		posixOnly()
 		pkg := `{"name":"x","version":"1.0.0","scripts":{"test":"echo tested > tested.txt"}}`

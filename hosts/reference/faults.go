@@ -1,8 +1,10 @@
 package reference
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/port"
@@ -145,4 +147,15 @@ func (s *session) storeGetFaults(entries []wire.StoreEntry) []wire.StoreEntry {
 func alwaysMatches(state wire.WorkspaceState) wire.FingerprintResult {
 	m := true
 	return wire.FingerprintResult{CurrentFingerprint: state.StateFingerprint, Matches: &m}
+}
+
+// validationID is the ID of a project.validate validation: the check and
+// the path, or under the TimedValidationIDs fault those and the wall-clock
+// time and the process ID.
+func (s *session) validationID(check, rel string) string {
+	id := "project.validate:" + check + ":" + rel
+	if s.faults.TimedValidationIDs {
+		id += fmt.Sprintf("@%d.%d", time.Now().UnixNano(), os.Getpid())
+	}
+	return id
 }

@@ -184,6 +184,10 @@ type Faults struct {
 	// documents' members re-ordered as a JSONB column returns them
 	// (shorter keys first), not in the canonical order they were put in.
 	StoreReordersDocuments bool
+	// TimedValidationIDs makes every project.validate validation ID unique
+	// with the wall-clock time and the process ID, so two runs of one
+	// scenario attest different IDs (item 14).
+	TimedValidationIDs bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

@@ -86,7 +86,7 @@ func validateProject(ctx context.Context, s *session, c *call) (outcome, error) 
 		if r.Status == "cancelled" {
 			cancelled = true
 		}
-		v := port.ValidationEntry{ID: "project.validate:" + r.Check + ":" + rel, Detail: r.Check + ": " + r.Summary, Scope: "workspace", Status: "failed"}
+		v := port.ValidationEntry{ID: s.validationID(r.Check, rel), Detail: r.Check + ": " + r.Summary, Scope: "workspace", Status: "failed"}
 		switch r.Status {
 		case "passed":
 			v.Status = "passed"

@@ -66,8 +66,20 @@
 // machine where a backend verifies) is met by an option of the run
 // (Options.ForbidContainment), never by recognising the fixture.
 //
+// # Audits
+//
+// Besides the oracle's record, the report carries what the original lab
+// reported (LAB §3.10, §5): the structural audit of every persisted
+// checkpoint (Report.CheckpointAudits: reason, compaction count, model
+// turns, tool calls, edit paths, validation IDs, diff reviewed, active tool
+// names, content hash), a summary of every model request and the
+// model-context audit (Report.ModelRequests, Report.ModelContext), the
+// successful trace flushes and the command containment the host reported.
+//
 // # Not done here
 //
-// The replay hash of the normalized transcript is computed elsewhere; the
-// report keeps the transcript (Report.Transcript) it will be computed from.
+// The normalized transcript and its replay hash are package replay's
+// (replay.Build over a Report); the report keeps the runtime events
+// (Report.Transcript) they are built from, and ReplayHash for a caller
+// that fills it in.
 package lab

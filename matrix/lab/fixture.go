@@ -43,6 +43,19 @@ type Options struct {
 	// HostEnv names environment variables passed to the host in addition
 	// to the harness's allowlist (conform's --host-env).
 	HostEnv []string
+	// Env, if not nil, is the whole environment of every host process of
+	// the run, replacing the allowlist and HostEnv (the host's HOME and
+	// TMPDIR are then the caller's to set): matrix item 14 varies TZ and
+	// the order of the variables between two runs.
+	Env []string
+	// Inspect, if set, is called by Run with the run's directories after
+	// the run and before they are removed: a caller reads the final
+	// workspace there (the txtar scenarios' file assertions).
+	Inspect func(Dirs)
+	// ClockStartMs is the start of the run's virtual clock, Unix
+	// milliseconds (0 by default): what the core records as the time of
+	// the run's events and checkpoints.
+	ClockStartMs int64
 	// Timeout bounds one fixture run, each stage of a campaign on its own,
 	// in Run and RunCampaign; zero means DefaultTimeout. A fixture that
 	// reaches it fails with a "timeout" failure naming the bound.
@@ -107,6 +120,7 @@ type fixtureRun struct {
 	trace    *recordingTrace
 	rec      *recorder
 	storeErr error // the host's store could not list its checkpoints
+	audits   []CheckpointAudit
 
 	closeErrs []error  // what closing each host process said, when not nil
 	incidents []string // what conform had to do to each host process
@@ -137,7 +151,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	r := &fixtureRun{
 		fx: fx, set: set, opts: opts, dirs: dirs,
 		model: fx.NewModel(), controls: fx.NewControls(),
-		clock: clock.NewFake(0), ids: clock.NewIDs("fixture"),
+		clock: clock.NewFake(opts.ClockStartMs), ids: clock.NewIDs("fixture"),
 		trace: &recordingTrace{}, rec: &recorder{},
 	}
 	if err := arrange(dirs.Workspace, fx.InitialFiles); err != nil {
@@ -194,6 +208,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	rep.Observed = obs
 	rep.Status, rep.ErrorCode = obs.Status, obs.ErrorCode
 	rep.Transcript = r.rec.transcript
+	r.audit(rep)
 	rep.Faults = r.faults()
 	rep.Failures = oracle.Check(fx, obs)
 	if outside != nil {
@@ -210,7 +225,6 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	r.closeHost()
 	rep.Incidents = r.incidents
 	rep.Approvals, rep.Wire = r.approvals, r.wireLog()
-	rep.ModelRequests = r.model.Records(fx.Task)
 	if len(r.closeErrs) > 0 && r.currentHost().HostError() == nil && len(rep.Faults) == 0 {
 		msg := errors.Join(r.closeErrs...).Error()
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
@@ -290,6 +304,10 @@ func (r *fixtureRun) currentHost() *session.Host {
 func (r *fixtureRun) describeHost(rep *Report) {
 	h := r.currentHost()
 	rep.Host = h.Init.Host
+	if c := h.Init.Containment; c != nil {
+		cc := *c
+		rep.CommandContainment = &cc
+	}
 	rep.Doubles = append(rep.Doubles, h.Init.Doubles...)
 	if h.RunStore() == nil {
 		rep.Doubles = append(rep.Doubles, "run store")
@@ -323,7 +341,7 @@ func (r *fixtureRun) startHost(ctx context.Context) error {
 		Argv: r.opts.Argv, Workspace: r.dirs.Workspace, StoreDir: r.dirs.Store,
 		Mode: r.set.Mode, ApprovalProfile: r.set.ApprovalProfile, Containment: r.set.CommandContainment,
 		ToolProfile: r.set.ToolProfile, ForbidContainment: r.forbidContainment(), Approvals: r.fx.ApprovalDecisions,
-		Interpose: interpose, PassEnv: r.opts.HostEnv,
+		Interpose: interpose, PassEnv: r.opts.HostEnv, Env: r.opts.Env,
 	}
 	if c := r.fx.Conform; c != nil {
 		cfg.Approver, cfg.ApprovalTimeoutMs = c.Approver, c.ApprovalTimeoutMs
@@ -366,7 +384,7 @@ func (r *fixtureRun) startHost(ctx context.Context) error {
 // onEvent records every runtime event and applies the controls that fire
 // on it to the active run (LAB §3.7).
 func (r *fixtureRun) onEvent(ev run.Event) {
-	r.rec.add(ev)
+	r.rec.add(ev, r.model.RequestCount())
 	for _, f := range r.controls.Observe(ev.Type) {
 		r.mu.Lock()
 		ctrl := r.ctrl
@@ -513,16 +531,9 @@ func (r *fixtureRun) observe(ctx context.Context, results []run.Result, initial 
 // the fixture's run, in save order, and checks each with the core's
 // integrity assertion (LAB §4.20).
 func (r *fixtureRun) persistedCheckpoints(ctx context.Context) ([]oracle.Checkpoint, error) {
-	var docs [][]byte
-	if r.memStore != nil {
-		for _, d := range r.memStore.CheckpointHistory() {
-			docs = append(docs, d)
-		}
-	} else {
-		var err error
-		if docs, err = r.currentHost().Checkpoints(ctx, r.fx.RunID()); err != nil {
-			return nil, &storeError{err}
-		}
+	docs, err := r.checkpointDocs(ctx)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]oracle.Checkpoint, 0, len(docs))
 	for _, d := range docs {
@@ -536,8 +547,44 @@ func (r *fixtureRun) persistedCheckpoints(ctx context.Context) ([]oracle.Checkpo
 			c.IntegrityError = err.Error()
 		}
 		out = append(out, c)
+		r.audits = append(r.audits, auditCheckpoint(d))
 	}
 	return out, nil
+}
+
+// checkpointDocs returns every checkpoint document the run store holds
+// for the fixture's run, in save order.
+func (r *fixtureRun) checkpointDocs(ctx context.Context) ([][]byte, error) {
+	var docs [][]byte
+	if r.memStore != nil {
+		for _, d := range r.memStore.CheckpointHistory() {
+			docs = append(docs, d)
+		}
+	} else {
+		var err error
+		if docs, err = r.currentHost().Checkpoints(ctx, r.fx.RunID()); err != nil {
+			return nil, &storeError{err}
+		}
+	}
+	return docs, nil
+}
+
+// audit fills the report's audits: the checkpoint audits persistedCheckpoints
+// read, the model requests and the model-context audit, the trace flushes.
+func (r *fixtureRun) audit(rep *Report) {
+	goal := r.fx.Task
+	if r.opts.Task != "" {
+		goal = r.opts.Task
+	}
+	rep.CheckpointAudits = append([]CheckpointAudit{}, r.audits...)
+	rep.ModelRequests = r.model.Records(goal)
+	saved := make([]string, 0, len(r.audits))
+	for _, a := range r.audits {
+		saved = append(saved, a.ContentHash)
+	}
+	ca := r.model.Audit(goal, saved)
+	rep.ModelContext = &ca
+	rep.TraceFlushes = r.trace.Flushes()
 }
 
 // forbidContainment reports whether the host must treat every containment

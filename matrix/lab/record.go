@@ -30,6 +30,12 @@ type Entry struct {
 	Issues []string `json:"issues,omitempty"`
 	// DelayMs is a model retry's delay.
 	DelayMs int64 `json:"delayMs,omitempty"`
+	// ModelRequests is the number of round requests the model had received
+	// when the event was recorded: it places each request among the events.
+	ModelRequests int `json:"modelRequests,omitempty"`
+	// Event is the runtime event itself, for the replay transcript (package
+	// replay), which keeps only its normalized parts; not reported.
+	Event *run.Event `json:"-"`
 }
 
 // recorder collects the runtime events of every execution of one fixture
@@ -44,10 +50,11 @@ type recorder struct {
 	modelEvents int
 }
 
-func (r *recorder) add(ev run.Event) {
+func (r *recorder) add(ev run.Event, requests int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	e := Entry{Execution: ev.ExecutionID, Type: ev.Type, Turn: ev.ModelTurn}
+	evc := ev
+	e := Entry{Execution: ev.ExecutionID, Type: ev.Type, Turn: ev.ModelTurn, ModelRequests: requests, Event: &evc}
 	switch ev.Type {
 	case run.EventModel:
 		r.modelEvents++
@@ -144,6 +151,13 @@ func (t *recordingTrace) Flush(ctx context.Context) error {
 	t.flushes++
 	t.mu.Unlock()
 	return nil
+}
+
+// Flushes returns the number of successful flushes.
+func (t *recordingTrace) Flushes() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.flushes
 }
 
 func (t *recordingTrace) Kinds() []string {

@@ -44,10 +44,35 @@ type Report struct {
 	// Failures are the failed assertions in the oracle's order, then any
 	// host failure.
 	Failures []oracle.Failure `json:"failures"`
+	// ExpectedFailures are oracle failures a txtar scenario's script
+	// expected ("! conform-run"): evidence, not the verdict (package
+	// scenariofile).
+	ExpectedFailures []oracle.Failure `json:"expectedFailures,omitempty"`
 	// Observed is the record the oracle checked.
 	Observed *oracle.Observed `json:"observed,omitempty"`
 	// Transcript is the ordered record of the run's runtime events.
 	Transcript []Entry `json:"transcript,omitempty"`
+	// ModelRequests summarizes every round request the scripted model
+	// received, in order (tools offered, tool-free or not, whether the task
+	// was in it, the checkpoint hashes it showed).
+	ModelRequests []model.RequestRecord `json:"modelRequests,omitempty"`
+	// CheckpointAudits holds the structural audit of every persisted
+	// checkpoint, in save order (LAB §3.10).
+	CheckpointAudits []CheckpointAudit `json:"checkpointAudits"`
+	// ModelContext is the model-context audit (LAB §3.10): every request
+	// contained the task, and the saved checkpoint hashes the model was
+	// shown. Nil when no execution ran.
+	ModelContext *ModelContextAudit `json:"modelContextAudit,omitempty"`
+	// TraceFlushes counts the successful trace flushes (LAB §5).
+	TraceFlushes int `json:"traceFlushes"`
+	// CommandContainment is the command-containment status the first host
+	// process reported at initialize (LAB §13.3), nil when it reported
+	// none.
+	CommandContainment *wire.Containment `json:"commandContainment,omitempty"`
+	// ReplayHash is the SHA-256 of the JCS form of the run's normalized
+	// transcript (package replay); lab leaves it empty, the command line
+	// fills it in.
+	ReplayHash string `json:"replayHash,omitempty"`
 	// Workspace is the workspace directory, set only when it was kept.
 	Workspace string `json:"workspace,omitempty"`
 	// HostStderr is the tail of the host's standard error, kept when the
@@ -71,10 +96,6 @@ type Report struct {
 	// Approvals are the approval requests the harness answered, host
 	// process by host process, in order.
 	Approvals []session.Approval `json:"-"`
-	// ModelRequests summarize the round requests the model double
-	// received, in order, across every execution: what tools each
-	// offered (a check of the first request after a resume reads it).
-	ModelRequests []model.RequestRecord `json:"-"`
 }
 
 // A WireMessage is one JSON-RPC message of a fixture run.

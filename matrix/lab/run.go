@@ -51,6 +51,9 @@ func Run(ctx context.Context, fx *fixture.Fixture, opts Options, keep bool) (*Re
 		return nil, err
 	}
 	rep, err := runBounded(ctx, fx, dirs, opts)
+	if rep != nil && opts.Inspect != nil {
+		opts.Inspect(dirs)
+	}
 	if rep != nil && keep {
 		rep.Workspace = dirs.Workspace
 	}

@@ -80,4 +80,5 @@ var mutantTargets = map[string][]int{
 	"research-durable-cache":        {107},
 	"truncate-spill":                {6},
 	"terminal-stdin":                {52},
+	"timed-validation-ids":          {14},
 }

@@ -54,6 +54,9 @@ type HostConfig struct {
 	// PassEnv names the harness's environment variables the host inherits
 	// beyond wire.DefaultEnv (the CLI's --host-env NAME).
 	PassEnv []string
+	// Env, if not nil, is the host's whole environment (wire.StartOptions
+	// Env): PassEnv and the session's own HOME are then not used.
+	Env []string
 	// Home is the host's home directory (HOME; TMPDIR is its "tmp"); ""
 	// means a temporary directory removed when the host is closed.
 	Home string
@@ -98,7 +101,7 @@ type Approval struct {
 func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{}
 	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approverFor(cfg), Interpose: cfg.Interpose,
-		PassEnv: cfg.PassEnv, Home: cfg.Home, OnSend: cfg.OnSend, OnRecv: cfg.OnRecv})
+		PassEnv: cfg.PassEnv, Env: cfg.Env, Home: cfg.Home, OnSend: cfg.OnSend, OnRecv: cfg.OnRecv})
 	if err != nil {
 		return nil, err
 	}

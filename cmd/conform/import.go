@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/scenariofile"
+)
+
+var _ = register(&command{
+	Name:      "import",
+	UsageLine: "conform import FIXTURE.json|DIR... -o DIR [--force]",
+	Short:     "turn original JSON fixtures into txtar scenarios",
+	Long: `Import writes, for every original JSON fixture given (a directory is walked
+recursively for .json files), an equivalent txtar scenario in the output
+directory: NAME.txtar for NAME.json, keeping the path under a directory
+argument. Running either gives the same outcome and the same replay hash.
+
+The scenario's scenario.json is the fixture document; every initial file
+that txtar holds byte for byte (text that ends in a newline and has no line
+starting "--") moves out to workspace/PATH, the rest stays in initialFiles.
+The script is a comment: the scenario runs once, checked by the fixture's
+oracle. Add harness commands to it (see 'conform help run' and package
+matrix/scenariofile: conform-run, resume, status, error-code, tools,
+effects, file, changes, replay-hash) to assert more.
+
+An existing output file is an error unless --force. A malformed fixture is
+an invocation error (exit 2) naming the file and the JSON path.`,
+	Run: func(flags *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
+		out := flags.String("o", "", "write the scenarios into `DIR` (created if needed)")
+		force := flags.Bool("force", false, "overwrite existing scenario files")
+		maxSize := flags.Int64("max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
+		return func(args []string) error {
+			paths, err := interspersed(flags, args)
+			if err != nil {
+				return err
+			}
+			if *out == "" {
+				return usagef("import: -o DIR is required")
+			}
+			if len(paths) == 0 {
+				return usagef("import: no fixture given\nusage: conform import FIXTURE.json... -o DIR")
+			}
+			fixture.MaxFileSize = *maxSize
+			type job struct{ src, dst string }
+			var jobs []job
+			seen := map[string]string{}
+			for _, p := range paths {
+				fxs, err := fixture.Load(p) // checks every file before anything is written
+				if err != nil {
+					return loadError(err)
+				}
+				for _, fx := range fxs {
+					rel := filepath.Base(fx.File)
+					if st, err := os.Stat(p); err == nil && st.IsDir() {
+						if r, err := filepath.Rel(p, fx.File); err == nil {
+							rel = r
+						}
+					}
+					dst := filepath.Join(*out, strings.TrimSuffix(rel, filepath.Ext(rel))+scenariofile.Ext)
+					if prev, dup := seen[dst]; dup {
+						return usagef("import: %s and %s would both be written to %s", prev, fx.File, dst)
+					}
+					seen[dst] = fx.File
+					jobs = append(jobs, job{fx.File, dst})
+				}
+			}
+			for _, j := range jobs {
+				data, err := os.ReadFile(j.src)
+				if err != nil {
+					return usagef("import: %v", err)
+				}
+				ar, err := scenariofile.Import(j.src, data)
+				if err != nil {
+					return loadError(err)
+				}
+				if _, err := os.Lstat(j.dst); err == nil && !*force {
+					return usagef("import: %s exists (use --force to overwrite)", j.dst)
+				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return usagef("import: %v", err)
+				}
+				if err := os.MkdirAll(filepath.Dir(j.dst), 0o755); err != nil {
+					return usagef("import: %v", err)
+				}
+				if err := writeFileAtomic(j.dst, ar); err != nil {
+					return usagef("import: %v", err)
+				}
+				fmt.Fprintf(stdout, "%s -> %s\n", j.src, j.dst)
+			}
+			return nil
+		}
+	},
+})

@@ -1,0 +1,230 @@
+// Package golden keeps the golden normalized transcripts of conform's
+// shipped scenarios: one file per scenario, golden/<scenario path under
+// fixtures/ with .json for its extension>, holding the transcript that the
+// reference host's run of the scenario gives (package replay).
+//
+// `go test ./golden` runs every shipped scenario twice, in isolated
+// temporary roots of different names, and checks that both runs give the
+// golden transcript, printing a go-cmp diff of the first divergent event
+// otherwise. A scenario without a golden file, or a golden file without a
+// scenario, fails with "run conform golden update". Golden files are
+// rewritten only by `go test ./golden -update` or `conform golden update`;
+// review the diff before committing it.
+package golden
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/matrix/replay"
+	"github.com/galaxy-stack/conform/matrix/scenariofile"
+)
+
+// Dir is the golden directory, ScenarioDirs the shipped scenario
+// directories, relative to the repository root.
+const Dir = "golden"
+
+// ScenarioDirs are the directories, under the repository root, whose
+// scenarios (.json fixtures and .txtar scenarios, walked recursively) are
+// shipped.
+var ScenarioDirs = []string{"fixtures/matrix", "fixtures/scenarios"}
+
+// Volatile names, per shipped scenario, the workspace paths whose content
+// the scenario makes machine-specific on purpose (a file holding an inode
+// number, written to check that a failed write keeps the inode): their
+// hashes are masked in the golden transcript (replay.Transcript.Mask).
+// The replay hash conform run prints for these scenarios differs between
+// runs.
+var Volatile = map[string][]string{
+	"fixtures/matrix/02-preconditioned-write/failure-keeps-inode.json": {"settings-inode.txt"},
+	"fixtures/matrix/32-invalid-utf8/latin1-file.json":                 {"latin1-inode.txt"},
+}
+
+// A Scenario is one shipped scenario.
+type Scenario struct {
+	// Path is the scenario's path relative to the repository root, in
+	// slash form ("fixtures/matrix/01-read-only-inspect/inspect.json").
+	Path string
+	// Golden is its golden file's path relative to the root.
+	Golden string
+}
+
+// GoldenPath returns the golden file of the scenario at the slash path p
+// ("fixtures/x/y.txtar" → "golden/x/y.json").
+func GoldenPath(p string) string {
+	rel := strings.TrimPrefix(p, "fixtures/")
+	return Dir + "/" + strings.TrimSuffix(rel, filepath.Ext(rel)) + ".json"
+}
+
+// Scenarios lists the shipped scenarios under root, in path order.
+func Scenarios(root string) ([]Scenario, error) {
+	var out []Scenario
+	for _, d := range ScenarioDirs {
+		base := filepath.Join(root, filepath.FromSlash(d))
+		err := filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) && p == base {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			if !e.Type().IsRegular() || !(strings.HasSuffix(p, ".json") || scenariofile.IsScenario(p)) {
+				return nil
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
+			out = append(out, Scenario{Path: rel, Golden: GoldenPath(rel)})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// Goldens lists the golden files under root, slash paths relative to it.
+func Goldens(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(filepath.Join(root, Dir), func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Type().IsRegular() && strings.HasSuffix(p, ".json") {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// Transcript runs the scenario at root/s.Path against the host of opts
+// (the reference host, for golden files) and returns its transcript, the
+// paths of Volatile masked.
+func Transcript(ctx context.Context, root string, s Scenario, opts lab.Options) (*replay.Transcript, error) {
+	p := filepath.Join(root, filepath.FromSlash(s.Path))
+	var rep *lab.Report
+	if scenariofile.IsScenario(p) {
+		sc, err := scenariofile.Load(p)
+		if err != nil {
+			return nil, err
+		}
+		sc.Fixture.File, sc.File = s.Path, s.Path
+		if rep, err = scenariofile.Run(ctx, sc, opts, false); err != nil {
+			return nil, err
+		}
+	} else {
+		fxs, err := fixture.Load(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(fxs) != 1 {
+			return nil, fmt.Errorf("%s: expected one fixture, found %d", s.Path, len(fxs))
+		}
+		if rep, err = lab.Run(ctx, fxs[0], opts, false); err != nil {
+			return nil, err
+		}
+	}
+	return replay.Build(rep).Mask(Volatile[s.Path]...), nil
+}
+
+// Read reads the golden transcript of s.
+func Read(root string, s Scenario) (*replay.Transcript, error) {
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(s.Golden)))
+	if err != nil {
+		return nil, err
+	}
+	return replay.Parse(b)
+}
+
+// Write writes t as the golden transcript of s, atomically.
+func Write(root string, s Scenario, t *replay.Transcript) error {
+	b, err := t.JSON()
+	if err != nil {
+		return err
+	}
+	p := filepath.Join(root, filepath.FromSlash(s.Golden))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}
+
+// Update runs every shipped scenario under root against the host of opts,
+// rewrites every golden file and removes golden files whose scenario is
+// gone. It runs up to parallel scenarios at once and returns the paths it
+// wrote and removed.
+func Update(ctx context.Context, root string, opts lab.Options, parallel int) (written, removed []string, err error) {
+	scs, err := Scenarios(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts := make([]*replay.Transcript, len(scs))
+	errs := make([]error, len(scs))
+	sem := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	for i, s := range scs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			ts[i], errs[i] = Transcript(ctx, root, s, opts)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	keep := map[string]bool{}
+	for i, s := range scs {
+		if err := Write(root, s, ts[i]); err != nil {
+			return written, nil, err
+		}
+		keep[s.Golden] = true
+		written = append(written, s.Golden)
+	}
+	gs, err := Goldens(root)
+	if err != nil {
+		return written, nil, err
+	}
+	for _, g := range gs {
+		if !keep[g] {
+			if err := os.Remove(filepath.Join(root, filepath.FromSlash(g))); err != nil {
+				return written, removed, err
+			}
+			removed = append(removed, g)
+		}
+	}
+	return written, removed, nil
+}

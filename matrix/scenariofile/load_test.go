@@ -1,0 +1,138 @@
+package scenariofile_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/scenariofile"
+)
+
+const okDoc = `{ "schemaVersion": 2, "name": "s", "task": "t", "rounds": [{ "content": "done", "finishReason": "stop" }] }
+`
+
+func TestParseSeedsTheWorkspace(t *testing.T) {
+	ar := "conform-run\nstatus completed\n-- scenario.json --\n" + okDoc +
+		"-- workspace/a.txt --\nhello\n-- workspace/bin/x.dat.base64 --\nAP8Q\n-- workspace/real.base64.base64 --\naGk=\n"
+	sc, err := scenariofile.Parse("s.txtar", []byte(ar))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range sc.Fixture.InitialFiles {
+		got[f.Path] = f.Content
+	}
+	want := map[string]string{"a.txt": "hello\n", "bin/x.dat": "\x00\xff\x10", "real.base64": "hi"}
+	if len(got) != len(want) {
+		t.Fatalf("initial files %q, want %q", got, want)
+	}
+	for p, c := range want {
+		if got[p] != c {
+			t.Errorf("%s = %q, want %q", p, got[p], c)
+		}
+	}
+	if sc.Fixture.File != "s.txtar" || len(sc.Lines) != 2 || sc.Lines[1].Args[1] != "completed" {
+		t.Errorf("file %q, lines %+v", sc.Fixture.File, sc.Lines)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	cases := []struct{ name, archive, want string }{
+		{"no scenario.json", "-- workspace/a --\nx\n", "has no scenario.json"},
+		{"dotdot", "-- scenario.json --\n" + okDoc + "-- workspace/../x --\nx\n", `s.txtar:3: archive file "workspace/../x": ".." in the path`},
+		{"absolute", "-- scenario.json --\n" + okDoc + "-- /etc/x --\nx\n", "absolute path"},
+		{"dollar", "-- scenario.json --\n" + okDoc + "-- workspace/$WORK --\nx\n", `may not contain`},
+		{"git", "-- scenario.json --\n" + okDoc + "-- workspace/sub/.GIT/hooks/pre-commit --\nx\n", "a path under .git"},
+		{"stray", "-- scenario.json --\n" + okDoc + "-- notes.txt --\nx\n", `s.txtar:3: archive file "notes.txt" is neither scenario.json nor under workspace/`},
+		{"duplicate", "-- scenario.json --\n" + okDoc + "-- workspace/a --\n-- workspace/a --\n", "duplicate archive file"},
+		{"twice", "-- scenario.json --\n" + strings.Replace(okDoc, `"task": "t",`, `"task": "t", "initialFiles": [{"path": "a", "content": "x"}],`, 1) + "-- workspace/a --\ny\n", "also in scenario.json's initialFiles"},
+		{"bad base64", "-- scenario.json --\n" + okDoc + "-- workspace/a.base64 --\n!!!\n", "is not base64"},
+		{"not utf-8", "# \xff\n-- scenario.json --\n" + okDoc, "s.txtar:1: the scenario is not UTF-8"},
+		{"unknown field", "-- scenario.json --\n" + strings.Replace(okDoc, `"task"`, `"tsak": 1, "task"`, 1), "$: "},
+		{"exec", "exec rm -rf /\n-- scenario.json --\n" + okDoc, `s.txtar:1: unknown script command "exec"`},
+		{"condition", "[linux] conform-run\n-- scenario.json --\n" + okDoc, "conditions"},
+		{"background", "conform-run &\n-- scenario.json --\n" + okDoc, "background"},
+		{"bad resume", "resume on=completed\n-- scenario.json --\n" + okDoc, "on= must be paused or failed"},
+		{"bad file line", "file a b c d\n-- scenario.json --\n" + okDoc, "usage: file PATH"},
+		{"negated resume", "! resume\n-- scenario.json --\n" + okDoc, "cannot be negated"},
+		{"fixture path rules", "-- scenario.json --\n" + okDoc + "-- workspace/x/git~1/config --\nx\n", `s.txtar:3: workspace file "x/git~1/config": paths under .git are not allowed`},
+		{"workspace path rules", "-- scenario.json --\n" + okDoc + "-- workspace/a\\b --\nx\n", `may not contain`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := scenariofile.Parse("s.txtar", []byte(c.archive))
+			var fe *fixture.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want a *fixture.Error", err)
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "s.txtar") {
+				t.Errorf("err = %q, want it to name s.txtar and contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestParseRefusesOversize(t *testing.T) {
+	old := fixture.MaxFileSize
+	fixture.MaxFileSize = 100
+	defer func() { fixture.MaxFileSize = old }()
+	_, err := scenariofile.Parse("s.txtar", []byte(strings.Repeat("#\n", 60)))
+	if err == nil || !strings.Contains(err.Error(), "over the limit of 100 bytes") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestImportRoundTrip(t *testing.T) {
+	doc := `{"schemaVersion": 2, "name": "i", "task": "t <&>",
+	  "initialFiles": [{"path": "a.txt", "content": "line\n"}, {"path": "b.txt", "content": "no newline"}, {"path": "c.txt", "content": "-- x --\n"}],
+	  "rounds": [{"content": "done", "finishReason": "stop"}], "expected": {"errorCode": null}}`
+	ar, err := scenariofile.Import("i.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(ar)
+	if !strings.Contains(s, "-- workspace/a.txt --\nline\n") || strings.Contains(s, "workspace/b.txt") || strings.Contains(s, "workspace/c.txt") {
+		t.Fatalf("import moved the wrong files:\n%s", s)
+	}
+	sc, err := scenariofile.Parse("i.txtar", ar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := fixture.Parse("i.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range sc.Fixture.InitialFiles {
+		got[f.Path] = f.Content
+	}
+	for _, f := range orig.InitialFiles {
+		if got[f.Path] != f.Content {
+			t.Errorf("%s = %q, want %q", f.Path, got[f.Path], f.Content)
+		}
+	}
+	if sc.Fixture.Task != orig.Task || sc.Fixture.RunID() != orig.RunID() || sc.Fixture.Expected.ErrorCode == nil || sc.Fixture.Expected.ErrorCode.Valid {
+		t.Errorf("the imported fixture means something else: task %q, run %s, errorCode %+v", sc.Fixture.Task, sc.Fixture.RunID(), sc.Fixture.Expected.ErrorCode)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("conform-run\n-- scenario.json --\n" + okDoc + "-- workspace/a --\nx\n"))
+	f.Add([]byte("-- workspace/../a --\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := scenariofile.Parse("f.txtar", data)
+		if err != nil {
+			var fe *fixture.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("error is not a *fixture.Error: %v", err)
+			}
+			return
+		}
+		for _, f := range sc.Fixture.InitialFiles {
+			if strings.Contains(f.Path, "..") || strings.HasPrefix(f.Path, "/") || strings.Contains(strings.ToLower(f.Path), ".git/") {
+				t.Fatalf("accepted path %q", f.Path)
+			}
+		}
+	})
+}
