@@ -129,3 +129,18 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestExclusionsExist keeps the masked and the unreplayable lists naming
+// scenarios that are shipped.
+func TestExclusionsExist(t *testing.T) {
+	for p := range golden.Unreplayable {
+		if _, err := os.Stat("../" + p); err != nil {
+			t.Errorf("golden.Unreplayable names %s, which is not shipped: %v", p, err)
+		}
+	}
+	for p := range golden.Volatile {
+		if _, err := os.Stat("../" + p); err != nil {
+			t.Errorf("golden.Volatile names %s, which is not shipped: %v", p, err)
+		}
+	}
+}
