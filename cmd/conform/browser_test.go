@@ -86,6 +86,9 @@ func cmdBrowsercheck(ts *testscript.TestScript, neg bool, args []string) {
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1280, 900),
+		// Chromium leaves files in its TMPDIR; the profile directory is
+		// removed when the page is checked.
+		chromedp.Env("TMPDIR=" + profile),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()

@@ -120,13 +120,17 @@ var _ = Describe("containment probe (LAB §13.2)", func() {
 		})
 
 		It("cancels a contained command and leaves nothing running", func() {
+			// The late write comes 2 s after the start, far after the
+			// cancellation at 300 ms even on a loaded machine; the check
+			// waits until well after it would have happened.
 			ctx, cancel := context.WithCancel(context.Background())
+			started := time.Now()
 			time.AfterFunc(300*time.Millisecond, cancel)
-			res, err := r.Run(ctx, command.Request{Command: "(sleep 0.6; echo late > late.txt) & sleep 30"})
+			res, err := r.Run(ctx, command.Request{Command: "(sleep 2; echo late > late.txt) & sleep 30"})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Status).To(Equal(command.StatusCanceled))
 			within(res.DurationMs, 5*time.Second)
-			time.Sleep(700 * time.Millisecond)
+			time.Sleep(time.Until(started.Add(2500 * time.Millisecond)))
 			Expect(filepath.Join(root, "late.txt")).NotTo(BeAnExistingFile())
 		})
 	})
