@@ -25,7 +25,7 @@ func usagef(format string, args ...any) error {
 // ServeFlags declares the flags of `host serve` on fs and returns where
 // --mutant is stored.
 func ServeFlags(fs *flag.FlagSet) *string {
-	return fs.String("mutant", "", "serve the reference host with this named fault (see `conform host mutants`)")
+	return fs.String("mutant", "", "serve the reference host with the named fault `MUTANT` (see 'conform host mutants')")
 }
 
 // ParseServe parses the arguments that follow `host serve`: the name of a
