@@ -14,7 +14,7 @@ import (
 
 var _ = register(def[goldenFlags]{
 	Name:      "golden",
-	UsageLine: "conform golden update [--root DIR] [--parallel N]",
+	UsageLine: "conform golden update [--root DIR] [--parallel N] [--timeout D]",
 	Short:     "rewrite the golden transcripts of the shipped scenarios",
 	Long: `Golden update runs every shipped scenario (fixtures/matrix/** and
 fixtures/scenarios/**, .json and .txtar) against the reference host and
@@ -43,7 +43,7 @@ type goldenFlags struct {
 // runGolden runs conform golden.
 func runGolden(f *goldenFlags, args []string, out streams) error {
 	if len(args) != 1 || args[0] != "update" {
-		return usagef("golden: want the subcommand update\nusage: conform golden update [--root DIR] [--parallel N]")
+		return usagef("golden: want the subcommand update\nusage: conform golden update [--root DIR] [--parallel N] [--timeout D]")
 	}
 	for _, d := range []string{"fixtures", golden.Dir} {
 		if st, err := os.Stat(filepath.Join(f.root, d)); err != nil || !st.IsDir() {

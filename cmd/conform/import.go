@@ -15,7 +15,7 @@ import (
 
 var _ = register(def[importFlags]{
 	Name:      "import",
-	UsageLine: "conform import FIXTURE.json|DIR... -o DIR [--force]",
+	UsageLine: "conform import FIXTURE.json|DIR... -o DIR [--force] [--max-fixture-size BYTES]",
 	Short:     "turn original JSON fixtures into txtar scenarios",
 	Long: `Import writes, for every original JSON fixture given (a directory is walked
 recursively for .json files), an equivalent txtar scenario in the output
