@@ -81,3 +81,21 @@ func TestParseFlagsInterspersed(t *testing.T) {
 		}
 	}
 }
+
+// Every flag a command's help text mentions is a flag of some command.
+func TestHelpTextNamesOnlyDeclaredFlags(t *testing.T) {
+	// --stdio is a flag of the example host command 'node host.mjs --stdio'.
+	all := map[string]bool{"stdio": true}
+	for _, c := range commands {
+		for name := range flagsOf(c) {
+			all[name] = true
+		}
+	}
+	for _, c := range commands {
+		for _, m := range mentionedFlag.FindAllStringSubmatch(c.Long, -1) {
+			if !all[m[1]] {
+				t.Errorf("conform help %s mentions --%s, which no command declares", c.Name, m[1])
+			}
+		}
+	}
+}
