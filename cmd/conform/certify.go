@@ -7,12 +7,13 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/reports"
 )
 
-var _ = register(&command{
+var _ = register(def[certifyFlags]{
 	Name:      "certify",
 	UsageLine: "conform certify --host HOST [--mutant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--timeout D] [--host-env NAME] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
 	Short:     "run the host-conformance matrix against a host",
@@ -54,80 +55,93 @@ the item that was running is skipped as interrupted (never failed), the
 finished results are printed and written with "interrupted": true, and
 conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
 once.`,
-	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
-		host := fs.String("host", "", "the host under test: a built-in name or a command line")
-		mutant := fs.String("mutant", "", "serve this named fault of the reference host (with --host reference)")
-		coreFault := fs.String("core-fault", "", "switch on this named fault of conform's own core runtime (see `conform selftest --list`)")
-		only := fs.String("only", "", "comma-separated item IDs to run (default: all)")
-		area := fs.String("area", "", "run only the items of this area")
-		asJSON := fs.Bool("json", false, "print the result document on standard output and nothing else")
-		rf := addReportFlags(fs, "the result document")
-		timeout := addTimeoutFlag(fs)
-		env := addHostEnvFlag(fs)
-		return func(args []string) error {
-			if len(args) > 0 {
-				return usagef("certify: unexpected arguments %q", args)
-			}
-			if *host == "" {
-				return usagef("certify: --host is required (try --host reference)")
-			}
-			ids, err := parseIDs(*only)
-			if err != nil {
-				return err
-			}
-			if err := rf.check("certify"); err != nil {
-				return err
-			}
-			progress := stdout
-			if *asJSON {
-				progress = stderr
-			}
-			j, err := startJob(*timeout, true, stderr)
-			if err != nil {
-				return err
-			}
-			defer j.close()
-			doc, err := matrix.Run(j.ctx, matrix.Config{
-				Host: *host, Mutant: *mutant, CoreFault: *coreFault, Only: ids, Area: *area, HostEnv: *env,
-				Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
-			})
-			if err != nil {
-				return err
-			}
-			stopped := j.interrupted()
-			if stopped != nil {
-				doc.MarkInterrupted()
-			}
-			if err := rf.write(doc); err != nil {
-				return err
-			}
-			if *asJSON {
-				b, err := json.MarshalIndent(doc, "", "  ")
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "%s\n", b)
-			} else {
-				s := doc.Summary
-				fmt.Fprintf(stdout, "\n%d passed, %d failed, %d not applicable, %d skipped", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
-				if stopped != nil {
-					fmt.Fprintf(stdout, "; %s", stopped)
-				}
-				fmt.Fprintln(stdout)
-				printNotRun(stdout, doc)
-			}
-			switch {
-			case stopped != nil:
-				return stopped
-			case j.timedOut() != nil:
-				return j.timedOut()
-			case doc.Summary.Failed > 0:
-				return errFailed
-			}
-			return nil
-		}
+	Flags: func(fs *flag.FlagSet) *certifyFlags {
+		f := &certifyFlags{}
+		fs.StringVar(&f.host, "host", "", "the host under test: a built-in name or a command line")
+		fs.StringVar(&f.mutant, "mutant", "", "serve the named fault `NAME` of the reference host (with --host reference)")
+		fs.StringVar(&f.coreFault, "core-fault", "", "switch on the named fault `NAME` of conform's own core runtime (see 'conform selftest --list')")
+		fs.StringVar(&f.only, "only", "", "comma-separated item IDs to run (default: all)")
+		fs.StringVar(&f.area, "area", "", "run only the items of this area")
+		fs.BoolVar(&f.asJSON, "json", false, "print the result document on standard output and nothing else")
+		f.reports = addReportFlags(fs, "the result document")
+		f.timeout = addTimeoutFlag(fs)
+		f.env = addHostEnvFlag(fs)
+		return f
 	},
+	Run: runCertify,
 })
+
+// certifyFlags are the flags of conform certify.
+type certifyFlags struct {
+	host, mutant, coreFault, only, area string
+	asJSON                              bool
+	reports                             *reportFlags
+	timeout                             *time.Duration
+	env                                 *hostEnv
+}
+
+func runCertify(f *certifyFlags, args []string, out streams) error {
+	if len(args) > 0 {
+		return usagef("certify: unexpected arguments %q", args)
+	}
+	if f.host == "" {
+		return usagef("certify: --host is required (try --host reference)")
+	}
+	ids, err := parseIDs(f.only)
+	if err != nil {
+		return err
+	}
+	if err := f.reports.check("certify"); err != nil {
+		return err
+	}
+	progress := out.stdout
+	if f.asJSON {
+		progress = out.stderr
+	}
+	j, err := startJob(*f.timeout, true, out.stderr)
+	if err != nil {
+		return err
+	}
+	defer j.close()
+	doc, err := matrix.Run(j.ctx, matrix.Config{
+		Host: f.host, Mutant: f.mutant, CoreFault: f.coreFault, Only: ids, Area: f.area, HostEnv: *f.env,
+		Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
+	})
+	if err != nil {
+		return err
+	}
+	stopped := j.interrupted()
+	if stopped != nil {
+		doc.MarkInterrupted()
+	}
+	if err := f.reports.write(doc); err != nil {
+		return err
+	}
+	if f.asJSON {
+		b, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out.stdout, "%s\n", b)
+	} else {
+		s := doc.Summary
+		fmt.Fprintf(out.stdout, "\n%d passed, %d failed, %d not applicable, %d skipped", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
+		if stopped != nil {
+			fmt.Fprintf(out.stdout, "; %s", stopped)
+		}
+		fmt.Fprintln(out.stdout)
+		printNotRun(out.stdout, doc)
+	}
+	switch {
+	case stopped != nil:
+		return stopped
+	case j.timedOut() != nil:
+		return j.timedOut()
+	case doc.Summary.Failed > 0:
+		return errFailed
+	}
+	return nil
+}
 
 func parseIDs(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,9 +13,9 @@ import (
 	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
 
-var _ = register(&command{
+var _ = register(def[importFlags]{
 	Name:      "import",
-	UsageLine: "conform import FIXTURE.json|DIR... -o DIR [--force]",
+	UsageLine: "conform import FIXTURE.json|DIR... -o DIR [--force] [--max-fixture-size BYTES]",
 	Short:     "turn original JSON fixtures into txtar scenarios",
 	Long: `Import writes, for every original JSON fixture given (a directory is walked
 recursively for .json files), an equivalent txtar scenario in the output
@@ -33,68 +32,78 @@ effects, file, changes, replay-hash) to assert more.
 
 An existing output file is an error unless --force. A malformed fixture is
 an invocation error (exit 2) naming the file and the JSON path.`,
-	Run: func(flags *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
-		out := flags.String("o", "", "write the scenarios into `DIR` (created if needed)")
-		force := flags.Bool("force", false, "overwrite existing scenario files")
-		maxSize := flags.Int64("max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
-		return func(args []string) error {
-			paths, err := interspersed(flags, args)
-			if err != nil {
-				return err
-			}
-			if *out == "" {
-				return usagef("import: -o DIR is required")
-			}
-			if len(paths) == 0 {
-				return usagef("import: no fixture given\nusage: conform import FIXTURE.json... -o DIR")
-			}
-			fixture.MaxFileSize = *maxSize
-			type job struct{ src, dst string }
-			var jobs []job
-			seen := map[string]string{}
-			for _, p := range paths {
-				fxs, err := fixture.Load(p) // checks every file before anything is written
-				if err != nil {
-					return loadError(err)
-				}
-				for _, fx := range fxs {
-					rel := filepath.Base(fx.File)
-					if st, err := os.Stat(p); err == nil && st.IsDir() {
-						if r, err := filepath.Rel(p, fx.File); err == nil {
-							rel = r
-						}
-					}
-					dst := filepath.Join(*out, strings.TrimSuffix(rel, filepath.Ext(rel))+scenariofile.Ext)
-					if prev, dup := seen[dst]; dup {
-						return usagef("import: %s and %s would both be written to %s", prev, fx.File, dst)
-					}
-					seen[dst] = fx.File
-					jobs = append(jobs, job{fx.File, dst})
-				}
-			}
-			for _, j := range jobs {
-				data, err := os.ReadFile(j.src)
-				if err != nil {
-					return usagef("import: %v", err)
-				}
-				ar, err := scenariofile.Import(j.src, data)
-				if err != nil {
-					return loadError(err)
-				}
-				if _, err := os.Lstat(j.dst); err == nil && !*force {
-					return usagef("import: %s exists (use --force to overwrite)", j.dst)
-				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return usagef("import: %v", err)
-				}
-				if err := os.MkdirAll(filepath.Dir(j.dst), 0o755); err != nil {
-					return usagef("import: %v", err)
-				}
-				if err := writeFileAtomic(j.dst, ar); err != nil {
-					return usagef("import: %v", err)
-				}
-				fmt.Fprintf(stdout, "%s -> %s\n", j.src, j.dst)
-			}
-			return nil
-		}
+	Interspersed: true,
+	Flags: func(fs *flag.FlagSet) *importFlags {
+		f := &importFlags{}
+		fs.StringVar(&f.out, "o", "", "write the scenarios into `DIR` (created if needed)")
+		fs.BoolVar(&f.force, "force", false, "overwrite existing scenario files")
+		fs.Int64Var(&f.maxSize, "max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
+		return f
 	},
+	Run: runImport,
 })
+
+// importFlags are the flags of conform import.
+type importFlags struct {
+	out     string
+	force   bool
+	maxSize int64
+}
+
+// runImport runs conform import.
+func runImport(f *importFlags, args []string, out streams) error {
+	paths := args
+	if f.out == "" {
+		return usagef("import: -o DIR is required")
+	}
+	if len(paths) == 0 {
+		return usagef("import: no fixture given\nusage: conform import FIXTURE.json... -o DIR")
+	}
+	fixture.MaxFileSize = f.maxSize
+	type job struct{ src, dst string }
+	var jobs []job
+	seen := map[string]string{}
+	for _, p := range paths {
+		fxs, err := fixture.Load(p) // checks every file before anything is written
+		if err != nil {
+			return loadError(err)
+		}
+		for _, fx := range fxs {
+			rel := filepath.Base(fx.File)
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				if r, err := filepath.Rel(p, fx.File); err == nil {
+					rel = r
+				}
+			}
+			dst := filepath.Join(f.out, strings.TrimSuffix(rel, filepath.Ext(rel))+scenariofile.Ext)
+			if prev, dup := seen[dst]; dup {
+				return usagef("import: %s and %s would both be written to %s", prev, fx.File, dst)
+			}
+			seen[dst] = fx.File
+			jobs = append(jobs, job{fx.File, dst})
+		}
+	}
+	for _, j := range jobs {
+		data, err := os.ReadFile(j.src)
+		if err != nil {
+			return usagef("import: %v", err)
+		}
+		ar, err := scenariofile.Import(j.src, data)
+		if err != nil {
+			return loadError(err)
+		}
+		if _, err := os.Lstat(j.dst); err == nil && !f.force {
+			return usagef("import: %s exists (use --force to overwrite)", j.dst)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return usagef("import: %v", err)
+		}
+		if err := os.MkdirAll(filepath.Dir(j.dst), 0o755); err != nil {
+			return usagef("import: %v", err)
+		}
+		if err := writeFileAtomic(j.dst, ar); err != nil {
+			return usagef("import: %v", err)
+		}
+		fmt.Fprintf(out.stdout, "%s -> %s\n", j.src, j.dst)
+	}
+	return nil
+}

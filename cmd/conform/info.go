@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/matrix"
 )
 
-var _ = register(&command{
+var _ = register(def[matrixFlags]{
 	Name:      "matrix",
 	UsageLine: "conform matrix [--guarantees] [--json]",
 	Short:     "list the matrix items: id, area, scope, state and title; or the guarantees they check",
@@ -30,37 +31,48 @@ host+core. conform selftest shows both.
 
 --guarantees lists every sentence of the seed's "Required host guarantees"
 with the items that check it; a sentence no runnable item checks says so.`,
-	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
-		asJSON := fs.Bool("json", false, "print the list as JSON")
-		traces := fs.Bool("guarantees", false, "list the guarantee sentences and the items that check them")
-		return func(args []string) error {
-			if len(args) > 0 {
-				return usagef("matrix: unexpected arguments %q", args)
-			}
-			if *traces {
-				return printTraces(stdout, *asJSON)
-			}
-			items := matrix.Items()
-			if *asJSON {
-				return writeJSON(stdout, items)
-			}
-			tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tAREA\tSCOPE\tSTATE\tTITLE")
-			runnable := 0
-			for _, it := range items {
-				state := "planned"
-				if it.Runnable {
-					state = "runnable"
-					runnable++
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.Ref(), it.Area, it.Scope, state, it.Title)
-			}
-			tw.Flush()
-			fmt.Fprintf(stdout, "\n%d of %d items runnable. 'conform matrix --json' adds guarantees and tools; --guarantees traces the seed's sentences.\n", runnable, len(items))
-			return nil
-		}
+	Flags: func(fs *flag.FlagSet) *matrixFlags {
+		f := &matrixFlags{}
+		fs.BoolVar(&f.asJSON, "json", false, "print the list as JSON")
+		fs.BoolVar(&f.traces, "guarantees", false, "list the guarantee sentences and the items that check them")
+		return f
 	},
+	Run: runMatrix,
 })
+
+// matrixFlags are the flags of conform matrix.
+type matrixFlags struct {
+	asJSON bool
+	traces bool
+}
+
+// runMatrix runs conform matrix.
+func runMatrix(f *matrixFlags, args []string, out streams) error {
+	if len(args) > 0 {
+		return usagef("matrix: unexpected arguments %q", args)
+	}
+	if f.traces {
+		return printTraces(out.stdout, f.asJSON)
+	}
+	items := matrix.Items()
+	if f.asJSON {
+		return writeJSON(out.stdout, items)
+	}
+	tw := tabwriter.NewWriter(out.stdout, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tAREA\tSCOPE\tSTATE\tTITLE")
+	runnable := 0
+	for _, it := range items {
+		state := "planned"
+		if it.Runnable {
+			state = "runnable"
+			runnable++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.Ref(), it.Area, it.Scope, state, it.Title)
+	}
+	tw.Flush()
+	fmt.Fprintf(out.stdout, "\n%d of %d items runnable. 'conform matrix --json' adds guarantees and tools; --guarantees traces the seed's sentences.\n", runnable, len(items))
+	return nil
+}
 
 // printTraces lists each guarantee sentence with the items that check it.
 func printTraces(w io.Writer, asJSON bool) error {
@@ -112,7 +124,7 @@ func minus(a, b []int) []int {
 	return out
 }
 
-var _ = register(&command{
+var _ = register(def[noFlags]{
 	Name:      "host",
 	UsageLine: "conform host serve NAME [--mutant MUTANT] | conform host mutants [--json]",
 	Short:     "serve a built-in host on stdin/stdout, or list the reference host's mutants",
@@ -126,84 +138,92 @@ conform certify --host reference --mutant NAME starts it this way.
 
 Host mutants lists the mutants, one per line with what each does wrong;
 with --json it prints each one's name, guarantee and description.`,
-	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
-		return func(args []string) error {
-			if len(args) > 0 && args[0] == "mutants" {
-				return listMutants(args[1:], stdout)
-			}
-			if len(args) < 2 || args[0] != "serve" {
-				return usagef("usage: conform host serve NAME [--mutant MUTANT] | conform host mutants [--json] (built-in hosts: %v)", builtin.Names())
-			}
-			name, mutant := args[1], ""
-			switch rest := args[2:]; {
-			case len(rest) == 2 && (rest[0] == "--mutant" || rest[0] == "-mutant"):
-				mutant = rest[1]
-			case len(rest) == 1 && (strings.HasPrefix(rest[0], "--mutant=") || strings.HasPrefix(rest[0], "-mutant=")):
-				_, mutant, _ = strings.Cut(rest[0], "=")
-			case len(rest) != 0:
-				return usagef("usage: conform host serve NAME [--mutant MUTANT]")
-			}
-			if !builtin.IsBuiltin(name) {
-				return usagef("host serve: unknown built-in host %q (known: %v)", name, builtin.Names())
-			}
-			if mutant != "" || len(args) > 2 {
-				if _, err := builtin.Handler(name, mutant); err != nil {
-					return usagef("host serve: %v", err)
-				}
-			}
-			return builtin.ServeMutant(name, mutant)
-		}
+	Commands: []*command{
+		def[string]{
+			Name:      "serve",
+			UsageLine: builtin.ServeUsage,
+			OwnParser: true,
+			Flags:     builtin.ServeFlags,
+			Run:       runHostServe,
+		}.command(),
+		def[hostMutantsFlags]{
+			Name:      "mutants",
+			UsageLine: "conform host mutants [--json]",
+			Flags: func(fs *flag.FlagSet) *hostMutantsFlags {
+				f := &hostMutantsFlags{}
+				fs.BoolVar(&f.asJSON, "json", false, "print the list as JSON")
+				return f
+			},
+			Run: runHostMutants,
+		}.command(),
 	},
 })
 
-// listMutants prints the mutants of the reference host.
-func listMutants(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("conform host mutants", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "print the list as JSON")
-	if err := fs.Parse(args); err != nil {
-		return usagef("host mutants: %v\nusage: conform host mutants [--json]", err)
+// runHostServe serves a built-in host. Its arguments are parsed by
+// builtin.ParseServe, the parser builtin.MaybeServe uses when conform is
+// re-executed as a host, so both refuse a request alike; the mutant flag
+// it was handed is the table's declaration, for help.
+func runHostServe(_ *string, args []string, _ streams) error {
+	name, mutant, err := builtin.ParseServe(args)
+	var ue *builtin.UsageError
+	if errors.As(err, &ue) {
+		return usagef("%s", ue.Msg)
 	}
-	if fs.NArg() != 0 {
-		return usagef("usage: conform host mutants [--json]")
+	if err != nil {
+		return err
+	}
+	if err := builtin.ServeMutant(name, mutant); err != nil {
+		return fmt.Errorf("host serve: %w", err)
+	}
+	return nil
+}
+
+// hostMutantsFlags are the flags of conform host mutants.
+type hostMutantsFlags struct{ asJSON bool }
+
+// runHostMutants prints the mutants of the reference host.
+func runHostMutants(f *hostMutantsFlags, args []string, out streams) error {
+	if len(args) != 0 {
+		return usagef("host mutants: unexpected arguments %q\nusage: conform host mutants [--json]", args)
 	}
 	all := mutants.All()
-	if *asJSON {
+	if f.asJSON {
 		type entry struct {
 			Name        string `json:"name"`
 			Guarantee   string `json:"guarantee"`
 			Description string `json:"description"`
 		}
-		out := make([]entry, len(all))
+		entries := make([]entry, len(all))
 		for i, m := range all {
-			out[i] = entry{m.Name, m.Guarantee, m.Description}
+			entries[i] = entry{m.Name, m.Guarantee, m.Description}
 		}
-		b, err := json.MarshalIndent(out, "", "  ")
+		b, err := json.MarshalIndent(entries, "", "  ")
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(out.stdout, "%s\n", b)
 		return nil
 	}
 	rows := make([][2]string, len(all))
 	for i, m := range all {
 		rows[i] = [2]string{m.Name, m.Description}
 	}
-	describe(stdout, rows)
-	fmt.Fprintf(stdout, "\n%d mutants of the reference host. Serve one with 'conform certify --host reference --mutant NAME'.\n", len(all))
+	describe(out.stdout, rows)
+	fmt.Fprintf(out.stdout, "\n%d mutants of the reference host. Serve one with 'conform certify --host reference --mutant NAME'.\n", len(all))
 	return nil
 }
 
-var _ = register(&command{
+var _ = register(def[noFlags]{
 	Name:      "version",
 	UsageLine: "conform version",
 	Short:     "print conform's version and the matrix version",
 	Long:      `Version prints conform's version and the version of the matrix it runs.`,
-	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
-		return func(args []string) error {
-			fmt.Fprintf(stdout, "conform %s (matrix %s)\n", version, matrix.Version)
-			return nil
+	Run: func(_ *noFlags, args []string, out streams) error {
+		if len(args) != 0 {
+			return usagef("version: unexpected arguments %q", args)
 		}
+		fmt.Fprintf(out.stdout, "conform %s (matrix %s)\n", version, matrix.Version)
+		return nil
 	},
 })
 

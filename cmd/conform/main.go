@@ -6,7 +6,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -45,9 +44,13 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// main1 runs one command and maps its error to an exit status: 0 success,
-// 1 something failed, 2 the invocation itself is wrong, 130 or 143 a
-// SIGINT or SIGTERM stopped it.
+// main1 runs one command and maps its error to an exit status, the one
+// rule of every command: 0 success (help asked for included); 1 something
+// failed; 2 the invocation itself is wrong (a usage error, among them every
+// flag the command table's parser refuses, or an invocation error of the
+// matrix); 130 or 143 a SIGINT or SIGTERM stopped it. `conform host
+// serve`, which builtin.MaybeServe takes before main1 runs, exits by the
+// same rule in builtin.ServeMain.
 func main1(args []string, stdout, stderr io.Writer) int {
 	matrix.HarnessVersion = version
 	err := dispatch(args, stdout, stderr)
@@ -56,8 +59,6 @@ func main1(args []string, stdout, stderr io.Writer) int {
 	var stopped *interruptedError
 	switch {
 	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errFailed):
 		return 1

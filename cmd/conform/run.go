@@ -19,9 +19,9 @@ import (
 	"github.com/galaxy-stack/conform/reports"
 )
 
-var _ = register(&command{
+var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--max-fixture-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -117,98 +117,92 @@ observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
 JSON path of the offending field), a fixture whose run request the core
 refuses, a host command that cannot be found or started; 130 or 143 a signal
 stopped it.`,
-	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
-		host := fs.String("host", "", "the host under test: a built-in name or a command line")
-		mutant := fs.String("mutant", "", "serve this named fault of the reference host (with --host reference)")
-		coreFault := fs.String("core-fault", "", "switch on this named fault of conform's own core runtime (see `conform selftest --list`)")
-		campaign := fs.String("campaign", "", "run the stages of the campaign in `DIR` on one shared workspace")
-		keep := fs.Bool("keep", false, "keep the workspaces and print their paths")
-		asJSON := fs.Bool("json", false, "print the reports as JSON on standard output and nothing else")
-		task := fs.String("task", "", "replace the task of a single fixture (the run ID does not change)")
-		forbid := fs.Bool("forbid-containment", false, "ask the host to behave as if no containment backend existed")
-		maxSize := fs.Int64("max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
-		timeout := addTimeoutFlag(fs)
-		env := addHostEnvFlag(fs)
-		rf := addReportFlags(fs, "the result document")
-		transcript := fs.String("transcript", "", "write the normalized transcript of each run to `FILE` (one object, or an array for several fixtures)")
-		return func(args []string) error {
-			paths, err := interspersed(fs, args)
-			if err != nil {
-				return err
-			}
-			if *maxSize <= 0 {
-				return usagef("run: --max-fixture-size must be a positive number of bytes")
-			}
-			fixture.MaxFileSize = *maxSize
-			if *host == "" {
-				return usagef("run: --host is required (try --host reference)")
-			}
-			argv, err := builtin.Command(*host)
-			if err != nil {
-				return usagef("run: %v", err)
-			}
-			if *mutant != "" {
-				if _, err := builtin.Handler(*host, *mutant); err != nil {
-					return usagef("run: --mutant %q: %v (see `conform host mutants`)", *mutant, err)
-				}
-				argv = append(argv, "--mutant", *mutant)
-			}
-			if *coreFault != "" {
-				undo, err := faults.Enable(*coreFault)
-				if err != nil {
-					return usagef("run: --core-fault %q: %v (see `conform selftest --list`)", *coreFault, err)
-				}
-				defer undo()
-			}
-			if err := hostcmd.Check(argv); err != nil {
-				return usagef("host command %q cannot be started: %v", *host, err)
-			}
-			opts := lab.Options{Argv: argv, Task: *task, ForbidContainment: *forbid, HostEnv: *env}
-			if *campaign != "" {
-				if len(paths) > 0 {
-					return usagef("run: --campaign takes no fixture arguments, got %q", paths)
-				}
-				if *task != "" {
-					return usagef("run: --task applies to a single fixture, not to a campaign")
-				}
-			} else if len(paths) == 0 {
-				return usagef("run: no fixture given\nusage: conform run FIXTURE.json... --host HOST")
-			}
-			if err := rf.check("run"); err != nil {
-				return err
-			}
-			out := runOutput{rd: newRunDoc(*host, *mutant, *coreFault, argv), rf: rf}
-			// With --keep the workspaces outlive the command, so they are
-			// made where the user's TMPDIR says.
-			j, err := startJob(*timeout, !*keep, stderr)
-			if err != nil {
-				return err
-			}
-			defer j.close()
-			if *campaign != "" {
-				return runCampaign(j, *campaign, opts, *keep, *asJSON, stdout, out)
-			}
-			return runFixtures(j, paths, opts, *keep, *asJSON, *transcript, stdout, out)
-		}
+	Interspersed: true,
+	Flags: func(fs *flag.FlagSet) *runFlags {
+		f := &runFlags{}
+		fs.StringVar(&f.host, "host", "", "the host under test: a built-in name or a command line")
+		fs.StringVar(&f.mutant, "mutant", "", "serve the named fault `NAME` of the reference host (with --host reference)")
+		fs.StringVar(&f.coreFault, "core-fault", "", "switch on the named fault `NAME` of conform's own core runtime (see 'conform selftest --list')")
+		fs.StringVar(&f.campaign, "campaign", "", "run the stages of the campaign in `DIR` on one shared workspace")
+		fs.BoolVar(&f.keep, "keep", false, "keep the workspaces and print their paths")
+		fs.BoolVar(&f.asJSON, "json", false, "print the reports as JSON on standard output and nothing else")
+		fs.StringVar(&f.task, "task", "", "replace the task of a single fixture (the run ID does not change)")
+		fs.BoolVar(&f.forbid, "forbid-containment", false, "ask the host to behave as if no containment backend existed")
+		fs.Int64Var(&f.maxSize, "max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
+		f.timeout = addTimeoutFlag(fs)
+		f.env = addHostEnvFlag(fs)
+		f.reports = addReportFlags(fs, "the result document")
+		fs.StringVar(&f.transcript, "transcript", "", "write the normalized transcript of each run to `FILE` (one object, or an array for several fixtures)")
+		return f
 	},
+	Run: runRun,
 })
 
-// interspersed parses flags that follow positional arguments, so that both
-// `run --host H a.json` and `run a.json --host H` work, and returns the
-// positional arguments.
-func interspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		if err := fs.Parse(args[1:]); err != nil {
-			return nil, usagef("run: %v\nusage: conform run FIXTURE.json... --host HOST", err)
-		}
-		args = fs.Args()
+// runFlags are the flags of conform run.
+type runFlags struct {
+	host, mutant, coreFault, campaign, task, transcript string
+	keep, asJSON, forbid                                bool
+	maxSize                                             int64
+	timeout                                             *time.Duration
+	env                                                 *hostEnv
+	reports                                             *reportFlags
+}
+
+// runRun runs conform run.
+func runRun(f *runFlags, paths []string, out streams) error {
+	if f.maxSize <= 0 {
+		return usagef("run: --max-fixture-size must be a positive number of bytes")
 	}
-	return pos, nil
+	fixture.MaxFileSize = f.maxSize
+	if f.host == "" {
+		return usagef("run: --host is required (try --host reference)")
+	}
+	argv, err := builtin.Command(f.host)
+	if err != nil {
+		return usagef("run: %v", err)
+	}
+	if f.mutant != "" {
+		if _, err := builtin.Handler(f.host, f.mutant); err != nil {
+			return usagef("run: --mutant %q: %v (see `conform host mutants`)", f.mutant, err)
+		}
+		argv = append(argv, "--mutant", f.mutant)
+	}
+	if f.coreFault != "" {
+		undo, err := faults.Enable(f.coreFault)
+		if err != nil {
+			return usagef("run: --core-fault %q: %v (see `conform selftest --list`)", f.coreFault, err)
+		}
+		defer undo()
+	}
+	if err := hostcmd.Check(argv); err != nil {
+		return usagef("host command %q cannot be started: %v", f.host, err)
+	}
+	opts := lab.Options{Argv: argv, Task: f.task, ForbidContainment: f.forbid, HostEnv: *f.env}
+	if f.campaign != "" {
+		if len(paths) > 0 {
+			return usagef("run: --campaign takes no fixture arguments, got %q", paths)
+		}
+		if f.task != "" {
+			return usagef("run: --task applies to a single fixture, not to a campaign")
+		}
+	} else if len(paths) == 0 {
+		return usagef("run: no fixture given\nusage: conform run FIXTURE.json... --host HOST")
+	}
+	if err := f.reports.check("run"); err != nil {
+		return err
+	}
+	ro := runOutput{rd: newRunDoc(f.host, f.mutant, f.coreFault, argv), rf: f.reports}
+	// With --keep the workspaces outlive the command, so they are
+	// made where the user's TMPDIR says.
+	j, err := startJob(*f.timeout, !f.keep, out.stderr)
+	if err != nil {
+		return err
+	}
+	defer j.close()
+	if f.campaign != "" {
+		return runCampaign(j, f.campaign, opts, f.keep, f.asJSON, out.stdout, ro)
+	}
+	return runFixtures(j, paths, opts, f.keep, f.asJSON, f.transcript, out.stdout, ro)
 }
 
 // loadError maps a fixture that cannot be loaded to an invocation error.

@@ -11,12 +11,13 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/selftest"
 )
 
-var _ = register(&command{
+var _ = register(def[selftestFlags]{
 	Name:      "selftest",
 	UsageLine: "conform selftest [--fault NAME,...] [--only 1,13] [--parallel N] [--timeout D] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform selftest --list [--json]",
 	Short:     "show the matrix can fail: certify the reference host and every named fault, print the kill matrix",
@@ -38,81 +39,97 @@ run to some faults, --only to some items. --json and --json-report give the
 result document of kind "selftest": the reference certification as its items,
 the kill matrix under "selfTest". Exit status: 0 the reference host passed, every targeted
 fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
-	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
-		list := fs.Bool("list", false, "list the faults and the items that target them")
-		only := fs.String("fault", "", "comma-separated fault names to run (default: all)")
-		items := fs.String("only", "", "comma-separated item IDs to limit the self-test to (default: every runnable item)")
-		parallel := fs.Int("parallel", runtime.NumCPU(), "certifications to run at once")
-		asJSON := fs.Bool("json", false, "print the self-test document on standard output and nothing else")
-		timeout := addTimeoutFlag(fs)
-		rf := addReportFlags(fs, "the self-test's result document (the reference certification and the kill matrix)")
-		return func(args []string) error {
-			if len(args) > 0 {
-				return usagef("selftest: unexpected arguments %q", args)
-			}
-			if *list {
-				return listFaults(stdout, *asJSON)
-			}
-			exe, err := selfExecutable()
-			if err != nil {
-				return err
-			}
-			var names []string
-			if *only != "" {
-				names = strings.Split(*only, ",")
-			}
-			ids, err := parseIDs(*items)
-			if err != nil {
-				return err
-			}
-			progress := stdout
-			if *asJSON {
-				progress = stderr
-			}
-			if err := rf.check("selftest"); err != nil {
-				return err
-			}
-			j, err := startJob(*timeout, true, stderr)
-			if err != nil {
-				return err
-			}
-			defer j.close()
-			res, err := selftest.Run(j.ctx, selftest.Options{Exe: exe, Faults: names, Items: ids, Parallel: *parallel, Out: progress})
-			if err != nil {
-				if strings.HasPrefix(err.Error(), "unknown fault") || strings.HasPrefix(err.Error(), "no runnable item") {
-					return usagef("selftest: %v", err)
-				}
-				if res == nil || j.ctx.Err() == nil {
-					return err
-				}
-			}
-			stopped := j.interrupted()
-			if stopped != nil || j.timedOut() != nil {
-				res.Passed, res.Interrupted = false, true
-			}
-			doc := res.Document()
-			if err := rf.write(doc); err != nil {
-				return err
-			}
-			if *asJSON {
-				if err := writeJSON(stdout, doc); err != nil {
-					return err
-				}
-			} else {
-				printSelftest(stdout, res)
-			}
-			switch {
-			case stopped != nil:
-				return stopped
-			case j.timedOut() != nil:
-				return j.timedOut()
-			case !res.Passed:
-				return errFailed
-			}
-			return nil
-		}
+	Flags: func(fs *flag.FlagSet) *selftestFlags {
+		f := &selftestFlags{}
+		fs.BoolVar(&f.list, "list", false, "list the faults and the items that target them")
+		fs.StringVar(&f.faults, "fault", "", "comma-separated fault names to run (default: all)")
+		fs.StringVar(&f.only, "only", "", "comma-separated item IDs to limit the self-test to (default: every runnable item)")
+		fs.IntVar(&f.parallel, "parallel", runtime.NumCPU(), "certifications to run at once")
+		fs.BoolVar(&f.asJSON, "json", false, "print the self-test document on standard output and nothing else")
+		f.timeout = addTimeoutFlag(fs)
+		f.reports = addReportFlags(fs, "the self-test's result document (the reference certification and the kill matrix)")
+		return f
 	},
+	Run: runSelftest,
 })
+
+// selftestFlags are the flags of conform selftest.
+type selftestFlags struct {
+	list     bool
+	faults   string
+	only     string
+	parallel int
+	asJSON   bool
+	timeout  *time.Duration
+	reports  *reportFlags
+}
+
+// runSelftest runs conform selftest.
+func runSelftest(f *selftestFlags, args []string, out streams) error {
+	if len(args) > 0 {
+		return usagef("selftest: unexpected arguments %q", args)
+	}
+	if f.list {
+		return listFaults(out.stdout, f.asJSON)
+	}
+	exe, err := selfExecutable()
+	if err != nil {
+		return err
+	}
+	var names []string
+	if f.faults != "" {
+		names = strings.Split(f.faults, ",")
+	}
+	ids, err := parseIDs(f.only)
+	if err != nil {
+		return err
+	}
+	progress := out.stdout
+	if f.asJSON {
+		progress = out.stderr
+	}
+	if err := f.reports.check("selftest"); err != nil {
+		return err
+	}
+	j, err := startJob(*f.timeout, true, out.stderr)
+	if err != nil {
+		return err
+	}
+	defer j.close()
+	res, err := selftest.Run(j.ctx, selftest.Options{Exe: exe, Faults: names, Items: ids, Parallel: f.parallel, Out: progress})
+	if err != nil {
+		if strings.HasPrefix(err.Error(), "unknown fault") || strings.HasPrefix(err.Error(), "no runnable item") {
+			return usagef("selftest: %v", err)
+		}
+		if res == nil || j.ctx.Err() == nil {
+			return err
+		}
+	}
+	stopped := j.interrupted()
+	if stopped != nil || j.timedOut() != nil {
+		res.Passed, res.Interrupted = false, true
+	}
+	doc := res.Document()
+	if err := f.reports.write(doc); err != nil {
+		return err
+	}
+	if f.asJSON {
+		if err := writeJSON(out.stdout, doc); err != nil {
+			return err
+		}
+	} else {
+		printSelftest(out.stdout, res)
+	}
+	switch {
+	case stopped != nil:
+		return stopped
+	case j.timedOut() != nil:
+		return j.timedOut()
+	case !res.Passed:
+		return errFailed
+	}
+	return nil
+}
 
 // selfExecutable returns the path of the running conform, to start child
 // certifications with: the name it was started as, looked up on PATH when

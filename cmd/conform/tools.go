@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -43,7 +42,7 @@ func toolRows(schemas bool) []toolRow {
 // `catalog` member of its params, encoded as the wire encodes it.
 func hostCatalogJSON() ([]byte, error) { return json.Marshal(catalog.ForHost()) }
 
-var _ = register(&command{
+var _ = register(def[toolsFlags]{
 	Name:      "tools",
 	UsageLine: "conform tools [--json] [--schemas]",
 	Short:     "list the 21 canonical tools with model names, kinds and allowed effects",
@@ -57,36 +56,47 @@ line of JSON: schemaVersion, definitionBudget and the full descriptors with
 their input and output JSON Schemas; hosts/wire/catalog.json is the same
 value, indented). With --json, --schemas adds each tool's inputSchema and
 outputSchema to its row instead. hosts/wire/tools/ documents every tool.`,
-	Run: func(fs *flag.FlagSet, stdout, stderr io.Writer) func([]string) error {
-		asJSON := fs.Bool("json", false, "print the catalog as JSON")
-		schemas := fs.Bool("schemas", false, "print the catalog as initialize sends it (with --json: add the schemas to each row)")
-		return func(args []string) error {
-			if len(args) > 0 {
-				return usagef("tools: unexpected arguments %q", args)
-			}
-			if *schemas && !*asJSON {
-				b, err := hostCatalogJSON()
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "%s\n", b)
-				return nil
-			}
-			rows := toolRows(*schemas)
-			if *asJSON {
-				b, err := json.MarshalIndent(rows, "", "  ")
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "%s\n", b)
-				return nil
-			}
-			tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tMODEL NAME\tKIND\tRISK\tACTIVATION\tALLOWED EFFECTS")
-			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%s\t%s\t%s\n", r.ID, r.ModelName, r.Category, r.Mutability, r.Risk, r.Activation, strings.Join(r.AllowedEffects, ", "))
-			}
-			return tw.Flush()
-		}
+	Flags: func(fs *flag.FlagSet) *toolsFlags {
+		f := &toolsFlags{}
+		fs.BoolVar(&f.asJSON, "json", false, "print the catalog as JSON")
+		fs.BoolVar(&f.schemas, "schemas", false, "print the catalog as initialize sends it (with --json: add the schemas to each row)")
+		return f
 	},
+	Run: runTools,
 })
+
+// toolsFlags are the flags of conform tools.
+type toolsFlags struct {
+	asJSON  bool
+	schemas bool
+}
+
+// runTools runs conform tools.
+func runTools(f *toolsFlags, args []string, out streams) error {
+	if len(args) > 0 {
+		return usagef("tools: unexpected arguments %q", args)
+	}
+	if f.schemas && !f.asJSON {
+		b, err := hostCatalogJSON()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out.stdout, "%s\n", b)
+		return nil
+	}
+	rows := toolRows(f.schemas)
+	if f.asJSON {
+		b, err := json.MarshalIndent(rows, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out.stdout, "%s\n", b)
+		return nil
+	}
+	tw := tabwriter.NewWriter(out.stdout, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tMODEL NAME\tKIND\tRISK\tACTIVATION\tALLOWED EFFECTS")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%s\t%s\t%s\n", r.ID, r.ModelName, r.Category, r.Mutability, r.Risk, r.Activation, strings.Join(r.AllowedEffects, ", "))
+	}
+	return tw.Flush()
+}

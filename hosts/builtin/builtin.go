@@ -125,30 +125,21 @@ func ServeMutant(name, mutant string) error {
 }
 
 // MaybeServe serves a built-in host and exits when the process was started
-// as `<exe> host serve NAME` or `<exe> host serve reference --mutant
-// MUTANT`, and runs the in-sandbox containment probe helper and exits when
-// it was started as `<exe> host containment-probe` (the reference host
-// re-executes its own binary that way); otherwise it sets wire.CacheEnv for
-// the hosts this process will start (see shareCache) and returns. The
-// conform binary and every test binary that starts built-in hosts call it
-// first thing.
+// as `<exe> host serve ARGS...` (for example `<exe> host serve reference
+// --mutant MUTANT`), with the exit status of [ServeMain]: the request is
+// parsed by [ParseServe], as the conform command table parses it, so a
+// malformed one exits 2 with the same message either way. It runs the
+// in-sandbox containment probe helper and exits when the process was
+// started as `<exe> host containment-probe` (the reference host re-executes
+// its own binary that way); otherwise it sets wire.CacheEnv for the hosts
+// this process will start (see shareCache) and returns. The conform binary
+// and every test binary that starts built-in hosts call it first thing.
 func MaybeServe() {
 	if n := len(reference.ProbeHelperArgs); len(os.Args) == 1+n && slices.Equal(os.Args[1:], reference.ProbeHelperArgs) {
 		os.Exit(command.ProbeHelperMain(os.Stdout))
 	}
-	if (len(os.Args) == 4 || len(os.Args) == 6) && os.Args[1] == "host" && os.Args[2] == "serve" {
-		mutant := ""
-		if len(os.Args) == 6 {
-			if os.Args[4] != "--mutant" {
-				return
-			}
-			mutant = os.Args[5]
-		}
-		if err := ServeMutant(os.Args[3], mutant); err != nil {
-			fmt.Fprintln(os.Stderr, "conform host:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
+	if len(os.Args) >= 3 && os.Args[1] == "host" && os.Args[2] == "serve" {
+		os.Exit(ServeMain(os.Args[3:], os.Stdout, os.Stderr))
 	}
 	shareCache()
 }
