@@ -51,7 +51,7 @@ for a scenario without one.`,
 				return stopped
 			}
 			if err != nil {
-				return labError(err)
+				return err
 			}
 			for _, r := range removed {
 				fmt.Fprintf(stdout, "removed %s\n", r)

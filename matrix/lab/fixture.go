@@ -87,9 +87,11 @@ var fullContractTools = []string{
 	"preview.manage", "research.fetch", "research.search", "user.ask",
 }
 
-// An InvocationError means a fixture could not be run as asked: the host
-// command cannot be started, or the core refuses the fixture's run request
-// (DECISIONS 69). A command line maps it to exit status 2.
+// An InvocationError means a run could not start as asked: the host
+// command cannot be started, the core refuses the fixture's run request
+// (DECISIONS 69), or (as matrix.InvocationError, the same type) a
+// certification's selection or fault names nothing. File names the fixture
+// when there is one. A command line maps it to exit status 2.
 type InvocationError struct {
 	File string
 	Err  error
