@@ -24,6 +24,7 @@ import (
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/format"
 )
 
 // Version is the version of the matrix: the set of items and what they
@@ -182,6 +183,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	suite.Timeout = 0
 	rep.NoColor = true
 	formatter.ColorableStdOut = io.Discard // conform prints its own lines
+	format.TruncatedDiff = false          // failureReason clips values itself
 	RegisterFailHandler(Fail)
 	buildTree()
 	RunSpecs(&failRecorder{}, "conform host-conformance matrix", suite, rep)
@@ -256,7 +258,7 @@ func (t *target) collect(r SpecReport) {
 		status, reason = reports.Skipped, InterruptedReason
 	case r.State.Is(types.SpecStateFailureStates):
 		status = reports.Failed
-		reason = strings.TrimSpace(r.Failure.Message)
+		reason = failureReason(r.Failure.Message)
 		if r.Failure.ForwardedPanic != "" {
 			reason = strings.TrimSpace(reason + ": " + r.Failure.ForwardedPanic)
 		}
@@ -283,11 +285,18 @@ func (t *target) collect(r SpecReport) {
 	if rank(status) > rank(it.Status) {
 		it.Status = status
 	}
+	// A failed item's reason ends with the section of the host author's
+	// reference that states the contract it checks, once.
+	note := contractNote(meta)
+	it.Reason = strings.TrimSuffix(it.Reason, note)
 	if reason != "" {
 		if it.Reason != "" {
 			it.Reason += "\n"
 		}
 		it.Reason += reason
+	}
+	if it.Status == reports.Failed {
+		it.Reason += note
 	}
 	if status == reports.Failed && it.Repro == "" {
 		it.Repro = specRepro(r)
