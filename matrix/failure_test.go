@@ -51,7 +51,7 @@ func TestFailureReasonIsASentence(t *testing.T) {
 		{"not nil", func(g gomega.Gomega) { g.Expect((*pair)(nil)).NotTo(gomega.BeNil(), "the result") },
 			`the result: expected a value, got nil`},
 		{"duration", func(g gomega.Gomega) {
-			g.Expect(3 * time.Second).To(gomega.BeNumerically("<", 2500*time.Millisecond), "run_command took 3s")
+			g.Expect(3*time.Second).To(gomega.BeNumerically("<", 2500*time.Millisecond), "run_command took 3s")
 		}, `run_command took 3s: expected 3s to be < 2.5s`},
 		{"element", func(g gomega.Gomega) {
 			g.Expect([]string{"a", "b"}).To(gomega.ContainElement("c"), "the tools")

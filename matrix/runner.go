@@ -183,7 +183,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	suite.Timeout = 0
 	rep.NoColor = true
 	formatter.ColorableStdOut = io.Discard // conform prints its own lines
-	format.TruncatedDiff = false          // failureReason clips values itself
+	format.TruncatedDiff = false           // failureReason clips values itself
 	RegisterFailHandler(Fail)
 	buildTree()
 	RunSpecs(&failRecorder{}, "conform host-conformance matrix", suite, rep)
