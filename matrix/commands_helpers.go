@@ -155,7 +155,7 @@ func (o *outcome) callTimeoutHonored(command string) {
 	GinkgoHelper()
 	h := o.commandHost()
 	args, err := json.Marshal(map[string]any{"command": command, "timeoutMs": 500})
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the run_command arguments")
 	ctx, cancel := context.WithTimeout(itemContext(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
