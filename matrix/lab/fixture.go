@@ -237,7 +237,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	// rules broke it: then failing closed is what the oracle checks.
 	if herr := r.currentHost().HostError(); herr != nil && len(rep.Faults) == 0 {
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
-			Expected: "the host keeps to the protocol", Actual: herr.Error(), Message: "The host broke the protocol: " + herr.Error()})
+			Expected: "the host keeps to the protocol", Actual: herr.Error(), Message: brokeProtocol(herr)})
 		rep.HostStderr = r.currentHost().Stderr()
 	}
 	if r.storeErr != nil && len(rep.Faults) == 0 {
@@ -246,6 +246,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 			Message: "The host's store could not list its checkpoints: " + r.storeErr.Error()})
 	}
 	rep.Passed = len(rep.Failures) == 0
+	quoteStderrOnce(rep)
 	return rep, nil
 }
 
