@@ -259,7 +259,7 @@ var _ = describeItem(105, func() {
 	scenarios(map[string]check{"fetch-attributed.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			var out map[string]any
-			Expect(json.Unmarshal([]byte(r.Content), &out)).To(Succeed(), "%s: %s content is not JSON", o.File, r.CanonicalToolID)
+			Expect(json.Unmarshal([]byte(r.Content), &out)).To(Succeed(), "%s: the host's %s result (tool %s) has content that is not JSON: %.200q", o.File, r.CanonicalToolID, r.ToolName, r.Content)
 			checkProvenance(o.File+" "+r.CanonicalToolID, out)
 		}
 	}})
