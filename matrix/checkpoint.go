@@ -35,8 +35,8 @@ var _ = describeItem(10, func() {
 			cps := o.durableCheckpoints(h)
 			Expect(reasonsOf(cps)).To(Equal([]string{"pause"}), "%s: a fresh host on the run's store must hold exactly the pause checkpoint", o.File)
 			var vp wire.FingerprintParams
-			Expect(json.Unmarshal(vs[0].Params, &vp)).To(Succeed())
-			Expect(vp.State).NotTo(BeNil())
+			Expect(json.Unmarshal(vs[0].Params, &vp)).To(Succeed(), "%s: the harness cannot decode the workspace/fingerprint verify it sent: %s", o.File, vs[0].Params)
+			Expect(vp.State).NotTo(BeNil(), "%s: the harness's workspace/fingerprint verify carried no state", o.File)
 			Expect(cps[0].Workspace.StateFingerprint).NotTo(BeNil(), "%s: the stored pause checkpoint has no workspace fingerprint", o.File)
 			Expect(vp.State.StateFingerprint).To(Equal(*cps[0].Workspace.StateFingerprint), "%s: the resume verified another fingerprint than the stored pause checkpoint's", o.File)
 			reports := o.durableStore(h, wire.KindFinalReport)
@@ -142,11 +142,11 @@ func (o *outcome) sameSizeEditIsSeen() {
 
 	path := filepath.Join(o.Workspace, "README.md")
 	st, err := os.Stat(path)
-	Expect(err).NotTo(HaveOccurred())
-	Expect(os.WriteFile(path, []byte("# dEmo\n"), st.Mode().Perm())).To(Succeed())
-	Expect(os.Chtimes(path, st.ModTime(), st.ModTime())).To(Succeed())
+	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot stat README.md after the run", o.File)
+	Expect(os.WriteFile(path, []byte("# dEmo\n"), st.Mode().Perm())).To(Succeed(), "%s: the harness cannot edit README.md", o.File)
+	Expect(os.Chtimes(path, st.ModTime(), st.ModTime())).To(Succeed(), "%s: the harness cannot restore the times of README.md", o.File)
 	after, err := snapshot.Take(o.Workspace)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot snapshot the workspace after its edit", o.File)
 	Expect(snapshot.Diff(o.Observed.Final, after)).NotTo(BeEmpty(), "%s: the harness's own snapshot does not see its edit of README.md", o.File)
 	_, matches, err = h.Client().VerifyFingerprint(ctx, state)
 	if err == nil {

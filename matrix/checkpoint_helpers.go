@@ -88,7 +88,7 @@ func canonical(doc []byte) string {
 	var v any
 	Expect(json.Unmarshal(doc, &v)).To(Succeed(), "a stored document is not JSON: %s", doc)
 	b, err := canon.Marshal(v)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "a stored document has no canonical JSON form: %s", doc)
 	return string(b)
 }
 

@@ -155,7 +155,7 @@ func (o *outcome) callTimeoutHonored(command string) {
 	GinkgoHelper()
 	h := o.commandHost()
 	args, err := json.Marshal(map[string]any{"command": command, "timeoutMs": 500})
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the run_command arguments")
 	ctx, cancel := context.WithTimeout(itemContext(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -165,7 +165,7 @@ func (o *outcome) callTimeoutHonored(command string) {
 	Expect(err).NotTo(HaveOccurred(), "%s: run_command with timeoutMs 500 under a 20 s dispatch bound failed", o.File)
 	Expect(r.OK).To(BeTrue(), "%s: a command that timed out is a structured result; the host answered %s", o.File, r.Content)
 	var c map[string]any
-	Expect(json.Unmarshal([]byte(r.Content), &c)).To(Succeed(), "%s: the run_command content is not a JSON object: %q", o.File, r.Content)
+	Expect(json.Unmarshal([]byte(r.Content), &c)).To(Succeed(), "%s: the host's result for call call-timeout (tool run_command) has content that is not a JSON object: %.200q", o.File, r.Content)
 	Expect(c["timedOut"]).To(Equal(true), "%s: run_command %q with timeoutMs 500 ran %s and answered timedOut %v; the host must enforce the call's own timeoutMs, not only the dispatch bound", o.File, command, took.Round(time.Millisecond), c["timedOut"])
 	Expect(took).To(BeNumerically("<", 2500*time.Millisecond), "%s: run_command with timeoutMs 500 took %s", o.File, took.Round(time.Millisecond))
 }

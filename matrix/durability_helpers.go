@@ -88,7 +88,7 @@ func (o *outcome) restoredUnderCheckpointHash(process int, hash string) {
 			continue
 		}
 		var p wire.RestoreParams
-		Expect(json.Unmarshal(msg.Params, &p)).To(Succeed())
+		Expect(json.Unmarshal(msg.Params, &p)).To(Succeed(), "%s: the harness cannot decode the tools/restore it sent: %s", o.File, msg.Params)
 		Expect(p.SnapshotHash).To(Equal(hash), "%s: the resume restored the tool set under %s, not the checkpoint's registry snapshot hash %s", o.File, p.SnapshotHash, hash)
 		asked = true
 	}
@@ -171,7 +171,7 @@ func (o *outcome) storedAsGiven() {
 		cp, err := checkpoint.Assert(e.Document)
 		Expect(err).NotTo(HaveOccurred(), "%s: stored checkpoint %d does not verify: %v", o.File, i+1, err)
 		canonical, err := checkpoint.Serialize(cp)
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(), "%s: stored checkpoint %d does not serialize again", o.File, i+1)
 		Expect(sameDocument(e.Document, canonical)).To(BeTrue(),
 			"%s: stored checkpoint %d comes back re-serialized; a conformant store returns the canonical document as given (members sorted):\n got  %s\n want %s", o.File, i+1, e.Document, canonical)
 	}

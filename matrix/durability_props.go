@@ -36,10 +36,10 @@ const (
 func propertyDirs() lab.Dirs {
 	GinkgoHelper()
 	parent, err := os.MkdirTemp(memoryTempDir(), "conform-item39-")
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot make the property run's directory")
 	DeferCleanup(func() { _ = os.RemoveAll(parent) })
 	d, err := lab.NewDirs(parent)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot make the property run's workspace and store")
 	return d
 }
 

@@ -34,8 +34,14 @@ func (o *outcome) answer(callID string) *port.ToolResult {
 func (o *outcome) contentOf(callID string) map[string]any {
 	GinkgoHelper()
 	r := o.answer(callID)
+	tool := r.CanonicalToolID
+	for _, c := range o.executes() {
+		if c.CallID == callID {
+			tool = c.ModelName
+		}
+	}
 	var m map[string]any
-	Expect(json.Unmarshal([]byte(r.Content), &m)).To(Succeed(), "%s: the content of %s is not a JSON object: %q", o.File, callID, r.Content)
+	Expect(json.Unmarshal([]byte(r.Content), &m)).To(Succeed(), "%s: the host's result for call %s (tool %s) has content that is not a JSON object: %.200q", o.File, callID, tool, r.Content)
 	return m
 }
 

@@ -30,7 +30,8 @@ type Item struct {
 	Guarantees []string `json:"guarantees"`
 	// Contract is the section of the host author's reference that states
 	// what the item checks: a repository path and anchor, e.g.
-	// "hosts/wire/tools/command.run.md#errors". A failing scenario names it.
+	// "hosts/wire/tools/command.run.md#errors". A failed item's reason ends
+	// with it.
 	Contract string `json:"contract,omitempty"`
 	// Runnable is true when the item's specs are registered.
 	Runnable bool `json:"runnable"`

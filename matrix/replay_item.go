@@ -39,25 +39,25 @@ const secondClockStartMs int64 = 1_800_000_000_000
 func secondRunAgrees(o *outcome) {
 	GinkgoHelper()
 	fx, _, err := loadScenario(strings.TrimPrefix(o.File, "fixtures/matrix/"))
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "%s: the scenario does not load for the second run", o.File)
 	t := hostUnderTest()
 	parent, err := os.MkdirTemp("", "conform-replay-second-isolated-run-")
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot make the second run's directory")
 	defer os.RemoveAll(parent)
 	nested := filepath.Join(parent, "another name", "deeper")
 	dirs, err := lab.NewDirs(nested)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot make the second run's workspace and store")
 	opts := t.labOptions()
 	opts.ClockStartMs = secondClockStartMs
 	opts.Env, err = variedHostEnv(parent, opts.HostEnv)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot build the second run's varied environment")
 	second, err := lab.RunFixture(itemContext(), fx, dirs, opts)
 	Expect(err).NotTo(HaveOccurred(), "%s: the second run could not happen", o.File)
 	a, b := replay.Build(o.Report), replay.Build(second)
 	ha, err := a.Hash()
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "%s: the first run's transcript has no replay hash", o.File)
 	hb, err := b.Hash()
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "%s: the second run's transcript has no replay hash", o.File)
 	if ha == hb {
 		return
 	}

@@ -158,7 +158,7 @@ var _ = describeItem(103, func() {
 		const secret = "sk-conform-R3-7d3e91b04c"
 		src := newResearchSource(secret)
 		hdr, err := json.Marshal(map[string]string{"Authorization": "Bearer " + secret})
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the fetch headers")
 		s := startResearch(src, researchOptions{allow: true, env: []string{
 			researchSearchURLEnv + "=" + src.URL(researchsrc.SearchPath), researchHeadersEnv + "=" + string(hdr)}})
 		if !slices.Contains(s.h.Init.Tools, "research.search") {
@@ -259,7 +259,7 @@ var _ = describeItem(105, func() {
 	scenarios(map[string]check{"fetch-attributed.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			var out map[string]any
-			Expect(json.Unmarshal([]byte(r.Content), &out)).To(Succeed(), "%s: %s content is not JSON", o.File, r.CanonicalToolID)
+			Expect(json.Unmarshal([]byte(r.Content), &out)).To(Succeed(), "%s: the host's %s result (tool %s) has content that is not JSON: %.200q", o.File, r.CanonicalToolID, r.ToolName, r.Content)
 			checkProvenance(o.File+" "+r.CanonicalToolID, out)
 		}
 	}})
@@ -278,9 +278,9 @@ var _ = describeItem(105, func() {
 		Expect(r.Effects).NotTo(BeNil(), "a successful fetch attests no research source")
 		Expect(r.Effects.ResearchSources).To(HaveLen(1), "a fetch attests %d research sources, want 1", len(r.Effects.ResearchSources))
 		rs := r.Effects.ResearchSources[0]
-		Expect(rs.Kind).To(Equal("fetch"))
+		Expect(rs.Kind).To(Equal("fetch"), "the research source of a fetch_url call has the wrong kind")
 		Expect(rs.URL).To(Equal(r.Out["url"]), "the research source names another URL than the output")
-		Expect(rs.ContentHash).NotTo(BeNil())
+		Expect(rs.ContentHash).NotTo(BeNil(), "the research source of a fetched page has no contentHash")
 		Expect(*rs.ContentHash).To(Equal(r.Out["contentHash"]), "the research source's contentHash differs from the output's")
 	})
 
@@ -375,7 +375,7 @@ var _ = describeItem(107, func() {
 		content, _ := r.Out["content"].(string)
 		Expect(len(content)).To(BeNumerically("<=", 1000), "fetch_url returned %d content bytes with maxBytes 1000", len(content))
 		Expect(r.Out["truncated"]).To(Equal(true), "a %d-byte page returned as %d bytes says truncated=false; truncation must be distinguishable from a complete source", researchsrc.LongBytes, len(content))
-		Expect(r.Effects.ResearchSources).NotTo(BeEmpty())
+		Expect(r.Effects.ResearchSources).NotTo(BeEmpty(), "fetch_url of the long page attests no research source")
 		Expect(r.Effects.ResearchSources[0].Truncated).To(BeTrue(), "the research source of a cut page says truncated=false")
 
 		s.fetch(researchsrc.OncePath, nil) // the source's one available answer

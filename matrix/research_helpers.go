@@ -94,11 +94,11 @@ func startResearch(src *researchsrc.Source, o researchOptions) *researchSession 
 		s.workspace, s.store = o.from.workspace, o.from.store
 	} else {
 		dir, err := os.MkdirTemp("", "conform-research-")
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(), "the harness cannot make the research run's directory")
 		DeferCleanup(func() { _ = os.RemoveAll(dir) })
 		s.workspace, s.store = filepath.Join(dir, "workspace"), filepath.Join(dir, "store")
 		for _, d := range []string{s.workspace, s.store} {
-			Expect(os.Mkdir(d, 0o755)).To(Succeed())
+			Expect(os.Mkdir(d, 0o755)).To(Succeed(), "the harness cannot make %s", d)
 		}
 		if s.workspace, err = filepath.EvalSymlinks(s.workspace); err != nil {
 			Fail(err.Error())
@@ -157,7 +157,7 @@ func (s *researchSession) call(model string, args map[string]any, timeout time.D
 		timeout = researchTimeout
 	}
 	raw, err := json.Marshal(args)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the %s arguments %v", model, args)
 	s.mu.Lock()
 	s.n++
 	id := fmt.Sprintf("research-%s-%d", model, s.n)
@@ -243,7 +243,7 @@ func (s *researchSession) storeFilesContaining(needle string) []string {
 		}
 		return nil
 	})
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot walk the host's store directory %s", s.store)
 	return hits
 }
 
@@ -295,7 +295,7 @@ func fitsOutputLimits(what string, r researchCallResult) {
 		}
 	}
 	b, err := window.BoundToolOutput(r.Content, lim, window.BoundOptions{})
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(), "the core cannot bound the result's content")
 	Expect(b.Truncated).To(BeFalse(), "%s: the result (%d bytes, ~%d tokens) exceeds the tool's limits (%v bytes, %v tokens), so the core would cut its JSON; a conformant host shrinks its output to fit both limits",
 		what, b.OriginalBytes, b.OriginalTokens, lim.MaxBytes, lim.MaxTokens)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/format"
 )
 
 // Version is the version of the matrix: the set of items and what they
@@ -59,12 +60,10 @@ type Config struct {
 }
 
 // An InvocationError means the certification could not start as asked: a
-// bad selection, or a host command that cannot be found. It maps to exit
-// status 2.
-type InvocationError struct{ Err error }
-
-func (e *InvocationError) Error() string { return e.Err.Error() }
-func (e *InvocationError) Unwrap() error { return e.Err }
+// bad selection, or a host command that cannot be found. It is the lab's
+// type (a fixture that cannot be run as asked is one too), so that a
+// command line maps both to exit status 2 in one place.
+type InvocationError = lab.InvocationError
 
 // target is the host under test for the specs of this process.
 type target struct {
@@ -89,16 +88,16 @@ var current *target
 func newTarget(cfg Config) (*target, error) {
 	argv, err := builtin.Command(cfg.Host)
 	if err != nil {
-		return nil, &InvocationError{err}
+		return nil, &InvocationError{Err: err}
 	}
 	if cfg.Mutant != "" {
 		if _, err := builtin.Handler(cfg.Host, cfg.Mutant); err != nil {
-			return nil, &InvocationError{fmt.Errorf("--mutant %q: %w (see `conform host mutants`)", cfg.Mutant, err)}
+			return nil, &InvocationError{Err: fmt.Errorf("--mutant %q: %w (see `conform host mutants`)", cfg.Mutant, err)}
 		}
 		argv = append(argv, "--mutant", cfg.Mutant)
 	}
 	if err := hostcmd.Check(argv); err != nil {
-		return nil, &InvocationError{fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
+		return nil, &InvocationError{Err: fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
 	}
 	t := &target{cfg: cfg, argv: argv, items: map[int]*reports.Item{}, started: time.Now()}
 	if cfg.Out != nil {
@@ -131,14 +130,14 @@ func labelFilter(cfg Config) string {
 func checkSelection(cfg Config) error {
 	for _, id := range cfg.Only {
 		if _, ok := meta(id); !ok {
-			return &InvocationError{fmt.Errorf("--only %d: no such matrix item (see `conform matrix`)", id)}
+			return &InvocationError{Err: fmt.Errorf("--only %d: no such matrix item (see `conform matrix`)", id)}
 		}
 		if _, ok := registry[id]; !ok {
-			return &InvocationError{fmt.Errorf("--only %d: item %d is planned but not runnable in this version (see `conform matrix`)", id, id)}
+			return &InvocationError{Err: fmt.Errorf("--only %d: item %d is planned but not runnable in this version (see `conform matrix`)", id, id)}
 		}
 	}
 	if cfg.Area != "" && !validArea(cfg.Area) {
-		return &InvocationError{fmt.Errorf("--area %q: unknown area (one of %s)", cfg.Area, strings.Join(Areas, ", "))}
+		return &InvocationError{Err: fmt.Errorf("--area %q: unknown area (one of %s)", cfg.Area, strings.Join(Areas, ", "))}
 	}
 	return nil
 }
@@ -170,7 +169,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	if cfg.CoreFault != "" {
 		undo, err := faults.Enable(cfg.CoreFault)
 		if err != nil {
-			return nil, &InvocationError{fmt.Errorf("--core-fault %q: %w (see `conform selftest --list`)", cfg.CoreFault, err)}
+			return nil, &InvocationError{Err: fmt.Errorf("--core-fault %q: %w (see `conform selftest --list`)", cfg.CoreFault, err)}
 		}
 		defer undo()
 	}
@@ -184,6 +183,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	suite.Timeout = 0
 	rep.NoColor = true
 	formatter.ColorableStdOut = io.Discard // conform prints its own lines
+	format.TruncatedDiff = false           // failureReason clips values itself
 	RegisterFailHandler(Fail)
 	buildTree()
 	RunSpecs(&failRecorder{}, "conform host-conformance matrix", suite, rep)
@@ -258,7 +258,7 @@ func (t *target) collect(r SpecReport) {
 		status, reason = reports.Skipped, InterruptedReason
 	case r.State.Is(types.SpecStateFailureStates):
 		status = reports.Failed
-		reason = strings.TrimSpace(r.Failure.Message)
+		reason = failureReason(r.Failure.Message)
 		if r.Failure.ForwardedPanic != "" {
 			reason = strings.TrimSpace(reason + ": " + r.Failure.ForwardedPanic)
 		}
@@ -285,11 +285,18 @@ func (t *target) collect(r SpecReport) {
 	if rank(status) > rank(it.Status) {
 		it.Status = status
 	}
+	// A failed item's reason ends with the section of the host author's
+	// reference that states the contract it checks, once.
+	note := contractNote(meta)
+	it.Reason = strings.TrimSuffix(it.Reason, note)
 	if reason != "" {
 		if it.Reason != "" {
 			it.Reason += "\n"
 		}
 		it.Reason += reason
+	}
+	if it.Status == reports.Failed {
+		it.Reason += note
 	}
 	if status == reports.Failed && it.Repro == "" {
 		it.Repro = specRepro(r)

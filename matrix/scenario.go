@@ -136,7 +136,7 @@ func runScenario(rel string, c check) {
 	}
 	if !rep.Passed {
 		AddReportEntry(reproEntry, t.runRepro(file))
-		Fail(describeFailures(file, rep) + contractNote(rel))
+		Fail(describeFailures(file, rep))
 	}
 	if c != nil {
 		parent := filepath.Dir(rep.Workspace)

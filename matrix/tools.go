@@ -60,7 +60,7 @@ var _ = describeItem(8, func() {
 		Expect(sets).NotTo(BeEmpty(), "%s: the harness recorded no tools/list answer", o.File)
 		for _, raw := range sets {
 			var ts port.ToolSet
-			Expect(json.Unmarshal(raw, &ts)).To(Succeed())
+			Expect(json.Unmarshal(raw, &ts)).To(Succeed(), "%s: the host's tools/list answer is not a tool set: %s", o.File, raw)
 			for name, id := range ts.CanonicalToolIDs {
 				Expect([]string{"workspace.write", "workspace.edit", "command.run", "project.validate"}).NotTo(ContainElement(id),
 					"%s: in review_only mode the host's tool set maps %s to %s", o.File, name, id)

@@ -164,7 +164,7 @@ var _ = describeItem(33, func() {
 				}
 			}
 			entries, err := os.ReadDir(o.Workspace)
-			Expect(err).NotTo(HaveOccurred())
+			Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot list the workspace after the run", o.File)
 			for _, e := range entries {
 				if e.IsDir() && !listed[e.Name()] {
 					Expect(names).To(ContainElement(e.Name()), "%s: the host hides %s/ from its listing but does not disclose it as excluded", o.File, e.Name())

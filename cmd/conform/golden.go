@@ -65,7 +65,7 @@ func runGolden(f *goldenFlags, args []string, out streams) error {
 		return stopped
 	}
 	if err != nil {
-		return labError(err)
+		return err
 	}
 	for _, r := range removed {
 		fmt.Fprintf(out.stdout, "removed %s\n", r)

@@ -62,8 +62,12 @@ func main1(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errFailed):
 		return 1
-	case errors.As(err, &ue), errors.As(err, &ie):
+	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "conform:", err)
+		return 2
+	case errors.As(err, &ie):
+		// It names its fixture itself; what wraps it adds nothing.
+		fmt.Fprintln(stderr, "conform:", ie)
 		return 2
 	case errors.As(err, &stopped):
 		fmt.Fprintln(stderr, "conform:", err)

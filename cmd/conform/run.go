@@ -214,15 +214,6 @@ func loadError(err error) error {
 	return err
 }
 
-// labError maps what stopped a run from happening to an exit status.
-func labError(err error) error {
-	var ie *lab.InvocationError
-	if errors.As(err, &ie) {
-		return usagef("%v", ie)
-	}
-	return err
-}
-
 // fixtureRef names a fixture in the output of an interrupted run.
 type fixtureRef struct {
 	Fixture string `json:"fixture"`
@@ -293,7 +284,7 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, tr
 			err = nil
 		}
 		if err != nil {
-			return labError(fmt.Errorf("%s: %w", fx.File, err))
+			return fmt.Errorf("%s: %w", fx.File, err)
 		}
 		res.Reports = append(res.Reports, rep)
 		out.rd.add(fx.Name, rep, time.Since(t0))
@@ -391,7 +382,7 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 	}
 	stopped, timedOut := j.interrupted(), j.timedOut()
 	if stopped == nil && timedOut == nil && err != nil {
-		return labError(err)
+		return err
 	}
 	if rep == nil { // still winding down after a signal
 		rep = &lab.CampaignReport{Path: c.Path, Stages: []lab.StageReport{}, Failures: []string{}}

@@ -32,6 +32,8 @@ var zooModes = map[string]string{
 	"hang-execute":           "never answers tool/execute; answers it cancelled after $/cancelRequest",
 	"ignore-cancel":          "never answers tool/execute and ignores $/cancelRequest and SIGTERM",
 	"garbage":                "answers tool/execute with a line that is not JSON",
+	"rpc-error":              "answers tool/execute with JSON-RPC error -32601 \"nope\" and prints a line on stderr",
+	"content-not-json":       "answers tool/execute with a result whose content is not JSON",
 	"partial-eof":            "answers tool/execute with half a line and exits 0",
 	"huge-line":              "answers tool/execute with a line over the 64 MiB limit",
 	"sixty-mib":              "answers tool/execute with a 60 MiB line, under the limit, that is no result envelope",
@@ -247,6 +249,10 @@ func (z *zoo) fromHarness(line []byte) {
 		case z.is("garbage"):
 			z.say("hello, this is not JSON")
 			return
+		case z.is("rpc-error"):
+			fmt.Fprintln(os.Stderr, "zoo: no tool/execute here")
+			z.say(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"nope"}}`, id)
+			return
 		case z.is("partial-eof"):
 			z.mu.Lock()
 			fmt.Fprint(z.out, `{"jsonrpc":"2.0","id":`+id+`,"res`)
@@ -335,6 +341,18 @@ func (z *zoo) fromHost(line []byte) {
 			z.write(line)
 			z.write(line)
 			return
+		case z.is("content-not-json"):
+			var msg struct {
+				JSONRPC string                     `json:"jsonrpc"`
+				ID      json.RawMessage            `json:"id"`
+				Result  map[string]json.RawMessage `json:"result"`
+			}
+			if json.Unmarshal(line, &msg) == nil && msg.Result != nil {
+				msg.Result["content"] = json.RawMessage(`"entries: README.md, src"`)
+				b, _ := json.Marshal(msg)
+				z.write(b)
+				return
+			}
 		}
 	case wire.MethodShutdown:
 		z.write(line)

@@ -87,9 +87,11 @@ var fullContractTools = []string{
 	"preview.manage", "research.fetch", "research.search", "user.ask",
 }
 
-// An InvocationError means a fixture could not be run as asked: the host
-// command cannot be started, or the core refuses the fixture's run request
-// (DECISIONS 69). A command line maps it to exit status 2.
+// An InvocationError means a run could not start as asked: the host
+// command cannot be started, the core refuses the fixture's run request
+// (DECISIONS 69), or (as matrix.InvocationError, the same type) a
+// certification's selection or fault names nothing. File names the fixture
+// when there is one. A command line maps it to exit status 2.
 type InvocationError struct {
 	File string
 	Err  error
@@ -235,7 +237,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	// rules broke it: then failing closed is what the oracle checks.
 	if herr := r.currentHost().HostError(); herr != nil && len(rep.Faults) == 0 {
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
-			Expected: "the host keeps to the protocol", Actual: herr.Error(), Message: "The host broke the protocol: " + herr.Error()})
+			Expected: "the host keeps to the protocol", Actual: herr.Error(), Message: brokeProtocol(herr)})
 		rep.HostStderr = r.currentHost().Stderr()
 	}
 	if r.storeErr != nil && len(rep.Faults) == 0 {
@@ -244,6 +246,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 			Message: "The host's store could not list its checkpoints: " + r.storeErr.Error()})
 	}
 	rep.Passed = len(rep.Failures) == 0
+	quoteStderrOnce(rep)
 	return rep, nil
 }
 

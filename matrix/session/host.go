@@ -256,7 +256,7 @@ func (h *Host) Checkpoints(ctx context.Context, runID string) ([][]byte, error) 
 		return nil, errors.New("the host offers no store")
 	}
 	entries, err := h.client.StoreList(ctx, wire.StoreListParams{RunID: runID, Kind: wire.KindCheckpoint})
-	h.exec.record(err)
+	err = h.exec.record(err)
 	if err != nil {
 		return nil, err
 	}

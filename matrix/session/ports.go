@@ -30,7 +30,7 @@ func (e *executor) RestoreToolSet(ctx context.Context, names []string, snapshotH
 		names = []string{}
 	}
 	_, err := e.client.RestoreToolSet(ctx, wire.RestoreParams{Names: names, SnapshotHash: snapshotHash})
-	e.record(err)
+	err = e.record(err)
 	return portError(err)
 }
 
@@ -60,7 +60,7 @@ func (s *hostStore) put(ctx context.Context, kind string, doc json.RawMessage) (
 		return wire.StorePutResult{}, err
 	}
 	r, err := s.client.StorePut(ctx, wire.StorePutParams{RunID: id, Kind: kind, Document: doc})
-	s.exec.record(err)
+	err = s.exec.record(err)
 	return r, portError(err)
 }
 
@@ -74,7 +74,7 @@ func (s *hostStore) SaveCheckpoint(ctx context.Context, cp json.RawMessage) (por
 
 func (s *hostStore) LoadLatestCheckpoint(ctx context.Context, runID string) (json.RawMessage, error) {
 	doc, err := s.client.StoreGet(ctx, wire.StoreGetParams{RunID: runID, Kind: wire.KindCheckpoint})
-	s.exec.record(err)
+	err = s.exec.record(err)
 	if err != nil {
 		return nil, portError(err)
 	}
@@ -100,13 +100,13 @@ func (t *hostTrace) Emit(ctx context.Context, e port.TraceEvent) error {
 		EventID: e.EventID, ExecutionID: e.ExecutionID, Kind: e.Kind, Payload: e.Payload,
 		RunID: e.RunID, Sequence: e.Sequence, TaskID: e.TaskID, Timestamp: e.Timestamp,
 	})
-	t.exec.record(err)
+	err = t.exec.record(err)
 	return portError(err)
 }
 
 func (t *hostTrace) Flush(ctx context.Context) error {
 	_, err := t.client.TraceFlush(ctx)
-	t.exec.record(err)
+	err = t.exec.record(err)
 	return portError(err)
 }
 
@@ -129,7 +129,7 @@ func wireActive(files []checkpoint.ActiveFile) []wire.ActiveFile {
 
 func (v *hostVerifier) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
 	st, err := v.client.CaptureFingerprint(ctx, wireActive(in.ActiveFiles), in.DirtyStateSummary)
-	v.exec.record(err)
+	err = v.exec.record(err)
 	if err != nil {
 		return run.WorkspaceState{}, portError(err)
 	}
@@ -144,7 +144,7 @@ func (v *hostVerifier) Verify(ctx context.Context, state run.WorkspaceState) (ru
 	fp, ok, err := v.client.VerifyFingerprint(ctx, wire.WorkspaceState{
 		ActiveFiles: wireActive(state.ActiveFiles), DirtyStateSummary: state.DirtyStateSummary, StateFingerprint: state.StateFingerprint,
 	})
-	v.exec.record(err)
+	err = v.exec.record(err)
 	if err != nil {
 		return run.Verification{}, portError(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/port"
@@ -25,7 +26,16 @@ type executor struct {
 	err    error
 }
 
-func (e *executor) record(err error) {
+// record keeps err when it is the host's first protocol break, and returns
+// it: a JSON-RPC error that breaks the protocol is first made a
+// *wire.ProtocolError (answerError).
+func (e *executor) record(err error) error {
+	return e.recordCall(err, "")
+}
+
+// recordCall is record for the call what (see answerError).
+func (e *executor) recordCall(err error, what string) error {
+	err = answerError(err, what)
 	var pe *wire.ProtocolError
 	if errors.As(err, &pe) {
 		e.mu.Lock()
@@ -34,6 +44,7 @@ func (e *executor) record(err error) {
 		}
 		e.mu.Unlock()
 	}
+	return err
 }
 
 func (e *executor) hostError() error {
@@ -44,8 +55,7 @@ func (e *executor) hostError() error {
 
 func (e *executor) ToolSet(ctx context.Context) (port.ToolSet, error) {
 	ts, err := e.client.ToolSet(ctx)
-	e.record(err)
-	return ts, err
+	return ts, e.record(err)
 }
 
 func (e *executor) Execute(ctx context.Context, call port.ToolCall, tc port.ToolContext) (port.ToolResult, error) {
@@ -58,8 +68,13 @@ func (e *executor) Execute(ctx context.Context, call port.ToolCall, tc port.Tool
 		IdempotencyKey: tc.IdempotencyKey, TimeoutMs: tc.TimeoutMs,
 		Context: wire.RunContext{RunID: tc.RunID, TaskID: tc.TaskID, Mode: tc.Mode},
 	})
-	e.record(err)
-	return res, err
+	if err == nil {
+		err = contentError(call.ToolCallID, call.Name, res.Content)
+	}
+	if err = e.recordCall(err, fmt.Sprintf(" call %q (tool %s)", call.ToolCallID, call.Name)); err != nil {
+		return port.ToolResult{}, err
+	}
+	return res, nil
 }
 
 // hostEnvironment turns the host's reported command environment into the
