@@ -6,11 +6,11 @@ import (
 	"os"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/rapidtest"
 	. "github.com/onsi/ginkgo/v2"
 	"pgregory.net/rapid"
 )
@@ -78,17 +78,13 @@ func property(id int, what string, checks int, prop func(*rapid.T)) {
 	if err != nil {
 		Fail(err.Error())
 	}
-	restore := setRapidFlags(map[string]string{
+	failed, log := rapidtest.Run(fmt.Sprintf("item%d/%s", id, what), map[string]string{
 		"rapid.checks": strconv.Itoa(checks), "rapid.seed": strconv.FormatUint(seed, 10),
 		"rapid.nofailfile": "true", "rapid.shrinktime": rapidShrinkTime.String(),
-	})
-	defer restore()
-	rec := &rapidRecorder{name: fmt.Sprintf("item%d/%s", id, what)}
-	rapid.Check(rec, prop)
-	if !rec.failed {
+	}, prop)
+	if !failed {
 		return
 	}
-	log := strings.Join(rec.logs, "\n")
 	repro := hostUnderTest().certifyRepro(id)
 	if m := rapidSeedLine.FindStringSubmatch(log); m != nil {
 		repro = rapidSeedEnv + "=" + m[1] + " " + repro
@@ -99,48 +95,3 @@ func property(id int, what string, checks int, prop func(*rapid.T)) {
 
 // rapidSeedLine finds the seed in rapid's "To reproduce" line.
 var rapidSeedLine = regexp.MustCompile(`-rapid\.seed=(\d+)`)
-
-// setRapidFlags sets rapid's flags and returns what restores them.
-func setRapidFlags(values map[string]string) func() {
-	old := map[string]string{}
-	for name, v := range values {
-		f := flag.Lookup(name)
-		if f == nil {
-			continue
-		}
-		old[name] = f.Value.String()
-		_ = f.Value.Set(v)
-	}
-	return func() {
-		for name, v := range old {
-			_ = flag.Lookup(name).Value.Set(v)
-		}
-	}
-}
-
-// A rapidRecorder is the rapid.TB of a property run: it records rapid's
-// log and whether a case failed, so the spec fails once with all of it.
-type rapidRecorder struct {
-	name   string
-	failed bool
-	logs   []string
-}
-
-var _ rapid.TB = (*rapidRecorder)(nil)
-
-func (r *rapidRecorder) Helper()      {}
-func (r *rapidRecorder) Name() string { return r.name }
-func (r *rapidRecorder) Logf(format string, args ...any) {
-	r.logs = append(r.logs, fmt.Sprintf(format, args...))
-}
-func (r *rapidRecorder) Log(args ...any)                   { r.logs = append(r.logs, fmt.Sprint(args...)) }
-func (r *rapidRecorder) Skipf(format string, args ...any)  { r.Logf(format, args...) }
-func (r *rapidRecorder) Skip(args ...any)                  { r.Log(args...) }
-func (r *rapidRecorder) SkipNow()                          {}
-func (r *rapidRecorder) Errorf(format string, args ...any) { r.failed = true; r.Logf(format, args...) }
-func (r *rapidRecorder) Error(args ...any)                 { r.failed = true; r.Log(args...) }
-func (r *rapidRecorder) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
-func (r *rapidRecorder) Fatal(args ...any)                 { r.Error(args...) }
-func (r *rapidRecorder) FailNow()                          { r.failed = true }
-func (r *rapidRecorder) Fail()                             { r.failed = true }
-func (r *rapidRecorder) Failed() bool                      { return r.failed }

@@ -1,6 +1,7 @@
-// Package rapidtest helps show that a rapid property can fail: it runs a
-// property against a recording rapid.TB, so a test can assert that the
-// property finds a counterexample for a deliberately broken variant.
+// Package rapidtest runs a rapid property against a recording rapid.TB
+// instead of a *testing.T: so a test can assert that the property finds a
+// counterexample for a deliberately broken variant, and a matrix item can
+// run a property inside the conform binary and report its counterexample.
 package rapidtest
 
 import (
@@ -77,7 +78,14 @@ func (r *Recorder) Failed() bool { return r.failed }
 // whether rapid found a counterexample, with rapid's log. Fail files are not
 // written and shrinking is bounded by shrink while it runs.
 func Check(name string, shrink time.Duration, prop func(*rapid.T)) (failed bool, log string) {
-	restore := setFlags(map[string]string{"rapid.nofailfile": "true", "rapid.shrinktime": shrink.String()})
+	return Run(name, map[string]string{"rapid.nofailfile": "true", "rapid.shrinktime": shrink.String()}, prop)
+}
+
+// Run runs prop with rapid against a Recorder named name, with rapid's
+// flags (such as "rapid.checks", "rapid.seed") set to flags while it runs,
+// and reports whether rapid found a counterexample, with rapid's log.
+func Run(name string, flags map[string]string, prop func(*rapid.T)) (failed bool, log string) {
+	restore := setFlags(flags)
 	defer restore()
 	rec := &Recorder{name: name}
 	rapid.Check(rec, prop)
