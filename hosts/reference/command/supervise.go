@@ -107,13 +107,16 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 		Stderr:      errW,
 		SysProcAttr: sysProcAttr(l.argv),
 	}
+	closePipes := func() {
+		outR.Close()
+		errR.Close()
+		outW.Close()
+		errW.Close()
+	}
 	if faults.StdinOpen {
 		inR, inW, err := os.Pipe()
 		if err != nil {
-			outR.Close()
-			errR.Close()
-			outW.Close()
-			errW.Close()
+			closePipes()
 			return outcome{}, spawnError(err)
 		}
 		cmd.Stdin = inR
@@ -123,10 +126,7 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 	if faults.TerminalStdin {
 		term, closeTerm, err := openTerminal()
 		if err != nil {
-			outR.Close()
-			errR.Close()
-			outW.Close()
-			errW.Close()
+			closePipes()
 			return outcome{}, spawnError(err)
 		}
 		cmd.Stdin = term
