@@ -1,14 +1,12 @@
 package matrix
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
 
+	"github.com/galaxy-stack/conform/internal/mdanchor"
 	"github.com/galaxy-stack/conform/reports"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -24,7 +22,7 @@ func TestEveryItemNamesItsContract(t *testing.T) {
 			continue
 		}
 		if _, seen := anchors[file]; !seen {
-			a, err := headingAnchors(filepath.Join("..", filepath.FromSlash(file)))
+			a, err := mdanchor.HeadingAnchors(filepath.Join("..", filepath.FromSlash(file)))
 			if err != nil {
 				t.Errorf("item %d: Contract names %s: %v", it.ID, file, err)
 			}
@@ -66,43 +64,4 @@ func TestEveryFailedItemEndsWithItsContract(t *testing.T) {
 			t.Errorf("item %d: reason\n%s\nwant\n%s", c.id, got, c.want)
 		}
 	}
-}
-
-// headingAnchors returns the GitHub anchors of a Markdown file's headings.
-func headingAnchors(path string) (map[string]bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	inCode := false
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "```") {
-			inCode = !inCode
-		}
-		if inCode || !strings.HasPrefix(line, "#") {
-			continue
-		}
-		out[slug(strings.TrimLeft(line, "# "))] = true
-	}
-	return out, sc.Err()
-}
-
-// slug is GitHub's heading anchor: lower case, spaces to hyphens, every
-// other character but letters, digits, hyphens and underscores dropped.
-func slug(heading string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(heading) {
-		switch {
-		case r == ' ':
-			b.WriteByte('-')
-		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"unicode"
+
+	"github.com/galaxy-stack/conform/internal/mdanchor"
 )
 
 // mdLink is a Markdown link's target.
@@ -59,7 +59,7 @@ func TestReferenceLinksResolve(t *testing.T) {
 				continue
 			}
 			if _, ok := anchors[path]; !ok {
-				if anchors[path], err = headingAnchors(path); err != nil {
+				if anchors[path], err = mdanchor.HeadingAnchors(path); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -68,42 +68,4 @@ func TestReferenceLinksResolve(t *testing.T) {
 			}
 		}
 	}
-}
-
-// headingAnchors returns the GitHub anchors of a Markdown file's headings.
-func headingAnchors(path string) (map[string]bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	inCode := false
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "```") {
-			inCode = !inCode
-		}
-		if !inCode && strings.HasPrefix(line, "#") {
-			out[slug(strings.TrimLeft(line, "# "))] = true
-		}
-	}
-	return out, sc.Err()
-}
-
-// slug is GitHub's heading anchor: lower case, spaces to hyphens, every
-// other character but letters, digits, hyphens and underscores dropped.
-func slug(heading string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(heading) {
-		switch {
-		case r == ' ':
-			b.WriteByte('-')
-		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
