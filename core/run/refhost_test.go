@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
@@ -71,27 +70,11 @@ func (h *refHost) Execute(ctx context.Context, call port.ToolCall, tc port.ToolC
 }
 
 func (h *refHost) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
-	active := make([]wire.ActiveFile, len(in.ActiveFiles))
-	for i, f := range in.ActiveFiles {
-		active[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
-	}
-	st, err := h.client.CaptureFingerprint(ctx, active, in.DirtyStateSummary)
-	if err != nil {
-		return run.WorkspaceState{}, err
-	}
-	out := run.WorkspaceState{DirtyStateSummary: st.DirtyStateSummary, StateFingerprint: st.StateFingerprint, ActiveFiles: []checkpoint.ActiveFile{}}
-	for _, f := range st.ActiveFiles {
-		out.ActiveFiles = append(out.ActiveFiles, checkpoint.ActiveFile{Path: f.Path, Kind: checkpoint.EntryKind(f.Kind), ContentHash: f.ContentHash})
-	}
-	return out, nil
+	return h.client.CaptureFingerprint(ctx, in.ActiveFiles, in.DirtyStateSummary)
 }
 
 func (h *refHost) Verify(ctx context.Context, st run.WorkspaceState) (run.Verification, error) {
-	active := make([]wire.ActiveFile, len(st.ActiveFiles))
-	for i, f := range st.ActiveFiles {
-		active[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
-	}
-	fp, matches, err := h.client.VerifyFingerprint(ctx, wire.WorkspaceState{ActiveFiles: active, DirtyStateSummary: st.DirtyStateSummary, StateFingerprint: st.StateFingerprint})
+	fp, matches, err := h.client.VerifyFingerprint(ctx, st)
 	return run.Verification{CurrentFingerprint: fp, Matches: matches}, err
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -112,38 +111,27 @@ func (t *hostTrace) Flush(ctx context.Context) error {
 
 // hostVerifier is the core's workspace evidence verifier over
 // workspace/fingerprint (CONTRACTS §13.8). The state it returns keeps the
-// core's own active-file records (with their line ranges and reasons) and
-// the host's fingerprint.
+// active files the core passed in and the host's fingerprint.
 type hostVerifier struct {
 	client *wire.Client
 	exec   *executor
 }
 
-func wireActive(files []checkpoint.ActiveFile) []wire.ActiveFile {
-	out := make([]wire.ActiveFile, len(files))
-	for i, f := range files {
-		out[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
-	}
-	return out
-}
-
 func (v *hostVerifier) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
-	st, err := v.client.CaptureFingerprint(ctx, wireActive(in.ActiveFiles), in.DirtyStateSummary)
+	st, err := v.client.CaptureFingerprint(ctx, in.ActiveFiles, in.DirtyStateSummary)
 	v.exec.record(err)
 	if err != nil {
 		return run.WorkspaceState{}, portError(err)
 	}
 	active := in.ActiveFiles
 	if active == nil {
-		active = []checkpoint.ActiveFile{}
+		active = []port.ActiveFile{}
 	}
 	return run.WorkspaceState{ActiveFiles: active, DirtyStateSummary: in.DirtyStateSummary, StateFingerprint: st.StateFingerprint}, nil
 }
 
 func (v *hostVerifier) Verify(ctx context.Context, state run.WorkspaceState) (run.Verification, error) {
-	fp, ok, err := v.client.VerifyFingerprint(ctx, wire.WorkspaceState{
-		ActiveFiles: wireActive(state.ActiveFiles), DirtyStateSummary: state.DirtyStateSummary, StateFingerprint: state.StateFingerprint,
-	})
+	fp, ok, err := v.client.VerifyFingerprint(ctx, state)
 	v.exec.record(err)
 	if err != nil {
 		return run.Verification{}, portError(err)
