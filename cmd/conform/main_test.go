@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/galaxy-stack/conform/internal/testhost"
 	"io"
 	"os"
 	"os/exec"
@@ -20,6 +19,8 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
+	"github.com/galaxy-stack/conform/internal/testhost"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -93,7 +94,7 @@ func testHost() {
 		alter(m)
 		return m, nil
 	})
-	if err := wire.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
+	if err := kit.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
 		fmt.Fprintln(os.Stderr, "testhost:", err)
 		os.Exit(1)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // zooApproval is the params of an approval/request a zoo host sends.
@@ -131,7 +132,7 @@ func (z *zoo) run() {
 	outR, outW := io.Pipe()
 	z.toRef = inW
 	go func() {
-		_ = wire.Serve(context.Background(), inR, outW, reference.New())
+		_ = kit.Serve(context.Background(), inR, outW, reference.New())
 		outW.Close()
 	}()
 	go func() {

@@ -18,6 +18,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -44,7 +45,7 @@ func startRefHost(files map[string]string) *refHost {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go func() {
-		_ = wire.Serve(context.Background(), hr, hw, h)
+		_ = kit.Serve(context.Background(), hr, hw, h)
 		hw.Close()
 	}()
 	c := wire.Connect(cr, cw, wire.StartOptions{CallTimeout: 20 * time.Second})

@@ -17,6 +17,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // FullContractPermissions are the permissions the full_contract tool
@@ -103,7 +104,7 @@ func (h *Handler) initialize(ctx context.Context, params json.RawMessage) (any, 
 		return nil, err
 	}
 	var p wire.InitializeParams
-	if err := wire.DecodeParams(wire.MethodInitialize, params, &p); err != nil {
+	if err := kit.DecodeParams(wire.MethodInitialize, params, &p); err != nil {
 		return nil, err
 	}
 	descs := p.Catalog.Tools
@@ -210,7 +211,7 @@ func (h *Handler) toolSet() (set port.ToolSet, ok bool, err error) {
 // never changes.
 func (h *Handler) restore(params json.RawMessage) (set port.ToolSet, ok bool, err error) {
 	var p wire.RestoreParams
-	if err := wire.DecodeParams(wire.MethodToolsRestore, params, &p); err != nil {
+	if err := kit.DecodeParams(wire.MethodToolsRestore, params, &p); err != nil {
 		return set, true, err
 	}
 	h.mu.Lock()
@@ -237,7 +238,7 @@ func owns(id string) bool { return IsDouble(id) || id == "catalog.search" }
 
 func (h *Handler) execute(ctx context.Context, params json.RawMessage) (any, error) {
 	var p wire.ExecuteParams
-	if err := wire.DecodeParams(wire.MethodExecute, params, &p); err != nil {
+	if err := kit.DecodeParams(wire.MethodExecute, params, &p); err != nil {
 		return nil, err
 	}
 	h.mu.Lock()
@@ -365,7 +366,7 @@ func askHarness(ctx context.Context, req approval.Request, tc port.ToolContext) 
 	if err != nil {
 		return approval.HostDecision{}, err
 	}
-	d, err := wire.RequestApproval(ctx, wire.ApprovalParams{
+	d, err := kit.RequestApproval(ctx, wire.ApprovalParams{
 		RequestID: req.RequestID, CanonicalToolID: req.Tool.ID, ModelName: req.Tool.ModelName,
 		Arguments: args, Risk: req.Tool.Risk, Mutability: req.Tool.Mutability,
 		ApprovalProfile: string(req.ApprovalProfile), Reason: req.Reason, SuggestedScope: string(req.SuggestedScope),

@@ -25,6 +25,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	"github.com/google/shlex"
 )
 
@@ -121,7 +122,7 @@ func ServeMutant(name, mutant string) error {
 	if err != nil {
 		return err
 	}
-	return wire.Serve(context.Background(), os.Stdin, os.Stdout, h)
+	return kit.Serve(context.Background(), os.Stdin, os.Stdout, h)
 }
 
 // MaybeServe serves a built-in host and exits when the process was started

@@ -17,6 +17,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -95,7 +96,7 @@ func connect(h wire.Handler, approver func(ctx context.Context, p wire.ApprovalP
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go func() {
-		_ = wire.Serve(context.Background(), hr, hw, h)
+		_ = kit.Serve(context.Background(), hr, hw, h)
 		hw.Close()
 	}()
 	c := wire.Connect(cr, cw, wire.StartOptions{Approver: approver, CallTimeout: 20 * time.Second})

@@ -344,15 +344,16 @@ func (o StartOptions) handler() Handler {
 	if o.Approver == nil {
 		return nil
 	}
-	mux := NewMux()
-	mux.Register(MethodApproval, HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	return HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		if method != MethodApproval {
+			return nil, &Error{Code: ErrMethodNotFound.Code, Message: "method not found: " + method}
+		}
 		var p ApprovalParams
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, &Error{Code: ErrInvalidParams.Code, Message: "invalid params: " + err.Error()}
 		}
 		return o.Approver(ctx, p)
-	}))
-	return mux
+	})
 }
 
 // Stderr returns the last 8 KiB the host wrote to its standard error,

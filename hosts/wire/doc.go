@@ -25,10 +25,10 @@
 // the protocol is reported by [Client.Incidents]; text quoted from a host
 // has its secrets redacted.
 //
-// The host side is a server kit: a Go host is a [Mux] of handlers, each
-// usually a typed function adapted by [Typed], served by [Serve]. A
-// handler calls the harness back through [ConnFrom] or [RequestApproval],
-// and reports failures with the protocol's errors ([PortFailure],
+// The host side is the server kit of package kit (hosts/wire/kit): a Go
+// host is a kit.Mux of handlers served by kit.Serve. A handler calls the
+// harness back through [ConnFrom] or kit.RequestApproval, and reports
+// failures with the protocol's errors ([PortFailure],
 // [UnknownOutcomeError], [ErrNotInitialized]).
 //
 // PROTOCOL.md beside this file is the protocol's reference for host authors

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -63,7 +64,7 @@ var _ = Describe("Framer", func() {
 func pipePair(h wire.Handler) *wire.Conn {
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	go func() { _ = wire.Serve(context.Background(), sr, sw, h) }()
+	go func() { _ = kit.Serve(context.Background(), sr, sw, h) }()
 	c := wire.NewConn(wire.NewFramer(cr, cw), wire.ConnOptions{Strict: true})
 	go func() { _ = c.Run(context.Background()) }()
 	return c

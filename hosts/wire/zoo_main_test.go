@@ -3,6 +3,7 @@
 package wire_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,4 +24,10 @@ func TestMain(m *testing.M) {
 	}
 	_ = wire.Supervise()
 	os.Exit(m.Run())
+}
+
+// executeParams returns valid tool/execute params for callID.
+func executeParams(callID, modelName string) wire.ExecuteParams {
+	return wire.ExecuteParams{CallID: callID, ModelName: modelName, Arguments: json.RawMessage(`{}`), IdempotencyKey: "k-" + callID,
+		TimeoutMs: 1000, Context: wire.RunContext{RunID: "r", TaskID: "t", Mode: "auto"}}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // Hanging configures ServeHanging.
@@ -55,7 +56,7 @@ func ServeHanging(cfg Hanging) {
 		}
 		return ref.Handle(ctx, method, params)
 	})
-	_ = wire.Serve(context.Background(), &eofReader{r: os.Stdin, eof: quit}, os.Stdout, h)
+	_ = kit.Serve(context.Background(), &eofReader{r: os.Stdin, eof: quit}, os.Stdout, h)
 	os.Exit(0)
 }
 

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/galaxy-stack/conform/internal/testhost"
 	"os"
 	"testing"
+
+	"github.com/galaxy-stack/conform/internal/testhost"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -14,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // storelessHostArg makes the test binary serve the reference host with its
@@ -56,7 +58,7 @@ func serveStoreless() {
 		init.Capabilities.Store, init.Capabilities.Trace = false, false
 		return init, nil
 	})
-	if err := wire.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
+	if err := kit.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
 		fmt.Fprintln(os.Stderr, "storeless host:", err)
 		os.Exit(1)
 	}

@@ -17,6 +17,7 @@ import (
 	doubles "github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // A toolCall is one tool/execute the recorder sends: a model name and its
@@ -114,7 +115,7 @@ func record(ctx context.Context, id string, sc scenario) (example, error) {
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		_ = wire.Serve(ctx, hr, hw, h)
+		_ = kit.Serve(ctx, hr, hw, h)
 		hw.Close()
 	}()
 	c := wire.Connect(cr, cw, wire.StartOptions{
