@@ -7,7 +7,7 @@ import (
 	"time"
 
 	toolcatalog "github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	. "github.com/onsi/ginkgo/v2"
 )
 
@@ -31,7 +31,7 @@ import (
 // DefaultCallBound is how long the harness waits for a tool call that
 // carries no timeoutMs: the catalog's default tool timeout plus
 // wire.DispatchMargin.
-const DefaultCallBound = time.Duration(toolcatalog.DefaultToolTimeoutMs)*time.Millisecond + wire.DispatchMargin
+const DefaultCallBound = time.Duration(toolcatalog.DefaultToolTimeoutMs)*time.Millisecond + hostproc.DispatchMargin
 
 // DefaultItemTimeout bounds each spec of an item unless Config.ItemTimeout
 // says otherwise: one default call's bound plus two minutes for the

@@ -19,6 +19,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	"github.com/galaxy-stack/conform/internal/testhost"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -40,7 +41,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
-			env.Setenv(wire.CacheEnv, cache)
+			env.Setenv(hostproc.CacheEnv, cache)
 			return nil
 		},
 		Condition: scriptCondition,
@@ -215,7 +216,7 @@ func lookPath(ts *testscript.TestScript, name string) (string, error) {
 // on top.
 func scriptEnv(ts *testscript.TestScript) []string {
 	env := os.Environ()
-	for _, k := range []string{"PATH", "WORK", "HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE", "NO_COLOR", wire.CacheEnv} {
+	for _, k := range []string{"PATH", "WORK", "HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE", "NO_COLOR", hostproc.CacheEnv} {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}

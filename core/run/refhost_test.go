@@ -18,6 +18,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -26,7 +27,7 @@ import (
 // refHost is the reference host served in-process over pipes: the tool
 // executor and workspace verifier of a run.
 type refHost struct {
-	client *wire.Client
+	client *hostproc.Client
 	ws     string
 }
 
@@ -48,7 +49,7 @@ func startRefHost(files map[string]string) *refHost {
 		_ = kit.Serve(context.Background(), hr, hw, h)
 		hw.Close()
 	}()
-	c := wire.Connect(cr, cw, wire.StartOptions{CallTimeout: 20 * time.Second})
+	c := hostproc.Connect(cr, cw, hostproc.StartOptions{CallTimeout: 20 * time.Second})
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	_, err := c.Initialize(context.Background(), wire.InitializeParams{
 		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: st, Catalog: catalog.ForHost(),

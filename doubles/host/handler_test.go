@@ -13,6 +13,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -161,7 +162,7 @@ var _ = Describe("the doubles host over the wire", func() {
 		cr, hw := io.Pipe()
 		go func() { _ = kit.Serve(context.Background(), hr, hw, host.NewHandler(&innerHost{})) }()
 		asked := make(chan wire.ApprovalParams, 1)
-		c := wire.Connect(cr, cw, wire.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+		c := hostproc.Connect(cr, cw, hostproc.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 			asked <- p
 			return wire.ApprovalDecision{Approved: true, Scope: "once"}, nil
 		}})

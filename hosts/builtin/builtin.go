@@ -25,6 +25,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	"github.com/google/shlex"
 )
@@ -159,10 +160,10 @@ func MaybeServe() {
 // variable, which the harness passes to every host, is how the reference
 // host finds its verified containment probe again.
 func shareCache() {
-	if _, set := os.LookupEnv(wire.CacheEnv); set {
+	if _, set := os.LookupEnv(hostproc.CacheEnv); set {
 		return
 	}
 	if dir := command.DefaultProbeCacheDir(); dir != "" {
-		os.Setenv(wire.CacheEnv, dir)
+		os.Setenv(hostproc.CacheEnv, dir)
 	}
 }

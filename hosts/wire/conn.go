@@ -168,7 +168,7 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 		// request and (in Call) the result are validated on this tree.
 		t, err := parseTree(line)
 		if err != nil {
-			return &ProtocolError{Reason: "not a JSON object", Quote: quote(line)}
+			return &ProtocolError{Reason: "not a JSON object", Quote: Quote(line)}
 		}
 		tree = t
 		name := SchemaResponse
@@ -176,7 +176,7 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 			name = SchemaRequest
 		}
 		if v := validateTree(name, tree); v != nil {
-			return &ProtocolError{Pointer: v.Pointer, Reason: "not a JSON-RPC 2.0 message: " + v.Reason, Quote: quote(line)}
+			return &ProtocolError{Pointer: v.Pointer, Reason: "not a JSON-RPC 2.0 message: " + v.Reason, Quote: Quote(line)}
 		}
 		if m, ok := tree["method"].(string); ok {
 			if err := validateParams(m, tree, line); err != nil {
@@ -186,13 +186,13 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 	}
 	var msg Message
 	if err := json.Unmarshal(line, &msg); err != nil {
-		return &ProtocolError{Reason: "not a JSON-RPC 2.0 message: " + err.Error(), Quote: quote(line)}
+		return &ProtocolError{Reason: "not a JSON-RPC 2.0 message: " + err.Error(), Quote: Quote(line)}
 	}
 	if msg.IsRequest() {
 		return c.serve(ctx, &msg)
 	}
 	if msg.ID == nil {
-		return &ProtocolError{Reason: "response without an id", Quote: quote(line)}
+		return &ProtocolError{Reason: "response without an id", Quote: Quote(line)}
 	}
 	id, err := strconv.ParseInt(string(*msg.ID), 10, 64)
 	c.mu.Lock()
@@ -205,9 +205,9 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 		return nil
 	}
 	if err != nil || !ok {
-		return &ProtocolError{Reason: fmt.Sprintf("response to unknown request id %s", *msg.ID), Quote: quote(line)}
+		return &ProtocolError{Reason: fmt.Sprintf("response to unknown request id %s", *msg.ID), Quote: Quote(line)}
 	}
-	pc.ch <- reply{msg: &msg, tree: tree, quote: quote(line)}
+	pc.ch <- reply{msg: &msg, tree: tree, quote: Quote(line)}
 	if c.opts.OnAnswered != nil {
 		c.opts.OnAnswered(pc.method)
 	}
@@ -431,7 +431,7 @@ func validateParams(method string, tree map[string]any, line []byte) error {
 		params = map[string]any{}
 	}
 	if v := validateTree(name, params); v != nil {
-		return &ProtocolError{Pointer: "/params" + v.Pointer, Reason: fmt.Sprintf("its %q request: %s", method, v.Reason), Quote: quote(line)}
+		return &ProtocolError{Pointer: "/params" + v.Pointer, Reason: fmt.Sprintf("its %q request: %s", method, v.Reason), Quote: Quote(line)}
 	}
 	return nil
 }

@@ -14,8 +14,9 @@ const DefaultWriteStall = 10 * time.Second
 // read. A peer that lets more pile up has stopped reading.
 const writeQueueLen = 256
 
-// reasonWriteFailed starts the reason of a write to the host that failed.
-const reasonWriteFailed = "the host stopped reading its input: "
+// ReasonWriteFailed starts the reason of the ProtocolError a Conn breaks
+// with when a write to the peer fails.
+const ReasonWriteFailed = "the host stopped reading its input: "
 
 // A writer owns the writing side of a Conn: callers enqueue messages and
 // never block on the peer; one goroutine writes them in order. A write that
@@ -111,7 +112,7 @@ func (w *writer) loop() {
 			timer.Stop()
 		}
 		if err != nil {
-			w.c.fail(&ProtocolError{Reason: reasonWriteFailed + err.Error()})
+			w.c.fail(&ProtocolError{Reason: ReasonWriteFailed + err.Error()})
 			return
 		}
 	}

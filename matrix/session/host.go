@@ -15,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 // HostConfig says how to start and initialize one host process for a
@@ -78,7 +79,7 @@ type Host struct {
 	// Init is the host's answer to initialize.
 	Init wire.InitializeResult
 
-	client *wire.Client
+	client *hostproc.Client
 	exec   *executor
 	mu     sync.Mutex
 	asked  []Approval
@@ -100,7 +101,7 @@ type Approval struct {
 // its error returned, with the host's standard error appended.
 func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{}
-	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approverFor(cfg), Interpose: cfg.Interpose,
+	client, err := hostproc.Start(cfg.Argv, hostproc.StartOptions{Dir: cfg.Workspace, Approver: h.approverFor(cfg), Interpose: cfg.Interpose,
 		PassEnv: cfg.PassEnv, Env: cfg.Env, Home: cfg.Home, OnSend: cfg.OnSend, OnRecv: cfg.OnRecv})
 	if err != nil {
 		return nil, err
@@ -210,7 +211,7 @@ func (h *Host) Approvals() []Approval {
 }
 
 // Client returns the wire client of the host process.
-func (h *Host) Client() *wire.Client { return h.client }
+func (h *Host) Client() *hostproc.Client { return h.client }
 
 // Executor returns the core's tool executor over the host. It also
 // restores a checkpointed tool set on resume (run.ToolSetRestorer).

@@ -8,6 +8,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 // portError turns a host's port failure into the *port.Error the core
@@ -37,7 +38,7 @@ var _ run.ToolSetRestorer = (*executor)(nil)
 
 // hostStore is the core's run store over store/* (CONTRACTS §13.7).
 type hostStore struct {
-	client *wire.Client
+	client *hostproc.Client
 	exec   *executor
 }
 
@@ -90,7 +91,7 @@ func (s *hostStore) SaveFinalReport(ctx context.Context, report json.RawMessage)
 
 // hostTrace is the core's trace over trace/* (CONTRACTS §13.9).
 type hostTrace struct {
-	client *wire.Client
+	client *hostproc.Client
 	exec   *executor
 }
 
@@ -113,7 +114,7 @@ func (t *hostTrace) Flush(ctx context.Context) error {
 // workspace/fingerprint (CONTRACTS §13.8). The state it returns keeps the
 // active files the core passed in and the host's fingerprint.
 type hostVerifier struct {
-	client *wire.Client
+	client *hostproc.Client
 	exec   *executor
 }
 

@@ -9,17 +9,18 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
 // kitPair serves h in process and returns a strict client for it.
-func kitPair(h wire.Handler, approver func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)) *wire.Client {
+func kitPair(h wire.Handler, approver func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)) *hostproc.Client {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go func() { _ = kit.Serve(context.Background(), hr, hw, h); hw.Close() }()
-	c := wire.Connect(cr, cw, wire.StartOptions{Approver: approver, CallTimeout: 5 * time.Second})
+	c := hostproc.Connect(cr, cw, hostproc.StartOptions{Approver: approver, CallTimeout: 5 * time.Second})
 	DeferCleanup(func() { _ = c.Close(time.Second) })
 	return c
 }

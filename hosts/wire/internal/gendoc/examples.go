@@ -17,6 +17,7 @@ import (
 	doubles "github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
@@ -118,7 +119,7 @@ func record(ctx context.Context, id string, sc scenario) (example, error) {
 		_ = kit.Serve(ctx, hr, hw, h)
 		hw.Close()
 	}()
-	c := wire.Connect(cr, cw, wire.StartOptions{
+	c := hostproc.Connect(cr, cw, hostproc.StartOptions{
 		Approver: approveAll, OnSend: rec(false), OnRecv: rec(true), CallTimeout: 30 * time.Second,
 	})
 	defer func() {

@@ -1,4 +1,4 @@
-package wire
+package hostproc
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/internal/redact"
 )
 
@@ -44,10 +45,10 @@ type StartOptions struct {
 	// Approver answers the host's approval/request. Without one (and
 	// without a Handler) every approval request is answered with
 	// ErrMethodNotFound, which a conformant host treats as a denial.
-	Approver func(ctx context.Context, p ApprovalParams) (ApprovalDecision, error)
+	Approver func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error)
 	// Handler answers the host's requests; it takes precedence over
 	// Approver.
-	Handler Handler
+	Handler wire.Handler
 	// OnRecv and OnSend observe every message, as sent on the wire.
 	OnRecv, OnSend func(line []byte)
 	// CallTimeout bounds every call but tool/execute, which is bounded by
@@ -93,7 +94,7 @@ const exitGrace = time.Second
 // process itself is killed (no job object).
 type Client struct {
 	cmd     *exec.Cmd
-	conn    *Conn
+	conn    *wire.Conn
 	stdin   io.Closer
 	stderr  *tail
 	opts    StartOptions
@@ -191,7 +192,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 	}
 	register(c)
 	go c.stderr.drain(errR, c.errDone)
-	c.conn = NewConn(NewFramer(out, in).Limit(opts.MaxMessage), c.connOptions())
+	c.conn = wire.NewConn(wire.NewFramer(out, in).Limit(opts.MaxMessage), c.connOptions())
 	go func() { c.runErr <- c.conn.Run(context.Background()) }()
 	go func() {
 		c.waitErr = cmd.Wait()
@@ -227,7 +228,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 // as a library). Closing the client closes w; the host should then end.
 func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
 	c := &Client{stdin: w, stderr: &tail{max: stderrKeep}, opts: opts, exited: make(chan struct{}), runErr: make(chan error, 1)}
-	c.conn = NewConn(NewFramer(r, w).Limit(opts.MaxMessage), c.connOptions())
+	c.conn = wire.NewConn(wire.NewFramer(r, w).Limit(opts.MaxMessage), c.connOptions())
 	go func() {
 		err := c.conn.Run(context.Background())
 		c.runErr <- err
@@ -236,8 +237,8 @@ func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
 	return c
 }
 
-func (c *Client) connOptions() ConnOptions {
-	return ConnOptions{Handler: c.opts.handler(), Strict: true, OnRecv: c.onRecv, OnSend: c.opts.OnSend,
+func (c *Client) connOptions() wire.ConnOptions {
+	return wire.ConnOptions{Handler: c.opts.handler(), Strict: true, OnRecv: c.onRecv, OnSend: c.opts.OnSend,
 		WriteStall: c.opts.WriteStall, MaxInFlight: MaxHostInFlight, MaxRequests: MaxHostRequests,
 		Admit: c.admit, OnAnswered: c.answered}
 }
@@ -245,14 +246,14 @@ func (c *Client) connOptions() ConnOptions {
 // admit refuses an approval/request while no tool/execute is in flight:
 // the host asks about a call the harness did not make.
 func (c *Client) admit(method string) error {
-	if method != MethodApproval {
+	if method != wire.MethodApproval {
 		return nil
 	}
 	c.mu.Lock()
 	n := c.executing
 	c.mu.Unlock()
 	if n == 0 {
-		msg := fmt.Sprintf("it sent %q while no %q was in flight", MethodApproval, MethodExecute)
+		msg := fmt.Sprintf("it sent %q while no %q was in flight", wire.MethodApproval, wire.MethodExecute)
 		c.incident("the host " + msg[3:])
 		return errors.New(msg)
 	}
@@ -260,7 +261,7 @@ func (c *Client) admit(method string) error {
 }
 
 func (c *Client) answered(method string) {
-	if method == MethodShutdown {
+	if method == wire.MethodShutdown {
 		c.mu.Lock()
 		c.shutdown = true
 		c.mu.Unlock()
@@ -275,7 +276,7 @@ func (c *Client) onRecv(line []byte) {
 	}
 	c.mu.Unlock()
 	if late {
-		c.incident("the host wrote after answering shutdown: " + strconv.Quote(quote(line)))
+		c.incident("the host wrote after answering shutdown: " + strconv.Quote(wire.Quote(line)))
 	}
 	if c.opts.OnRecv != nil {
 		c.opts.OnRecv(line)
@@ -337,20 +338,20 @@ func (e eofOnClose) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (o StartOptions) handler() Handler {
+func (o StartOptions) handler() wire.Handler {
 	if o.Handler != nil {
 		return o.Handler
 	}
 	if o.Approver == nil {
 		return nil
 	}
-	return HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
-		if method != MethodApproval {
-			return nil, &Error{Code: ErrMethodNotFound.Code, Message: "method not found: " + method}
+	return wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		if method != wire.MethodApproval {
+			return nil, &wire.Error{Code: wire.ErrMethodNotFound.Code, Message: "method not found: " + method}
 		}
-		var p ApprovalParams
+		var p wire.ApprovalParams
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &Error{Code: ErrInvalidParams.Code, Message: "invalid params: " + err.Error()}
+			return nil, &wire.Error{Code: wire.ErrInvalidParams.Code, Message: "invalid params: " + err.Error()}
 		}
 		return o.Approver(ctx, p)
 	})
@@ -374,19 +375,19 @@ func (c *Client) call(ctx context.Context, method, what string, params any, time
 	raw, err := c.conn.Call(tctx, method, params)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && tctx.Err() != nil && ctx.Err() == nil {
-			return &ProtocolError{Method: method, Reason: fmt.Sprintf("no answer to %q%s within %s", method, what, timeout)}
+			return &wire.ProtocolError{Method: method, Reason: fmt.Sprintf("no answer to %q%s within %s", method, what, timeout)}
 		}
-		var pe *ProtocolError
-		if errors.As(err, &pe) && (pe.Reason == ReasonClosed || strings.HasPrefix(pe.Reason, reasonWriteFailed)) {
-			if r := c.exitReason(); r != ReasonClosed || pe.Reason == ReasonClosed {
+		var pe *wire.ProtocolError
+		if errors.As(err, &pe) && (pe.Reason == wire.ReasonClosed || strings.HasPrefix(pe.Reason, wire.ReasonWriteFailed)) {
+			if r := c.exitReason(); r != wire.ReasonClosed || pe.Reason == wire.ReasonClosed {
 				cp := *pe
 				cp.Reason = r
 				return &cp
 			}
 		}
-		var rpc *Error
+		var rpc *wire.Error
 		if errors.As(err, &rpc) && err == error(rpc) {
-			return &MethodError{Method: method, Err: rpc}
+			return &wire.MethodError{Method: method, Err: rpc}
 		}
 		return err
 	}
@@ -394,7 +395,7 @@ func (c *Client) call(ctx context.Context, method, what string, params any, time
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return &ProtocolError{Method: method, Reason: "result does not decode: " + err.Error(), Quote: quote(raw)}
+		return &wire.ProtocolError{Method: method, Reason: "result does not decode: " + err.Error(), Quote: wire.Quote(raw)}
 	}
 	return nil
 }
@@ -408,14 +409,14 @@ func (c *Client) exitReason() string {
 	case <-c.exited:
 	case <-time.After(wait):
 		c.outputGone.Store(true)
-		return ReasonClosed
+		return wire.ReasonClosed
 	}
 	msg := "the host exited without answering"
 	if c.waitErr != nil {
 		msg += " (" + c.waitErr.Error() + ")"
 	}
 	if s := c.Stderr(); s != "" {
-		msg += "; stderr: " + quote([]byte(s))
+		msg += "; stderr: " + wire.Quote([]byte(s))
 	}
 	return msg
 }
@@ -428,25 +429,25 @@ func (c *Client) timeout() time.Duration {
 }
 
 // Initialize sends initialize and returns the host's validated answer.
-func (c *Client) Initialize(ctx context.Context, p InitializeParams) (InitializeResult, error) {
-	var r InitializeResult
-	err := c.Call(ctx, MethodInitialize, p, c.timeout(), &r)
+func (c *Client) Initialize(ctx context.Context, p wire.InitializeParams) (wire.InitializeResult, error) {
+	var r wire.InitializeResult
+	err := c.Call(ctx, wire.MethodInitialize, p, c.timeout(), &r)
 	return r, err
 }
 
 // ToolSet asks for the host's active tool set.
 func (c *Client) ToolSet(ctx context.Context) (port.ToolSet, error) {
 	var r port.ToolSet
-	err := c.Call(ctx, MethodToolsList, struct{}{}, c.timeout(), &r)
+	err := c.Call(ctx, wire.MethodToolsList, struct{}{}, c.timeout(), &r)
 	return r, err
 }
 
 // RestoreToolSet asks the host to restore a checkpointed active tool set
 // and returns the restored set. A name the host cannot activate or a
 // different snapshot hash is a port failure (see AsPortError).
-func (c *Client) RestoreToolSet(ctx context.Context, p RestoreParams) (port.ToolSet, error) {
+func (c *Client) RestoreToolSet(ctx context.Context, p wire.RestoreParams) (port.ToolSet, error) {
 	var r port.ToolSet
-	err := c.Call(ctx, MethodToolsRestore, p, c.timeout(), &r)
+	err := c.Call(ctx, wire.MethodToolsRestore, p, c.timeout(), &r)
 	return r, err
 }
 
@@ -454,7 +455,7 @@ func (c *Client) RestoreToolSet(ctx context.Context, p RestoreParams) (port.Tool
 // $/cancelRequest; the host then stops the call (killing a command's
 // process group) and its late answer is dropped. A call whose side effects
 // are unknown fails with ErrUnknownOutcome.
-func (c *Client) Execute(ctx context.Context, p ExecuteParams) (port.ToolResult, error) {
+func (c *Client) Execute(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
 	var r port.ToolResult
 	margin := c.opts.ExecuteMargin
 	if margin <= 0 {
@@ -470,23 +471,23 @@ func (c *Client) Execute(ctx context.Context, p ExecuteParams) (port.ToolResult,
 		c.mu.Unlock()
 	}()
 	what := fmt.Sprintf(" (callId %q, model name %q)", p.CallID, p.ModelName)
-	err := c.call(ctx, MethodExecute, what, p, timeout, &r)
+	err := c.call(ctx, wire.MethodExecute, what, p, timeout, &r)
 	return r, err
 }
 
 // CaptureFingerprint captures the relevant-workspace fingerprint binding
 // active and dirty (CONTRACTS §13.8 capture).
-func (c *Client) CaptureFingerprint(ctx context.Context, active []ActiveFile, dirty *string) (WorkspaceState, error) {
+func (c *Client) CaptureFingerprint(ctx context.Context, active []wire.ActiveFile, dirty *string) (wire.WorkspaceState, error) {
 	if active == nil {
-		active = []ActiveFile{}
+		active = []wire.ActiveFile{}
 	}
-	var r FingerprintResult
-	err := c.Call(ctx, MethodFingerprint, FingerprintParams{Action: FingerprintCapture, ActiveFiles: active, DirtyStateSummary: dirty}, c.timeout(), &r)
+	var r wire.FingerprintResult
+	err := c.Call(ctx, wire.MethodFingerprint, wire.FingerprintParams{Action: wire.FingerprintCapture, ActiveFiles: active, DirtyStateSummary: dirty}, c.timeout(), &r)
 	if err != nil {
-		return WorkspaceState{}, err
+		return wire.WorkspaceState{}, err
 	}
 	if r.State == nil {
-		return WorkspaceState{}, &ProtocolError{Method: MethodFingerprint, Pointer: "/result/state", Reason: "required field is missing"}
+		return wire.WorkspaceState{}, &wire.ProtocolError{Method: wire.MethodFingerprint, Pointer: "/result/state", Reason: "required field is missing"}
 	}
 	return *r.State, nil
 }
@@ -494,29 +495,29 @@ func (c *Client) CaptureFingerprint(ctx context.Context, active []ActiveFile, di
 // VerifyFingerprint re-reads the workspace and compares it with state
 // (CONTRACTS §13.8 verify). It returns the current fingerprint and whether
 // it matches.
-func (c *Client) VerifyFingerprint(ctx context.Context, state WorkspaceState) (string, bool, error) {
-	var r FingerprintResult
-	err := c.Call(ctx, MethodFingerprint, FingerprintParams{Action: FingerprintVerify, State: &state}, c.timeout(), &r)
+func (c *Client) VerifyFingerprint(ctx context.Context, state wire.WorkspaceState) (string, bool, error) {
+	var r wire.FingerprintResult
+	err := c.Call(ctx, wire.MethodFingerprint, wire.FingerprintParams{Action: wire.FingerprintVerify, State: &state}, c.timeout(), &r)
 	if err != nil {
 		return "", false, err
 	}
 	if r.Matches == nil {
-		return "", false, &ProtocolError{Method: MethodFingerprint, Pointer: "/result/matches", Reason: "required field is missing"}
+		return "", false, &wire.ProtocolError{Method: wire.MethodFingerprint, Pointer: "/result/matches", Reason: "required field is missing"}
 	}
 	return r.CurrentFingerprint, *r.Matches, nil
 }
 
 // StorePut stores a document durably in the host's trusted store.
-func (c *Client) StorePut(ctx context.Context, p StorePutParams) (StorePutResult, error) {
-	var r StorePutResult
-	err := c.Call(ctx, MethodStorePut, p, c.timeout(), &r)
+func (c *Client) StorePut(ctx context.Context, p wire.StorePutParams) (wire.StorePutResult, error) {
+	var r wire.StorePutResult
+	err := c.Call(ctx, wire.MethodStorePut, p, c.timeout(), &r)
 	return r, err
 }
 
 // StoreGet returns the latest document of one kind of a run, or nil.
-func (c *Client) StoreGet(ctx context.Context, p StoreGetParams) (json.RawMessage, error) {
-	var r StoreGetResult
-	if err := c.Call(ctx, MethodStoreGet, p, c.timeout(), &r); err != nil {
+func (c *Client) StoreGet(ctx context.Context, p wire.StoreGetParams) (json.RawMessage, error) {
+	var r wire.StoreGetResult
+	if err := c.Call(ctx, wire.MethodStoreGet, p, c.timeout(), &r); err != nil {
 		return nil, err
 	}
 	if string(r.Document) == "null" {
@@ -526,29 +527,29 @@ func (c *Client) StoreGet(ctx context.Context, p StoreGetParams) (json.RawMessag
 }
 
 // StoreList returns every document of one kind of a run in put order.
-func (c *Client) StoreList(ctx context.Context, p StoreListParams) ([]StoreEntry, error) {
-	var r StoreListResult
-	err := c.Call(ctx, MethodStoreList, p, c.timeout(), &r)
+func (c *Client) StoreList(ctx context.Context, p wire.StoreListParams) ([]wire.StoreEntry, error) {
+	var r wire.StoreListResult
+	err := c.Call(ctx, wire.MethodStoreList, p, c.timeout(), &r)
 	return r.Entries, err
 }
 
 // TraceAppend appends one event to the host's trace.
-func (c *Client) TraceAppend(ctx context.Context, e TraceEvent) error {
-	return c.Call(ctx, MethodTraceAppend, TraceAppendParams{Event: e}, c.timeout(), nil)
+func (c *Client) TraceAppend(ctx context.Context, e wire.TraceEvent) error {
+	return c.Call(ctx, wire.MethodTraceAppend, wire.TraceAppendParams{Event: e}, c.timeout(), nil)
 }
 
 // TraceFlush makes every appended event durable and returns how many
 // events the durable trace holds.
 func (c *Client) TraceFlush(ctx context.Context) (int, error) {
-	var r TraceFlushResult
-	err := c.Call(ctx, MethodTraceFlush, struct{}{}, c.timeout(), &r)
+	var r wire.TraceFlushResult
+	err := c.Call(ctx, wire.MethodTraceFlush, struct{}{}, c.timeout(), &r)
 	return r.DurableEvents, err
 }
 
 // TraceList returns the durable trace of one run.
-func (c *Client) TraceList(ctx context.Context, runID string) ([]TraceEvent, error) {
-	var r TraceListResult
-	err := c.Call(ctx, MethodTraceList, TraceListParams{RunID: runID}, c.timeout(), &r)
+func (c *Client) TraceList(ctx context.Context, runID string) ([]wire.TraceEvent, error) {
+	var r wire.TraceListResult
+	err := c.Call(ctx, wire.MethodTraceList, wire.TraceListParams{RunID: runID}, c.timeout(), &r)
 	return r.Events, err
 }
 
@@ -582,7 +583,7 @@ func (c *Client) close(grace time.Duration) error {
 	case <-c.conn.Done():
 		broken = true
 	default:
-		err = c.Call(context.Background(), MethodShutdown, struct{}{}, grace, nil)
+		err = c.Call(context.Background(), wire.MethodShutdown, struct{}{}, grace, nil)
 	}
 	_ = c.stdin.Close()
 	if c.cmd == nil {
@@ -592,7 +593,7 @@ func (c *Client) close(grace time.Duration) error {
 		}
 		return err
 	}
-	var pe *ProtocolError
+	var pe *wire.ProtocolError
 	wait := grace
 	switch {
 	case broken && errors.As(c.conn.Err(), &pe):
@@ -624,5 +625,5 @@ func (c *Client) close(grace time.Duration) error {
 	}
 	reason := fmt.Sprintf("the host did not exit within %s of shutdown; killed", grace)
 	c.incident(reason)
-	return &ProtocolError{Method: MethodShutdown, Reason: reason}
+	return &wire.ProtocolError{Method: wire.MethodShutdown, Reason: reason}
 }

@@ -1,15 +1,14 @@
 //go:build linux
 
-package wire_test
+package hostproc_test
 
 import (
-	"encoding/json"
 	"os"
 	"os/signal"
 	"syscall"
 	"testing"
 
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 var signalIgnoreFn = func() { signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP) }
@@ -22,12 +21,6 @@ func TestMain(m *testing.M) {
 		zooHost(mode)
 		os.Exit(0)
 	}
-	_ = wire.Supervise()
+	_ = hostproc.Supervise()
 	os.Exit(m.Run())
-}
-
-// executeParams returns valid tool/execute params for callID.
-func executeParams(callID, modelName string) wire.ExecuteParams {
-	return wire.ExecuteParams{CallID: callID, ModelName: modelName, Arguments: json.RawMessage(`{}`), IdempotencyKey: "k-" + callID,
-		TimeoutMs: 1000, Context: wire.RunContext{RunID: "r", TaskID: "t", Mode: "auto"}}
 }
