@@ -20,6 +20,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	"github.com/galaxy-stack/conform/internal/testhost"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -84,7 +85,7 @@ func testHost() {
 		os.Exit(2)
 	}
 	ref := reference.New()
-	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	h := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		res, err := ref.Handle(ctx, method, params)
 		if method != wire.MethodInitialize || err != nil {
 			return res, err

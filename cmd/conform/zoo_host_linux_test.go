@@ -18,6 +18,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
@@ -254,7 +255,7 @@ func (z *zoo) fromHarness(line []byte) {
 			z.out.Flush()
 			os.Exit(0)
 		case z.is("huge-line"):
-			z.say(`{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`, id, strings.Repeat("a", wire.MaxLine+1))
+			z.say(`{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`, id, strings.Repeat("a", jsonrpc.MaxLine+1))
 			select {}
 		case z.is("sixty-mib"):
 			z.say(`{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`, id, strings.Repeat("a", 60<<20))

@@ -17,6 +17,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
@@ -62,7 +63,7 @@ const (
 // with DENY_APPROVAL_UNAVAILABLE), and an output that breaks the output
 // schema is an unknown outcome (wire.ErrUnknownOutcome).
 type Handler struct {
-	inner wire.Handler
+	inner jsonrpc.Handler
 	tools *Tools
 
 	mu      sync.Mutex
@@ -72,10 +73,10 @@ type Handler struct {
 	replay  map[string]port.ToolResult // idempotency key → result
 }
 
-var _ wire.Handler = (*Handler)(nil)
+var _ jsonrpc.Handler = (*Handler)(nil)
 
 // NewHandler returns the doubles host over inner, with fresh doubles.
-func NewHandler(inner wire.Handler) *Handler {
+func NewHandler(inner jsonrpc.Handler) *Handler {
 	return &Handler{inner: inner, tools: New()}
 }
 

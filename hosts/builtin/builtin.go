@@ -24,8 +24,8 @@ import (
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
-	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	"github.com/google/shlex"
 )
@@ -41,11 +41,11 @@ func Names() []string {
 }
 
 // hosts maps a built-in host name to its handler factory.
-var hosts = map[string]func() wire.Handler{
-	"reference": func() wire.Handler { return reference.New() },
+var hosts = map[string]func() jsonrpc.Handler{
+	"reference": func() jsonrpc.Handler { return reference.New() },
 	// doubles is the reference host with the nine optional tools served by
 	// deterministic in-memory doubles (the full_contract profile).
-	"doubles": func() wire.Handler { return doubles.NewHandler(reference.New()) },
+	"doubles": func() jsonrpc.Handler { return doubles.NewHandler(reference.New()) },
 }
 
 // IsBuiltin reports whether host names a built-in host.
@@ -98,7 +98,7 @@ const MutantHost = "reference"
 // Handler returns the handler of the built-in host name, or of its mutant
 // when mutant is not "". An unknown host, a mutant of any host but
 // MutantHost, or an unknown mutant is an error naming the known ones.
-func Handler(name, mutant string) (wire.Handler, error) {
+func Handler(name, mutant string) (jsonrpc.Handler, error) {
 	mk, ok := hosts[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown built-in host %q (known: %s)", name, strings.Join(Names(), ", "))

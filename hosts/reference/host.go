@@ -22,6 +22,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference/research"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
@@ -46,7 +47,7 @@ type Host struct {
 	s  *session // nil until initialize succeeds
 }
 
-var _ wire.Handler = (*Host)(nil)
+var _ jsonrpc.Handler = (*Host)(nil)
 
 // New returns a conformant reference host waiting for initialize.
 func New() *Host { return NewWith(Options{}) }

@@ -18,6 +18,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -93,7 +94,7 @@ func start(su setup) *env {
 	return e
 }
 
-func connect(h wire.Handler, approver func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error)) *hostproc.Client {
+func connect(h jsonrpc.Handler, approver func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error)) *hostproc.Client {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go func() {

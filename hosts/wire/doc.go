@@ -9,9 +9,14 @@
 //
 // The host side is the server kit of package kit (hosts/wire/kit): a Go
 // host is a kit.Mux of handlers served by kit.Serve. A handler calls the
-// harness back through [ConnFrom] or kit.RequestApproval, and reports
-// failures with the protocol's errors ([PortFailure],
+// harness back through jsonrpc.ConnFrom or kit.RequestApproval, and
+// reports failures with the protocol's errors ([PortFailure],
 // [UnknownOutcomeError], [ErrNotInitialized]).
+//
+// Both sides speak over package jsonrpc (hosts/wire/jsonrpc): a closed
+// set of messages (jsonrpc.Request, jsonrpc.Response) carried by a
+// jsonrpc.Framer chosen at construction, newline-delimited JSON for stdio
+// hosts.
 //
 // PROTOCOL.md beside this file is the protocol's reference for host authors
 // in any language; CONTRACTS.md states the cross-cutting contracts, and

@@ -133,11 +133,6 @@ func Quote(b []byte) string {
 	return s
 }
 
-// groupDigits writes n with thousands separators, for limits in messages.
-func groupDigits(n int) string {
-	return printer.Sprintf("%d", n)
-}
-
 // A MethodError is a JSON-RPC error the host answered a request with,
 // named by the request's method, so that a host author sees which call
 // failed. errors.As finds the *Error inside.

@@ -28,6 +28,8 @@ const (
 	MethodTraceList    = "trace/list"
 	MethodShutdown     = "shutdown"
 	MethodApproval     = "approval/request"
+	// MethodCancel is the notification that cancels an in-flight request.
+	MethodCancel = "$/cancelRequest"
 )
 
 // Methods lists every request method of the protocol in the order of
@@ -40,21 +42,6 @@ func Methods() []string {
 		MethodApproval,
 	}
 }
-
-// Message is one JSON-RPC 2.0 message as it appears on the wire. A request
-// has Method and ID; a notification has Method and no ID; a response has ID
-// and either Result or Error.
-type Message struct {
-	JSONRPC string           `json:"jsonrpc"`
-	ID      *json.RawMessage `json:"id,omitempty"`
-	Method  string           `json:"method,omitempty"`
-	Params  json.RawMessage  `json:"params,omitempty"`
-	Result  json.RawMessage  `json:"result,omitempty"`
-	Error   *Error           `json:"error,omitempty"`
-}
-
-// IsRequest reports whether m is a request or a notification.
-func (m *Message) IsRequest() bool { return m.Method != "" }
 
 // Containment policies a session may ask for (LAB §13.1).
 const (

@@ -13,6 +13,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
@@ -35,7 +36,7 @@ func ServeHanging(cfg Hanging) {
 	var once sync.Once
 	quit := func() { once.Do(func() { close(stop) }) }
 	ref := reference.New()
-	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	h := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		switch method {
 		case wire.MethodExecute:
 			var p wire.ExecuteParams

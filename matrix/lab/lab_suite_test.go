@@ -15,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
@@ -42,7 +43,7 @@ func TestLab(t *testing.T) {
 // capabilities that offer no store and no trace.
 func serveStoreless() {
 	ref := reference.New()
-	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	h := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		res, err := ref.Handle(ctx, method, params)
 		if method != wire.MethodInitialize || err != nil {
 			return res, err

@@ -21,6 +21,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/internal/redact"
 )
 
@@ -48,7 +49,7 @@ type StartOptions struct {
 	Approver func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error)
 	// Handler answers the host's requests; it takes precedence over
 	// Approver.
-	Handler wire.Handler
+	Handler jsonrpc.Handler
 	// OnRecv and OnSend observe every message, as sent on the wire.
 	OnRecv, OnSend func(line []byte)
 	// CallTimeout bounds every call but tool/execute, which is bounded by
@@ -94,7 +95,7 @@ const exitGrace = time.Second
 // process itself is killed (no job object).
 type Client struct {
 	cmd     *exec.Cmd
-	conn    *wire.Conn
+	conn    *jsonrpc.Conn
 	stdin   io.Closer
 	stderr  *tail
 	opts    StartOptions
@@ -192,7 +193,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 	}
 	register(c)
 	go c.stderr.drain(errR, c.errDone)
-	c.conn = wire.NewConn(wire.NewFramer(out, in).Limit(opts.MaxMessage), c.connOptions())
+	c.conn = jsonrpc.NewConn(jsonrpc.NewLineFramer(out, in).Limit(opts.MaxMessage), c.connOptions())
 	go func() { c.runErr <- c.conn.Run(context.Background()) }()
 	go func() {
 		c.waitErr = cmd.Wait()
@@ -228,7 +229,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 // as a library). Closing the client closes w; the host should then end.
 func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
 	c := &Client{stdin: w, stderr: &tail{max: stderrKeep}, opts: opts, exited: make(chan struct{}), runErr: make(chan error, 1)}
-	c.conn = wire.NewConn(wire.NewFramer(r, w).Limit(opts.MaxMessage), c.connOptions())
+	c.conn = jsonrpc.NewConn(jsonrpc.NewLineFramer(r, w).Limit(opts.MaxMessage), c.connOptions())
 	go func() {
 		err := c.conn.Run(context.Background())
 		c.runErr <- err
@@ -237,8 +238,8 @@ func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
 	return c
 }
 
-func (c *Client) connOptions() wire.ConnOptions {
-	return wire.ConnOptions{Handler: c.opts.handler(), Strict: true, OnRecv: c.onRecv, OnSend: c.opts.OnSend,
+func (c *Client) connOptions() jsonrpc.ConnOptions {
+	return jsonrpc.ConnOptions{Handler: c.opts.handler(), Strict: true, OnRecv: c.onRecv, OnSend: c.opts.OnSend,
 		WriteStall: c.opts.WriteStall, MaxInFlight: MaxHostInFlight, MaxRequests: MaxHostRequests,
 		Admit: c.admit, OnAnswered: c.answered}
 }
@@ -338,14 +339,14 @@ func (e eofOnClose) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (o StartOptions) handler() wire.Handler {
+func (o StartOptions) handler() jsonrpc.Handler {
 	if o.Handler != nil {
 		return o.Handler
 	}
 	if o.Approver == nil {
 		return nil
 	}
-	return wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	return jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		if method != wire.MethodApproval {
 			return nil, &wire.Error{Code: wire.ErrMethodNotFound.Code, Message: "method not found: " + method}
 		}
@@ -378,8 +379,8 @@ func (c *Client) call(ctx context.Context, method, what string, params any, time
 			return &wire.ProtocolError{Method: method, Reason: fmt.Sprintf("no answer to %q%s within %s", method, what, timeout)}
 		}
 		var pe *wire.ProtocolError
-		if errors.As(err, &pe) && (pe.Reason == wire.ReasonClosed || strings.HasPrefix(pe.Reason, wire.ReasonWriteFailed)) {
-			if r := c.exitReason(); r != wire.ReasonClosed || pe.Reason == wire.ReasonClosed {
+		if errors.As(err, &pe) && (pe.Reason == jsonrpc.ReasonClosed || strings.HasPrefix(pe.Reason, jsonrpc.ReasonWriteFailed)) {
+			if r := c.exitReason(); r != jsonrpc.ReasonClosed || pe.Reason == jsonrpc.ReasonClosed {
 				cp := *pe
 				cp.Reason = r
 				return &cp
@@ -409,7 +410,7 @@ func (c *Client) exitReason() string {
 	case <-c.exited:
 	case <-time.After(wait):
 		c.outputGone.Store(true)
-		return wire.ReasonClosed
+		return jsonrpc.ReasonClosed
 	}
 	msg := "the host exited without answering"
 	if c.waitErr != nil {

@@ -10,13 +10,14 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
 // kitPair serves h in process and returns a strict client for it.
-func kitPair(h wire.Handler, approver func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)) *hostproc.Client {
+func kitPair(h jsonrpc.Handler, approver func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)) *hostproc.Client {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go func() { _ = kit.Serve(context.Background(), hr, hw, h); hw.Close() }()
@@ -48,7 +49,7 @@ var _ = Describe("server kit", func() {
 		mux.Register(wire.MethodTraceFlush, kit.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
 			return wire.TraceFlushResult{}, wire.PortFailure(&port.Error{Code: port.CodeIOError, Message: "disk full"})
 		}))
-		mux.Register(wire.MethodTraceList, wire.HandlerFunc(func(ctx context.Context, m string, p json.RawMessage) (any, error) {
+		mux.Register(wire.MethodTraceList, jsonrpc.HandlerFunc(func(ctx context.Context, m string, p json.RawMessage) (any, error) {
 			return nil, &wire.Error{Code: wire.ErrPortFailure.Code, Message: "x", Data: map[string]any{"code": "NOPE"}}
 		}))
 		c := kitPair(mux, nil)
@@ -64,7 +65,7 @@ var _ = Describe("server kit", func() {
 
 	It("lets a handler ask the harness for approval while a tool/execute runs", func() {
 		mux := kit.NewMux()
-		mux.Register(wire.MethodExecute, wire.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (any, error) {
+		mux.Register(wire.MethodExecute, jsonrpc.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (any, error) {
 			d, err := kit.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c", CanonicalToolID: "workspace.write", ModelName: "write_file",
 				Arguments: json.RawMessage(`{}`), Risk: "medium", Mutability: "write", ApprovalProfile: "strict", Reason: "why",
 				SuggestedScope: "once", TimeoutMs: 1000, Context: wire.ApprovalContext{RunID: "r", TaskID: "t", ToolCallID: "c", Mode: "auto"}})

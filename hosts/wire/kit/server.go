@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 )
 
 // Serve runs a host on r and w (normally stdin and stdout) until the
@@ -18,12 +19,12 @@ import (
 // shutdown request is answered by h too, and then Serve returns nil once
 // every other handler has returned. Handlers may call the harness back
 // through ConnFrom(ctx).
-func Serve(ctx context.Context, r io.Reader, w io.Writer, h wire.Handler) error {
+func Serve(ctx context.Context, r io.Reader, w io.Writer, h jsonrpc.Handler) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	shutdown := make(chan struct{})
 	var once sync.Once
-	wrapped := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	wrapped := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		res, err := h.Handle(ctx, method, params)
 		if method == wire.MethodShutdown {
 			defer once.Do(func() { close(shutdown) })
@@ -33,7 +34,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h wire.Handler) error 
 		}
 		return res, err
 	})
-	conn := wire.NewConn(wire.NewFramer(r, w), wire.ConnOptions{Handler: wrapped, WriteStall: -1})
+	conn := jsonrpc.NewConn(jsonrpc.NewLineFramer(r, w), jsonrpc.ConnOptions{Handler: wrapped, WriteStall: -1})
 	errc := make(chan error, 1)
 	go func() { errc <- conn.Run(ctx) }()
 	select {
@@ -62,16 +63,16 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h wire.Handler) error 
 // A method without a handler is answered with ErrMethodNotFound naming it.
 // Handlers must be registered before serving starts.
 type Mux struct {
-	handlers map[string]wire.Handler
+	handlers map[string]jsonrpc.Handler
 }
 
-var _ wire.Handler = (*Mux)(nil)
+var _ jsonrpc.Handler = (*Mux)(nil)
 
 // NewMux returns an empty Mux.
-func NewMux() *Mux { return &Mux{handlers: map[string]wire.Handler{}} }
+func NewMux() *Mux { return &Mux{handlers: map[string]jsonrpc.Handler{}} }
 
 // Register registers h for method, replacing any earlier handler.
-func (m *Mux) Register(method string, h wire.Handler) { m.handlers[method] = h }
+func (m *Mux) Register(method string, h jsonrpc.Handler) { m.handlers[method] = h }
 
 // Methods returns the registered methods, sorted.
 func (m *Mux) Methods() []string {
@@ -95,8 +96,8 @@ func (m *Mux) Handle(ctx context.Context, method string, params json.RawMessage)
 // Typed adapts a typed function to a Handler: the params are checked
 // against the method's published schema and decoded strictly into P (see
 // DecodeParams), and the result R is sent as the response's result.
-func Typed[P, R any](fn func(ctx context.Context, p P) (R, error)) wire.Handler {
-	return wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+func Typed[P, R any](fn func(ctx context.Context, p P) (R, error)) jsonrpc.Handler {
+	return jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		var p P
 		if err := DecodeParams(method, params, &p); err != nil {
 			return nil, err
@@ -133,7 +134,7 @@ func DecodeParams(method string, params json.RawMessage, v any) error {
 // $/cancelRequest and the error is ctx's. The harness's answer is checked
 // against its published schema.
 func RequestApproval(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
-	c := wire.ConnFrom(ctx)
+	c := jsonrpc.ConnFrom(ctx)
 	if c == nil {
 		return wire.ApprovalDecision{}, errors.New("wire: approval/request outside a request handler")
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
@@ -94,7 +95,7 @@ func record(ctx context.Context, id string, sc scenario) (example, error) {
 		return example{}, err
 	}
 
-	var h wire.Handler = reference.NewWith(reference.Options{Prober: prober()})
+	var h jsonrpc.Handler = reference.NewWith(reference.Options{Prober: prober()})
 	host, profile := "reference", wire.ToolProfileHost
 	if sc.Doubles {
 		h, host, profile = doubles.NewHandler(h), "doubles", wire.ToolProfileFullContract
