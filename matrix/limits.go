@@ -14,7 +14,7 @@ import (
 // The time bounds of a certification, from the innermost out:
 //
 //   - a call: a tool/execute call gets its own timeoutMs (the catalog's
-//     120 s when it carries none) plus wire.DispatchMargin (60 s) before
+//     120 s when it carries none) plus hostproc.DispatchMargin (60 s) before
 //     the host counts as hung; every other call gets the wire client's
 //     call timeout (30 s);
 //   - an item: each spec of an item gets Config.ItemTimeout,
@@ -30,7 +30,7 @@ import (
 
 // DefaultCallBound is how long the harness waits for a tool call that
 // carries no timeoutMs: the catalog's default tool timeout plus
-// wire.DispatchMargin.
+// hostproc.DispatchMargin.
 const DefaultCallBound = time.Duration(toolcatalog.DefaultToolTimeoutMs)*time.Millisecond + hostproc.DispatchMargin
 
 // DefaultItemTimeout bounds each spec of an item unless Config.ItemTimeout

@@ -83,7 +83,7 @@ func secondTZ() string {
 }
 
 // variedHostEnv is the whole environment of the second run's host
-// processes: the variables the host would inherit (wire.DefaultEnv and
+// processes: the variables the host would inherit (hostproc.DefaultEnv and
 // the certification's --host-env names) with TZ changed, HOME and TMPDIR
 // inside parent, in the reverse of the harness's order.
 func variedHostEnv(parent string, pass []string) ([]string, error) {

@@ -41,7 +41,7 @@ const (
 
 // A Handler is the built-in host "doubles": another host (normally the
 // reference host) with the nine optional tools served by in-memory doubles,
-// which is the original full_contract tool profile. It is a wire.Handler.
+// which is the original full_contract tool profile. It is a jsonrpc.Handler.
 // It serves that profile whatever toolProfile the harness sends: the
 // profile is what this built-in host is.
 //

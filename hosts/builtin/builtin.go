@@ -130,7 +130,7 @@ func ServeMutant(name, mutant string) error {
 // as `<exe> host serve NAME` or `<exe> host serve reference --mutant
 // MUTANT`, and runs the in-sandbox containment probe helper and exits when
 // it was started as `<exe> host containment-probe` (the reference host
-// re-executes its own binary that way); otherwise it sets wire.CacheEnv for
+// re-executes its own binary that way); otherwise it sets hostproc.CacheEnv for
 // the hosts this process will start (see shareCache) and returns. The
 // conform binary and every test binary that starts built-in hosts call it
 // first thing.
@@ -155,7 +155,7 @@ func MaybeServe() {
 	shareCache()
 }
 
-// shareCache points wire.CacheEnv at this process's cache directory unless
+// shareCache points hostproc.CacheEnv at this process's cache directory unless
 // it is set: hosts get a fresh HOME and TMPDIR per session, and the
 // variable, which the harness passes to every host, is how the reference
 // host finds its verified containment probe again.

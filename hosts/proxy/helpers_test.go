@@ -32,9 +32,9 @@ type setup struct {
 	// uncontained makes the host run commands without a containment
 	// backend, so that the PIDs a command sees are the host's.
 	uncontained bool
-	// interpose starts the host with wire.Start and attaches the proxy
-	// through wire.StartOptions.Interpose; otherwise the test starts the
-	// process itself and connects with wire.Connect over Proxy.Attach.
+	// interpose starts the host with hostproc.Start and attaches the proxy
+	// through hostproc.StartOptions.Interpose; otherwise the test starts the
+	// process itself and connects with hostproc.Connect over Proxy.Attach.
 	interpose bool
 }
 

@@ -56,7 +56,7 @@ func New(rules []Rule) (*Proxy, error) {
 // the host's standard output, hostIn its standard input. The harness's
 // connection must read clientIn and write clientOut instead. When the host's
 // output ends, clientIn ends; when the harness closes clientOut, hostIn is
-// closed. Its signature is that of wire.StartOptions.Interpose, so a client
+// closed. Its signature is that of hostproc.StartOptions.Interpose, so a client
 // attaches the proxy with Interpose: p.Attach.
 func (p *Proxy) Attach(hostOut io.Reader, hostIn io.WriteCloser) (clientIn io.Reader, clientOut io.WriteCloser) {
 	toClientR, toClientW := io.Pipe()

@@ -34,7 +34,7 @@ const (
 
 // A Host is one reference host process: it serves one session, opened by
 // initialize, over the host protocol. Create it with New or NewWith; it is
-// a wire.Handler, so kit.Serve serves it.
+// a jsonrpc.Handler, so kit.Serve serves it.
 type Host struct {
 	opts   Options
 	prober *command.Prober

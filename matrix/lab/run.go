@@ -132,7 +132,7 @@ func RunCampaign(ctx context.Context, c *fixture.Campaign, opts Options, keep bo
 
 // DefaultTimeout bounds one fixture run unless Options.Timeout says
 // otherwise: the bound of one tool call that carries no timeoutMs (the
-// catalog's 120 s plus wire.DispatchMargin) plus two minutes for the
+// catalog's 120 s plus hostproc.DispatchMargin) plus two minutes for the
 // fixture's other calls and host start-ups.
 const DefaultTimeout = time.Duration(catalog.DefaultToolTimeoutMs)*time.Millisecond + hostproc.DispatchMargin + 2*time.Minute
 

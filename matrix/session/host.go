@@ -53,9 +53,9 @@ type HostConfig struct {
 	// the harness to the host directly.
 	Interpose func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser)
 	// PassEnv names the harness's environment variables the host inherits
-	// beyond wire.DefaultEnv (the CLI's --host-env NAME).
+	// beyond hostproc.DefaultEnv (the CLI's --host-env NAME).
 	PassEnv []string
-	// Env, if not nil, is the host's whole environment (wire.StartOptions
+	// Env, if not nil, is the host's whole environment (hostproc.StartOptions
 	// Env): PassEnv and the session's own HOME are then not used.
 	Env []string
 	// Home is the host's home directory (HOME; TMPDIR is its "tmp"); ""
@@ -97,7 +97,7 @@ type Approval struct {
 
 // StartHost starts the host process of cfg.Argv and initializes it. An
 // executable that cannot be started is returned as the *exec.Error of
-// wire.Start; a host that starts and then fails initialize is closed and
+// hostproc.Start; a host that starts and then fails initialize is closed and
 // its error returned, with the host's standard error appended.
 func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{}
@@ -275,7 +275,7 @@ func (h *Host) HostError() error { return h.exec.hostError() }
 func (h *Host) Stderr() string { return h.client.Stderr() }
 
 // Incidents returns what the harness had to do about the host beyond the
-// protocol, as human sentences (see wire.Client.Incidents): killing it
+// protocol, as human sentences (see hostproc.Client.Incidents): killing it
 // when it did not exit after shutdown, killing the processes it left
 // running, refusing an approval/request sent while no tool/execute was in
 // flight. Call it after Close for the complete list.
