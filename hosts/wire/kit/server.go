@@ -60,7 +60,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h jsonrpc.Handler) err
 //	mux.Register(wire.MethodExecute, kit.Typed(h.execute))
 //	kit.Serve(ctx, os.Stdin, os.Stdout, mux)
 //
-// A method without a handler is answered with ErrMethodNotFound naming it.
+// A method without a handler is answered with wire.ErrMethodNotFound naming it.
 // Handlers must be registered before serving starts.
 type Mux struct {
 	handlers map[string]jsonrpc.Handler
@@ -108,7 +108,7 @@ func Typed[P, R any](fn func(ctx context.Context, p P) (R, error)) jsonrpc.Handl
 
 // DecodeParams checks params against the published schema of method (when
 // it has one) and decodes them into v, rejecting unknown fields. A
-// violation is answered with ErrInvalidParams whose message names the JSON
+// violation is answered with wire.ErrInvalidParams whose message names the JSON
 // pointer of the offending field, e.g.
 // "invalid params: at /params/callId: required field is missing".
 func DecodeParams(method string, params json.RawMessage, v any) error {
