@@ -96,10 +96,7 @@ type hostTrace struct {
 }
 
 func (t *hostTrace) Emit(ctx context.Context, e port.TraceEvent) error {
-	err := t.client.TraceAppend(ctx, wire.TraceEvent{
-		EventID: e.EventID, ExecutionID: e.ExecutionID, Kind: e.Kind, Payload: e.Payload,
-		RunID: e.RunID, Sequence: e.Sequence, TaskID: e.TaskID, Timestamp: e.Timestamp,
-	})
+	err := t.client.TraceAppend(ctx, e) // wire.TraceEvent is port.TraceEvent
 	t.exec.record(err)
 	return portError(err)
 }
