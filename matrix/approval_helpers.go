@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -32,7 +33,7 @@ func (o *outcome) approvalAsks() []approvalAsk {
 	byID := map[string]int{}
 	key := func(process int, id json.RawMessage) string { return fmt.Sprintf("%d/%s", process, id) }
 	for _, m := range o.Wire {
-		var msg wire.Message
+		var msg jsonrpc.Envelope
 		Expect(json.Unmarshal(m.Line, &msg)).To(Succeed(), "%s: the harness recorded a wire message it cannot decode: %s", o.File, m.Line)
 		switch {
 		case !m.Sent && msg.Method == wire.MethodApproval && msg.ID != nil:

@@ -10,6 +10,7 @@ import (
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/matrix/session"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -44,7 +45,7 @@ func (o *outcome) calls(method string) []wireCall {
 	var out []wireCall
 	pending := map[string]int{}
 	for _, m := range o.Wire {
-		var msg wire.Message
+		var msg jsonrpc.Envelope
 		if json.Unmarshal(m.Line, &msg) != nil || msg.ID == nil {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/gowebpki/jcs"
 	. "github.com/onsi/ginkgo/v2"
@@ -83,7 +84,7 @@ func (o *outcome) restoredUnderCheckpointHash(process int, hash string) {
 	GinkgoHelper()
 	asked := false
 	for _, m := range o.Wire {
-		var msg wire.Message
+		var msg jsonrpc.Envelope
 		if m.Process != process || !m.Sent || json.Unmarshal(m.Line, &msg) != nil || msg.Method != wire.MethodToolsRestore {
 			continue
 		}

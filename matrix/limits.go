@@ -7,14 +7,14 @@ import (
 	"time"
 
 	toolcatalog "github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	. "github.com/onsi/ginkgo/v2"
 )
 
 // The time bounds of a certification, from the innermost out:
 //
 //   - a call: a tool/execute call gets its own timeoutMs (the catalog's
-//     120 s when it carries none) plus wire.DispatchMargin (60 s) before
+//     120 s when it carries none) plus hostproc.DispatchMargin (60 s) before
 //     the host counts as hung; every other call gets the wire client's
 //     call timeout (30 s);
 //   - an item: each spec of an item gets Config.ItemTimeout,
@@ -30,8 +30,8 @@ import (
 
 // DefaultCallBound is how long the harness waits for a tool call that
 // carries no timeoutMs: the catalog's default tool timeout plus
-// wire.DispatchMargin.
-const DefaultCallBound = time.Duration(toolcatalog.DefaultToolTimeoutMs)*time.Millisecond + wire.DispatchMargin
+// hostproc.DispatchMargin.
+const DefaultCallBound = time.Duration(toolcatalog.DefaultToolTimeoutMs)*time.Millisecond + hostproc.DispatchMargin
 
 // DefaultItemTimeout bounds each spec of an item unless Config.ItemTimeout
 // says otherwise: one default call's bound plus two minutes for the

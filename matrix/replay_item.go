@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
 )
@@ -83,7 +83,7 @@ func secondTZ() string {
 }
 
 // variedHostEnv is the whole environment of the second run's host
-// processes: the variables the host would inherit (wire.DefaultEnv and
+// processes: the variables the host would inherit (hostproc.DefaultEnv and
 // the certification's --host-env names) with TZ changed, HOME and TMPDIR
 // inside parent, in the reverse of the harness's order.
 func variedHostEnv(parent string, pass []string) ([]string, error) {
@@ -92,7 +92,7 @@ func variedHostEnv(parent string, pass []string) ([]string, error) {
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
 		return nil, err
 	}
-	allowed := append(wire.DefaultEnv(), pass...)
+	allowed := append(hostproc.DefaultEnv(), pass...)
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")

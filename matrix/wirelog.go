@@ -7,6 +7,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -35,7 +36,7 @@ func (o *outcome) executes() []execCall {
 	pending := map[string]int{} // process/id → index in calls
 	key := func(process int, id *json.RawMessage) string { return fmt.Sprintf("%d/%s", process, *id) }
 	for _, m := range o.Wire {
-		var msg wire.Message
+		var msg jsonrpc.Envelope
 		Expect(json.Unmarshal(m.Line, &msg)).To(Succeed(), "%s: the harness recorded a wire message it cannot decode: %s", o.File, m.Line)
 		if msg.ID == nil {
 			continue
@@ -98,7 +99,7 @@ func (o *outcome) answers(method string) []json.RawMessage {
 	asked := map[string]bool{}
 	var out []json.RawMessage
 	for _, m := range o.Wire {
-		var msg wire.Message
+		var msg jsonrpc.Envelope
 		if json.Unmarshal(m.Line, &msg) != nil || msg.ID == nil {
 			continue
 		}

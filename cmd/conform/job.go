@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/galaxy-stack/conform/hosts/wire"
 	"io"
 	"os"
 	"os/signal"
@@ -14,11 +13,13 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 // killHosts kills the process tree of every host conform started; tests
 // may replace it.
-var killHosts = wire.KillAll
+var killHosts = hostproc.KillAll
 
 // exit ends the process at a second signal.
 var exit = os.Exit

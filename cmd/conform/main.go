@@ -11,7 +11,7 @@ import (
 	"os"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix"
 )
 
@@ -29,7 +29,7 @@ func main() {
 func setup() {
 	// Descendants a host leaves behind are re-parented to conform, so that
 	// they can be found and killed when its session ends.
-	if err := wire.Supervise(); err != nil {
+	if err := hostproc.Supervise(); err != nil {
 		fmt.Fprintln(os.Stderr, "conform: warning: cannot supervise host descendants:", err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/galaxy-stack/conform/internal/testhost"
 	"io"
 	"os"
 	"os/exec"
@@ -20,6 +19,10 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
+	"github.com/galaxy-stack/conform/internal/testhost"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -39,7 +42,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
-			env.Setenv(wire.CacheEnv, cache)
+			env.Setenv(hostproc.CacheEnv, cache)
 			return nil
 		},
 		Condition: scriptCondition,
@@ -82,7 +85,7 @@ func testHost() {
 		os.Exit(2)
 	}
 	ref := reference.New()
-	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	h := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		res, err := ref.Handle(ctx, method, params)
 		if method != wire.MethodInitialize || err != nil {
 			return res, err
@@ -93,7 +96,7 @@ func testHost() {
 		alter(m)
 		return m, nil
 	})
-	if err := wire.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
+	if err := kit.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
 		fmt.Fprintln(os.Stderr, "testhost:", err)
 		os.Exit(1)
 	}
@@ -214,7 +217,7 @@ func lookPath(ts *testscript.TestScript, name string) (string, error) {
 // on top.
 func scriptEnv(ts *testscript.TestScript) []string {
 	env := os.Environ()
-	for _, k := range []string{"PATH", "WORK", "HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE", "NO_COLOR", wire.CacheEnv} {
+	for _, k := range []string{"PATH", "WORK", "HOME", "TMPDIR", "TMP", "TEMP", "USERPROFILE", "NO_COLOR", hostproc.CacheEnv} {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}

@@ -18,6 +18,8 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // zooApproval is the params of an approval/request a zoo host sends.
@@ -133,7 +135,7 @@ func (z *zoo) run() {
 	outR, outW := io.Pipe()
 	z.toRef = inW
 	go func() {
-		_ = wire.Serve(context.Background(), inR, outW, reference.New())
+		_ = kit.Serve(context.Background(), inR, outW, reference.New())
 		outW.Close()
 	}()
 	go func() {
@@ -259,7 +261,7 @@ func (z *zoo) fromHarness(line []byte) {
 			z.out.Flush()
 			os.Exit(0)
 		case z.is("huge-line"):
-			z.say(`{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`, id, strings.Repeat("a", wire.MaxLine+1))
+			z.say(`{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`, id, strings.Repeat("a", jsonrpc.MaxLine+1))
 			select {}
 		case z.is("sixty-mib"):
 			z.say(`{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`, id, strings.Repeat("a", 60<<20))

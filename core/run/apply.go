@@ -280,7 +280,7 @@ func (s *session) captureFingerprint(extraInspected []string, extraWrites []port
 	var st WorkspaceState
 	err := safeCall(func() error {
 		var e error
-		st, e = s.deps.Verifier.Capture(s.ctx, WorkspaceInput{ActiveFiles: s.activeFiles(extraInspected, extraWrites)})
+		st, e = s.deps.Verifier.Capture(s.ctx, WorkspaceInput{ActiveFiles: boundFiles(s.activeFiles(extraInspected, extraWrites))})
 		return e
 	})
 	if err != nil {

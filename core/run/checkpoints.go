@@ -38,7 +38,7 @@ func (s *session) saveCheckpoint(ctx context.Context, reason checkpoint.Reason, 
 		var st WorkspaceState
 		err := safeCall(func() error {
 			var e error
-			st, e = s.deps.Verifier.Capture(ctx, WorkspaceInput{ActiveFiles: files})
+			st, e = s.deps.Verifier.Capture(ctx, WorkspaceInput{ActiveFiles: boundFiles(files)})
 			return e
 		})
 		if err != nil {
@@ -47,10 +47,7 @@ func (s *session) saveCheckpoint(ctx context.Context, reason checkpoint.Reason, 
 			}
 			return newError(CodeCheckpointIncompatible, "Workspace checkpoint capture failed: %s", errText(err))
 		}
-		files, summary, fingerprint = st.ActiveFiles, st.DirtyStateSummary, ptr(st.StateFingerprint)
-		if files == nil {
-			files = []checkpoint.ActiveFile{}
-		}
+		files, summary, fingerprint = checkpointFiles(st.ActiveFiles), st.DirtyStateSummary, ptr(st.StateFingerprint)
 	}
 	if phase == "" {
 		phase = checkpoint.Phase(checkpointPhase(s.currentState()))
@@ -257,7 +254,7 @@ func (s *session) verifyWorkspace(cp *checkpoint.Checkpoint) error {
 	var v Verification
 	err := safeCall(func() error {
 		var e error
-		v, e = s.deps.Verifier.Verify(s.ctx, WorkspaceState{ActiveFiles: cp.Workspace.ActiveFiles,
+		v, e = s.deps.Verifier.Verify(s.ctx, WorkspaceState{ActiveFiles: boundFiles(cp.Workspace.ActiveFiles),
 			DirtyStateSummary: cp.Workspace.DirtyStateSummary, StateFingerprint: *cp.Workspace.StateFingerprint})
 		return e
 	})

@@ -72,24 +72,40 @@ func usableVerifier(v Verifier) Verifier {
 	return v
 }
 
-// WorkspaceInput is what the runtime asks a verifier to capture.
+// WorkspaceInput is what the runtime asks a verifier to capture: the
+// union of inspected and written paths, sorted, each with its latest
+// afterKind and afterHash, and the dirty-state summary (CONTRACTS §13.8).
 type WorkspaceInput struct {
-	ActiveFiles       []checkpoint.ActiveFile `json:"activeFiles"`
-	DirtyStateSummary *string                 `json:"dirtyStateSummary"`
+	ActiveFiles       []port.ActiveFile `json:"activeFiles"`
+	DirtyStateSummary *string           `json:"dirtyStateSummary"`
 }
 
-// WorkspaceState is a captured workspace state. StateFingerprint is an
-// opaque, deterministic digest.
-type WorkspaceState struct {
-	ActiveFiles       []checkpoint.ActiveFile `json:"activeFiles"`
-	DirtyStateSummary *string                 `json:"dirtyStateSummary"`
-	StateFingerprint  string                  `json:"stateFingerprint"`
-}
+// WorkspaceState is a captured workspace state, the shape the host
+// protocol's workspace/fingerprint carries too.
+type WorkspaceState = port.WorkspaceState
 
 // Verification is a verifier's answer on resume.
-type Verification struct {
-	CurrentFingerprint string `json:"currentFingerprint"`
-	Matches            bool   `json:"matches"`
+type Verification = port.Verification
+
+// boundFiles returns the verifier's view of checkpoint records: path, kind
+// and content hash; line ranges and reasons stay in the checkpoint. It is
+// never nil.
+func boundFiles(files []checkpoint.ActiveFile) []port.ActiveFile {
+	out := make([]port.ActiveFile, len(files))
+	for i, f := range files {
+		out[i] = port.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
+	}
+	return out
+}
+
+// checkpointFiles returns the checkpoint records of a verifier's active
+// files; it is never nil, as a checkpoint's activeFiles is an array.
+func checkpointFiles(files []port.ActiveFile) []checkpoint.ActiveFile {
+	out := make([]checkpoint.ActiveFile, len(files))
+	for i, f := range files {
+		out[i] = checkpoint.ActiveFile{ContentHash: f.ContentHash, Kind: checkpoint.EntryKind(f.Kind), Path: f.Path}
+	}
+	return out
 }
 
 // A ToolSetRestorer is a tool executor that can restore a checkpointed tool

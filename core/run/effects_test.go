@@ -3,7 +3,6 @@ package run_test
 import (
 	"strings"
 
-	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
@@ -91,7 +90,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 		Expect(r.ErrorCode).To(Equal(run.CodeToolExecution))
 		Expect(r.ErrorMessage).To(ContainSubstring("Workspace evidence capture failed: capture failed"))
 		Expect(r.Writes).To(BeEmpty())
-		Expect(v.captures[0]).To(Equal([]checkpoint.ActiveFile{{Path: "src"}, {Path: "src/a.ts", ContentHash: sp("b")}}))
+		Expect(v.captures[0]).To(Equal([]port.ActiveFile{{Path: "src"}, {Path: "src/a.ts", ContentHash: sp("b")}}))
 	})
 
 	It("requires a verifier for write evidence", func() {
@@ -156,7 +155,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 		r := e.start(baseRequest("run-delete"))
 		Expect(r.Writes).To(HaveLen(1))
 		Expect(r.Writes[0].AfterHash).To(BeNil())
-		Expect(v.captures[len(v.captures)-1]).To(ContainElement(checkpoint.ActiveFile{Path: "src/old.ts", Kind: "missing"}))
+		Expect(v.captures[len(v.captures)-1]).To(ContainElement(port.ActiveFile{Path: "src/old.ts", Kind: "missing"}))
 	})
 
 	It("classifies a git.exec diff review as a diff observation in the trace", func() {

@@ -155,7 +155,7 @@ type testVerifier struct {
 	mu          sync.Mutex
 	fingerprint string
 	failCapture bool
-	captures    [][]checkpoint.ActiveFile
+	captures    [][]port.ActiveFile
 }
 
 func newVerifier() *testVerifier { return &testVerifier{fingerprint: "sha256:deterministic-workspace"} }

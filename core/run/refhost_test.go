@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
@@ -19,6 +18,8 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -26,7 +27,7 @@ import (
 // refHost is the reference host served in-process over pipes: the tool
 // executor and workspace verifier of a run.
 type refHost struct {
-	client *wire.Client
+	client *hostproc.Client
 	ws     string
 }
 
@@ -45,10 +46,10 @@ func startRefHost(files map[string]string) *refHost {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go func() {
-		_ = wire.Serve(context.Background(), hr, hw, h)
+		_ = kit.Serve(context.Background(), hr, hw, h)
 		hw.Close()
 	}()
-	c := wire.Connect(cr, cw, wire.StartOptions{CallTimeout: 20 * time.Second})
+	c := hostproc.Connect(cr, cw, hostproc.StartOptions{CallTimeout: 20 * time.Second})
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	_, err := c.Initialize(context.Background(), wire.InitializeParams{
 		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: st, Catalog: catalog.ForHost(),
@@ -71,27 +72,11 @@ func (h *refHost) Execute(ctx context.Context, call port.ToolCall, tc port.ToolC
 }
 
 func (h *refHost) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
-	active := make([]wire.ActiveFile, len(in.ActiveFiles))
-	for i, f := range in.ActiveFiles {
-		active[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
-	}
-	st, err := h.client.CaptureFingerprint(ctx, active, in.DirtyStateSummary)
-	if err != nil {
-		return run.WorkspaceState{}, err
-	}
-	out := run.WorkspaceState{DirtyStateSummary: st.DirtyStateSummary, StateFingerprint: st.StateFingerprint, ActiveFiles: []checkpoint.ActiveFile{}}
-	for _, f := range st.ActiveFiles {
-		out.ActiveFiles = append(out.ActiveFiles, checkpoint.ActiveFile{Path: f.Path, Kind: checkpoint.EntryKind(f.Kind), ContentHash: f.ContentHash})
-	}
-	return out, nil
+	return h.client.CaptureFingerprint(ctx, in.ActiveFiles, in.DirtyStateSummary)
 }
 
 func (h *refHost) Verify(ctx context.Context, st run.WorkspaceState) (run.Verification, error) {
-	active := make([]wire.ActiveFile, len(st.ActiveFiles))
-	for i, f := range st.ActiveFiles {
-		active[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
-	}
-	fp, matches, err := h.client.VerifyFingerprint(ctx, wire.WorkspaceState{ActiveFiles: active, DirtyStateSummary: st.DirtyStateSummary, StateFingerprint: st.StateFingerprint})
+	fp, matches, err := h.client.VerifyFingerprint(ctx, st)
 	return run.Verification{CurrentFingerprint: fp, Matches: matches}, err
 }
 

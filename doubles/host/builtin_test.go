@@ -7,6 +7,7 @@ import (
 	"github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -17,7 +18,7 @@ var _ = Describe("--host doubles", func() {
 		Expect(builtin.IsBuiltin("doubles")).To(BeTrue())
 		argv, err := builtin.Command("doubles")
 		Expect(err).NotTo(HaveOccurred())
-		c, err := wire.Start(argv, wire.StartOptions{Dir: GinkgoT().TempDir()})
+		c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: GinkgoT().TempDir()})
 		Expect(err).NotTo(HaveOccurred())
 		defer c.Close(5 * time.Second)
 		ctx := context.Background()

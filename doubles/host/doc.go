@@ -50,7 +50,7 @@
 // # The doubles host
 //
 // [NewHandler] composes the doubles with another host (the reference host)
-// as a wire.Handler: it forwards initialize and every tool it does not own
+// as a jsonrpc.Handler: it forwards initialize and every tool it does not own
 // to that host, serves the nine doubles and catalog.search itself, and
 // answers tools/list from its own registry of both. See [Handler].
 //

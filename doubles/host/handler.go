@@ -17,6 +17,8 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // FullContractPermissions are the permissions the full_contract tool
@@ -39,7 +41,7 @@ const (
 
 // A Handler is the built-in host "doubles": another host (normally the
 // reference host) with the nine optional tools served by in-memory doubles,
-// which is the original full_contract tool profile. It is a wire.Handler.
+// which is the original full_contract tool profile. It is a jsonrpc.Handler.
 // It serves that profile whatever toolProfile the harness sends: the
 // profile is what this built-in host is.
 //
@@ -61,7 +63,7 @@ const (
 // with DENY_APPROVAL_UNAVAILABLE), and an output that breaks the output
 // schema is an unknown outcome (wire.ErrUnknownOutcome).
 type Handler struct {
-	inner wire.Handler
+	inner jsonrpc.Handler
 	tools *Tools
 
 	mu      sync.Mutex
@@ -71,10 +73,10 @@ type Handler struct {
 	replay  map[string]port.ToolResult // idempotency key → result
 }
 
-var _ wire.Handler = (*Handler)(nil)
+var _ jsonrpc.Handler = (*Handler)(nil)
 
 // NewHandler returns the doubles host over inner, with fresh doubles.
-func NewHandler(inner wire.Handler) *Handler {
+func NewHandler(inner jsonrpc.Handler) *Handler {
 	return &Handler{inner: inner, tools: New()}
 }
 
@@ -103,7 +105,7 @@ func (h *Handler) initialize(ctx context.Context, params json.RawMessage) (any, 
 		return nil, err
 	}
 	var p wire.InitializeParams
-	if err := wire.DecodeParams(wire.MethodInitialize, params, &p); err != nil {
+	if err := kit.DecodeParams(wire.MethodInitialize, params, &p); err != nil {
 		return nil, err
 	}
 	descs := p.Catalog.Tools
@@ -210,7 +212,7 @@ func (h *Handler) toolSet() (set port.ToolSet, ok bool, err error) {
 // never changes.
 func (h *Handler) restore(params json.RawMessage) (set port.ToolSet, ok bool, err error) {
 	var p wire.RestoreParams
-	if err := wire.DecodeParams(wire.MethodToolsRestore, params, &p); err != nil {
+	if err := kit.DecodeParams(wire.MethodToolsRestore, params, &p); err != nil {
 		return set, true, err
 	}
 	h.mu.Lock()
@@ -237,7 +239,7 @@ func owns(id string) bool { return IsDouble(id) || id == "catalog.search" }
 
 func (h *Handler) execute(ctx context.Context, params json.RawMessage) (any, error) {
 	var p wire.ExecuteParams
-	if err := wire.DecodeParams(wire.MethodExecute, params, &p); err != nil {
+	if err := kit.DecodeParams(wire.MethodExecute, params, &p); err != nil {
 		return nil, err
 	}
 	h.mu.Lock()
@@ -365,7 +367,7 @@ func askHarness(ctx context.Context, req approval.Request, tc port.ToolContext) 
 	if err != nil {
 		return approval.HostDecision{}, err
 	}
-	d, err := wire.RequestApproval(ctx, wire.ApprovalParams{
+	d, err := kit.RequestApproval(ctx, wire.ApprovalParams{
 		RequestID: req.RequestID, CanonicalToolID: req.Tool.ID, ModelName: req.Tool.ModelName,
 		Arguments: args, Risk: req.Tool.Risk, Mutability: req.Tool.Mutability,
 		ApprovalProfile: string(req.ApprovalProfile), Reason: req.Reason, SuggestedScope: string(req.SuggestedScope),

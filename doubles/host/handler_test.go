@@ -13,6 +13,8 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -158,9 +160,9 @@ var _ = Describe("the doubles host over the wire", func() {
 	It("asks the harness for approval and reports the grant", func() {
 		hr, cw := io.Pipe()
 		cr, hw := io.Pipe()
-		go func() { _ = wire.Serve(context.Background(), hr, hw, host.NewHandler(&innerHost{})) }()
+		go func() { _ = kit.Serve(context.Background(), hr, hw, host.NewHandler(&innerHost{})) }()
 		asked := make(chan wire.ApprovalParams, 1)
-		c := wire.Connect(cr, cw, wire.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+		c := hostproc.Connect(cr, cw, hostproc.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 			asked <- p
 			return wire.ApprovalDecision{Approved: true, Scope: "once"}, nil
 		}})

@@ -24,7 +24,9 @@ import (
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	"github.com/google/shlex"
 )
 
@@ -39,11 +41,11 @@ func Names() []string {
 }
 
 // hosts maps a built-in host name to its handler factory.
-var hosts = map[string]func() wire.Handler{
-	"reference": func() wire.Handler { return reference.New() },
+var hosts = map[string]func() jsonrpc.Handler{
+	"reference": func() jsonrpc.Handler { return reference.New() },
 	// doubles is the reference host with the nine optional tools served by
 	// deterministic in-memory doubles (the full_contract profile).
-	"doubles": func() wire.Handler { return doubles.NewHandler(reference.New()) },
+	"doubles": func() jsonrpc.Handler { return doubles.NewHandler(reference.New()) },
 }
 
 // IsBuiltin reports whether host names a built-in host.
@@ -96,7 +98,7 @@ const MutantHost = "reference"
 // Handler returns the handler of the built-in host name, or of its mutant
 // when mutant is not "". An unknown host, a mutant of any host but
 // MutantHost, or an unknown mutant is an error naming the known ones.
-func Handler(name, mutant string) (wire.Handler, error) {
+func Handler(name, mutant string) (jsonrpc.Handler, error) {
 	mk, ok := hosts[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown built-in host %q (known: %s)", name, strings.Join(Names(), ", "))
@@ -121,7 +123,7 @@ func ServeMutant(name, mutant string) error {
 	if err != nil {
 		return err
 	}
-	return wire.Serve(context.Background(), os.Stdin, os.Stdout, h)
+	return kit.Serve(context.Background(), os.Stdin, os.Stdout, h)
 }
 
 // MaybeServe serves a built-in host and exits when the process was started
@@ -131,7 +133,7 @@ func ServeMutant(name, mutant string) error {
 // malformed one exits 2 with the same message either way. It runs the
 // in-sandbox containment probe helper and exits when the process was
 // started as `<exe> host containment-probe` (the reference host re-executes
-// its own binary that way); otherwise it sets wire.CacheEnv for the hosts
+// its own binary that way); otherwise it sets hostproc.CacheEnv for the hosts
 // this process will start (see shareCache) and returns. The conform binary
 // and every test binary that starts built-in hosts call it first thing.
 func MaybeServe() {
@@ -144,15 +146,15 @@ func MaybeServe() {
 	shareCache()
 }
 
-// shareCache points wire.CacheEnv at this process's cache directory unless
+// shareCache points hostproc.CacheEnv at this process's cache directory unless
 // it is set: hosts get a fresh HOME and TMPDIR per session, and the
 // variable, which the harness passes to every host, is how the reference
 // host finds its verified containment probe again.
 func shareCache() {
-	if _, set := os.LookupEnv(wire.CacheEnv); set {
+	if _, set := os.LookupEnv(hostproc.CacheEnv); set {
 		return
 	}
 	if dir := command.DefaultProbeCacheDir(); dir != "" {
-		os.Setenv(wire.CacheEnv, dir)
+		os.Setenv(hostproc.CacheEnv, dir)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/reference/command"
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 func TestCommandResolvesARelativeHostAgainstTheCurrentDirectory(t *testing.T) {
@@ -24,11 +24,11 @@ func TestCommandResolvesARelativeHostAgainstTheCurrentDirectory(t *testing.T) {
 	}
 }
 
-// The harness passes wire.CacheEnv to every host; the reference host reads
+// The harness passes hostproc.CacheEnv to every host; the reference host reads
 // its probe cache directory from command.ProbeCacheDirEnv. They must name
 // the same variable, or the cache stops outliving a session.
 func TestHostsAndHarnessNameTheSameCacheVariable(t *testing.T) {
-	if wire.CacheEnv != command.ProbeCacheDirEnv {
-		t.Errorf("wire.CacheEnv = %q, command.ProbeCacheDirEnv = %q", wire.CacheEnv, command.ProbeCacheDirEnv)
+	if hostproc.CacheEnv != command.ProbeCacheDirEnv {
+		t.Errorf("hostproc.CacheEnv = %q, command.ProbeCacheDirEnv = %q", hostproc.CacheEnv, command.ProbeCacheDirEnv)
 	}
 }

@@ -6,7 +6,7 @@
 // item must be failed by at least one of them.
 //
 //	m, ok := mutants.Lookup("symlink-escape")
-//	h := reference.NewWith(m.Options()) // a wire.Handler
+//	h := reference.NewWith(m.Options()) // a jsonrpc.Handler
 //
 // `conform host mutants` lists them with their one-line descriptions.
 package mutants

@@ -15,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -39,7 +40,7 @@ type setup struct {
 type host struct {
 	mutant        string // "" for the reference host
 	dir, ws, st   string
-	client        *wire.Client
+	client        *hostproc.Client
 	init          wire.InitializeResult
 	su            setup
 	mu            sync.Mutex
@@ -107,7 +108,7 @@ func (h *host) start() {
 	if h.su.approver == "absent" {
 		approver = nil
 	}
-	c, err := wire.Start(argv, wire.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver})
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	p := baseParams(h.ws, h.st)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/reference/research"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/internal/researchsrc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -189,7 +190,7 @@ func (h *host) startWith(env []string) {
 		k, _, _ := strings.Cut(kv, "=")
 		pass = append(pass, k)
 	}
-	c, err := wire.Start(argv, wire.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, PassEnv: pass,
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, PassEnv: pass,
 		Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 			return wire.ApprovalDecision{Approved: true, Scope: "once", Reason: "decided by the test"}, nil
 		}})

@@ -13,7 +13,7 @@
 //		{"method": "tool/execute", "modelName": "write_file", "nth": 1, "action": "drop_ack"}
 //	]`))
 //	p, err := proxy.New(rules)
-//	client, err := wire.Start(argv, wire.StartOptions{Interpose: p.Attach})
+//	client, err := hostproc.Start(argv, hostproc.StartOptions{Interpose: p.Attach})
 //	// … the first write_file call reaches the host, which writes the file;
 //	// its answer is dropped and the connection closed, so the call fails
 //	// with a transport error.
@@ -71,6 +71,6 @@
 //
 // [Proxy.Attach] takes the host's output and input and returns the pair
 // the harness's connection should use instead; it is the shape of
-// wire.StartOptions.Interpose. [Proxy.Wrap] does the same for two
+// hostproc.StartOptions.Interpose. [Proxy.Wrap] does the same for two
 // in-process streams.
 package proxy

@@ -16,6 +16,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -31,9 +32,9 @@ type setup struct {
 	// uncontained makes the host run commands without a containment
 	// backend, so that the PIDs a command sees are the host's.
 	uncontained bool
-	// interpose starts the host with wire.Start and attaches the proxy
-	// through wire.StartOptions.Interpose; otherwise the test starts the
-	// process itself and connects with wire.Connect over Proxy.Attach.
+	// interpose starts the host with hostproc.Start and attaches the proxy
+	// through hostproc.StartOptions.Interpose; otherwise the test starts the
+	// process itself and connects with hostproc.Connect over Proxy.Attach.
 	interpose bool
 }
 
@@ -42,7 +43,7 @@ type setup struct {
 type session struct {
 	ws     string
 	proxy  *proxy.Proxy
-	client *wire.Client
+	client *hostproc.Client
 	cmd    *exec.Cmd     // the host process, when the test started it
 	exited chan struct{} // closed when cmd has exited
 
@@ -61,10 +62,10 @@ func startSession(su setup) *session {
 	p, err := proxy.New(rs)
 	Expect(err).NotTo(HaveOccurred())
 	s := &session{ws: GinkgoT().TempDir(), proxy: p, exited: make(chan struct{})}
-	opts := wire.StartOptions{CallTimeout: 10 * time.Second, Approver: s.approve}
+	opts := hostproc.StartOptions{CallTimeout: 10 * time.Second, Approver: s.approve}
 	if su.interpose {
 		opts.Interpose = p.Attach
-		s.client, err = wire.Start(referenceArgv(), opts)
+		s.client, err = hostproc.Start(referenceArgv(), opts)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() { _ = s.client.Close(5 * time.Second) })
 	} else {
@@ -88,7 +89,7 @@ func startSession(su setup) *session {
 
 // startProcess starts the reference host with exec and connects the client
 // to it through p.Attach.
-func (s *session) startProcess(p *proxy.Proxy, opts wire.StartOptions) {
+func (s *session) startProcess(p *proxy.Proxy, opts hostproc.StartOptions) {
 	GinkgoHelper()
 	argv := referenceArgv()
 	s.cmd = exec.Command(argv[0], argv[1:]...)
@@ -110,7 +111,7 @@ func (s *session) startProcess(p *proxy.Proxy, opts wire.StartOptions) {
 		}
 	})
 	clientIn, clientOut := p.Attach(stdout, stdin)
-	s.client = wire.Connect(clientIn, clientOut, opts)
+	s.client = hostproc.Connect(clientIn, clientOut, opts)
 }
 
 // approve approves every approval request once and records it.

@@ -10,10 +10,10 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// These specs attach the proxy where the harness does: wire.Start with
-// wire.StartOptions{Interpose: p.Attach}, so the client owns the host
+// These specs attach the proxy where the harness does: hostproc.Start with
+// hostproc.StartOptions{Interpose: p.Attach}, so the client owns the host
 // process and its exit.
-var _ = Describe("the proxy attached through wire.StartOptions.Interpose", func() {
+var _ = Describe("the proxy attached through hostproc.StartOptions.Interpose", func() {
 	BeforeEach(func() {
 		if runtime.GOOS == "windows" {
 			Skip("these specs script /bin/sh")

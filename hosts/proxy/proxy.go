@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 )
 
 // A Proxy applies fault rules to one connection between the harness and a
@@ -24,7 +25,7 @@ type Proxy struct {
 	pending map[string]*call  // forwarded requests by the JSON text of their id
 	faults  []Fault
 
-	client, host *wire.Framer
+	client, host *jsonrpc.LineFramer
 	hostIn       io.Closer   // the host's input, closed when the harness ends its output
 	closers      []io.Closer // everything, closed when the transport closes
 	closeOnce    sync.Once
@@ -55,7 +56,7 @@ func New(rules []Rule) (*Proxy, error) {
 // the host's standard output, hostIn its standard input. The harness's
 // connection must read clientIn and write clientOut instead. When the host's
 // output ends, clientIn ends; when the harness closes clientOut, hostIn is
-// closed. Its signature is that of wire.StartOptions.Interpose, so a client
+// closed. Its signature is that of hostproc.StartOptions.Interpose, so a client
 // attaches the proxy with Interpose: p.Attach.
 func (p *Proxy) Attach(hostOut io.Reader, hostIn io.WriteCloser) (clientIn io.Reader, clientOut io.WriteCloser) {
 	toClientR, toClientW := io.Pipe()
@@ -95,15 +96,15 @@ func (p *Proxy) Faults() []Fault {
 }
 
 func (p *Proxy) start(clientR io.Reader, clientW io.Writer, hostR io.Reader, hostW io.Writer, hostIn io.Closer, closers ...io.Closer) {
-	p.client = wire.NewFramer(clientR, clientW)
-	p.host = wire.NewFramer(hostR, hostW)
+	p.client = jsonrpc.NewLineFramer(clientR, clientW)
+	p.host = jsonrpc.NewLineFramer(hostR, hostW)
 	p.hostIn, p.closers = hostIn, closers
 	go p.pump(p.client, p.fromClient, p.endHostInput)
 	go p.pump(p.host, p.fromHost, p.close)
 }
 
 // pump reads one side until it ends, then calls end.
-func (p *Proxy) pump(f *wire.Framer, handle func([]byte), end func()) {
+func (p *Proxy) pump(f *jsonrpc.LineFramer, handle func([]byte), end func()) {
 	for {
 		line, err := f.Read()
 		if err != nil {
@@ -143,7 +144,7 @@ func (p *Proxy) record(rule int, c *call, detail string) {
 
 // fromClient handles one message the harness sent.
 func (p *Proxy) fromClient(line []byte) {
-	var msg wire.Message
+	var msg jsonrpc.Envelope
 	if json.Unmarshal(line, &msg) != nil || !msg.IsRequest() || msg.ID == nil {
 		_ = p.host.Write(line) // answers to the host's requests, notifications, garbage
 		return
@@ -167,7 +168,7 @@ func (p *Proxy) fromClient(line []byte) {
 				e = &wire.Error{Code: wire.ErrInternal.Code, Message: "injected fault"}
 			}
 			p.record(i, c, fmt.Sprintf("answered with JSON-RPC error %d without forwarding", e.Code))
-			p.answerClient(&wire.Message{JSONRPC: "2.0", ID: msg.ID, Error: e})
+			p.answerClient(&jsonrpc.Envelope{JSONRPC: "2.0", ID: msg.ID, Error: e})
 			return
 		case r.Action == ActionClose:
 			p.record(i, c, "closed the transport without forwarding")
@@ -231,7 +232,7 @@ func (p *Proxy) cancelLater(rule int, c *call, id json.RawMessage) {
 		p.record(rule, c, "the host answered before the cancellation was due; nothing sent")
 		return
 	}
-	b, err := json.Marshal(wire.Message{JSONRPC: "2.0", Method: wire.MethodCancel, Params: mustJSON(map[string]json.RawMessage{"id": id})})
+	b, err := json.Marshal(jsonrpc.Envelope{JSONRPC: "2.0", Method: wire.MethodCancel, Params: mustJSON(map[string]json.RawMessage{"id": id})})
 	if err != nil {
 		return
 	}
@@ -244,7 +245,7 @@ func mustJSON(v any) json.RawMessage {
 	return b
 }
 
-func (p *Proxy) answerClient(m *wire.Message) {
+func (p *Proxy) answerClient(m *jsonrpc.Envelope) {
 	b, err := json.Marshal(m)
 	if err == nil {
 		_ = p.client.Write(b)
@@ -253,7 +254,7 @@ func (p *Proxy) answerClient(m *wire.Message) {
 
 // fromHost handles one message the host sent.
 func (p *Proxy) fromHost(line []byte) {
-	var msg wire.Message
+	var msg jsonrpc.Envelope
 	if json.Unmarshal(line, &msg) != nil || msg.IsRequest() || msg.ID == nil {
 		_ = p.client.Write(line)
 		return
@@ -296,7 +297,7 @@ const (
 )
 
 // apply applies answer rule i to msg.
-func (p *Proxy) apply(i int, c *call, msg *wire.Message, line []byte) verdict {
+func (p *Proxy) apply(i int, c *call, msg *jsonrpc.Envelope, line []byte) verdict {
 	r := p.rules[i]
 	switch r.Action {
 	case ActionDropAck:
@@ -355,7 +356,7 @@ func (p *Proxy) apply(i int, c *call, msg *wire.Message, line []byte) verdict {
 
 // thrown is the default error of throw_after_commit: the protocol's
 // unknown-outcome error for a tool call, an internal error otherwise.
-func (p *Proxy) thrown(c *call, msg *wire.Message) *wire.Error {
+func (p *Proxy) thrown(c *call, msg *jsonrpc.Envelope) *wire.Error {
 	const reason = "injected fault: the host failed after dispatch"
 	if c.method != wire.MethodExecute {
 		return &wire.Error{Code: wire.ErrInternal.Code, Message: reason}

@@ -26,5 +26,5 @@
 // that a fresh host process started on the same storeDir resumes them.
 //
 // The host is served by `conform host serve reference`; tests may also use
-// it in process through [New] and wire.Serve.
+// it in process through [New] and kit.Serve.
 package reference

@@ -16,6 +16,7 @@ import (
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // call is one tool call being executed.
@@ -250,7 +251,7 @@ func (s *session) askHarness(ctx context.Context, req approval.Request, tc port.
 			timeout = max(left, 1)
 		}
 	}
-	d, err := wire.RequestApproval(ctx, wire.ApprovalParams{
+	d, err := kit.RequestApproval(ctx, wire.ApprovalParams{
 		RequestID: req.RequestID, CanonicalToolID: req.Tool.ID, ModelName: req.Tool.ModelName,
 		Arguments: args, Risk: req.Tool.Risk, Mutability: req.Tool.Mutability,
 		ApprovalProfile: string(req.ApprovalProfile), Reason: req.Reason, SuggestedScope: string(req.SuggestedScope),

@@ -15,18 +15,19 @@ import (
 func (s *session) fingerprint(ctx context.Context, p wire.FingerprintParams) (wire.FingerprintResult, error) {
 	switch p.Action {
 	case wire.FingerprintCapture:
-		st, err := s.root.CaptureState(ctx, toActive(p.ActiveFiles), p.DirtyStateSummary)
+		st, err := s.root.CaptureState(ctx, p.ActiveFiles, p.DirtyStateSummary)
 		if err != nil {
 			return wire.FingerprintResult{}, fingerprintFailure(err)
 		}
-		ws := wire.WorkspaceState{ActiveFiles: fromActive(st.ActiveFiles), DirtyStateSummary: st.DirtyStateSummary, StateFingerprint: st.StateFingerprint}
-		return wire.FingerprintResult{Consistency: workspace.Consistency, State: &ws}, nil
+		if st.ActiveFiles == nil {
+			st.ActiveFiles = []wire.ActiveFile{} // an array on the wire, never null
+		}
+		return wire.FingerprintResult{Consistency: workspace.Consistency, State: &st}, nil
 	case wire.FingerprintVerify:
 		if s.faults.FingerprintAlwaysMatches && p.State != nil {
 			return alwaysMatches(*p.State), nil
 		}
-		st := workspace.WorkspaceState{ActiveFiles: toActive(p.State.ActiveFiles), DirtyStateSummary: p.State.DirtyStateSummary, StateFingerprint: p.State.StateFingerprint}
-		v, err := s.root.VerifyState(ctx, st)
+		v, err := s.root.VerifyState(ctx, *p.State)
 		if err != nil {
 			return wire.FingerprintResult{}, fingerprintFailure(err)
 		}
@@ -38,20 +39,4 @@ func (s *session) fingerprint(ctx context.Context, p wire.FingerprintParams) (wi
 
 func fingerprintFailure(err error) error {
 	return wire.PortFailure(&port.Error{Code: string(workspace.CodeOf(err)), Message: portMessage(err)})
-}
-
-func toActive(in []wire.ActiveFile) []workspace.ActiveFile {
-	out := make([]workspace.ActiveFile, len(in))
-	for i, a := range in {
-		out[i] = workspace.ActiveFile{Path: a.Path, Kind: a.Kind, ContentHash: a.ContentHash}
-	}
-	return out
-}
-
-func fromActive(in []workspace.ActiveFile) []wire.ActiveFile {
-	out := make([]wire.ActiveFile, len(in))
-	for i, a := range in {
-		out[i] = wire.ActiveFile{Path: a.Path, Kind: a.Kind, ContentHash: a.ContentHash}
-	}
-	return out
 }

@@ -22,6 +22,8 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference/research"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // Name and Version identify the reference host.
@@ -32,11 +34,11 @@ const (
 
 // A Host is one reference host process: it serves one session, opened by
 // initialize, over the host protocol. Create it with New or NewWith; it is
-// a wire.Handler, so wire.Serve serves it.
+// a jsonrpc.Handler, so kit.Serve serves it.
 type Host struct {
 	opts   Options
 	prober *command.Prober
-	mux    *wire.Mux
+	mux    *kit.Mux
 
 	research    *research.Client // nil when research is disabled
 	researchErr error            // an invalid research configuration
@@ -45,7 +47,7 @@ type Host struct {
 	s  *session // nil until initialize succeeds
 }
 
-var _ wire.Handler = (*Host)(nil)
+var _ jsonrpc.Handler = (*Host)(nil)
 
 // New returns a conformant reference host waiting for initialize.
 func New() *Host { return NewWith(Options{}) }
@@ -60,19 +62,19 @@ func NewWith(opts Options) *Host {
 	}
 	go h.prober.Probe()
 	h.research, h.researchErr = newResearch(opts)
-	m := wire.NewMux()
-	m.Register(wire.MethodInitialize, wire.Typed(h.initialize))
-	m.Register(wire.MethodToolsList, wire.Typed(withSession(h, (*session).toolSet)))
-	m.Register(wire.MethodToolsRestore, wire.Typed(withSession(h, (*session).restore)))
-	m.Register(wire.MethodExecute, wire.Typed(withSession(h, (*session).execute)))
-	m.Register(wire.MethodFingerprint, wire.Typed(withSession(h, (*session).fingerprint)))
-	m.Register(wire.MethodStorePut, wire.Typed(withSession(h, (*session).storePut)))
-	m.Register(wire.MethodStoreGet, wire.Typed(withSession(h, (*session).storeGet)))
-	m.Register(wire.MethodStoreList, wire.Typed(withSession(h, (*session).storeList)))
-	m.Register(wire.MethodTraceAppend, wire.Typed(withSession(h, (*session).traceAppend)))
-	m.Register(wire.MethodTraceFlush, wire.Typed(withSession(h, (*session).traceFlush)))
-	m.Register(wire.MethodTraceList, wire.Typed(withSession(h, (*session).traceList)))
-	m.Register(wire.MethodShutdown, wire.Typed(h.shutdown))
+	m := kit.NewMux()
+	m.Register(wire.MethodInitialize, kit.Typed(h.initialize))
+	m.Register(wire.MethodToolsList, kit.Typed(withSession(h, (*session).toolSet)))
+	m.Register(wire.MethodToolsRestore, kit.Typed(withSession(h, (*session).restore)))
+	m.Register(wire.MethodExecute, kit.Typed(withSession(h, (*session).execute)))
+	m.Register(wire.MethodFingerprint, kit.Typed(withSession(h, (*session).fingerprint)))
+	m.Register(wire.MethodStorePut, kit.Typed(withSession(h, (*session).storePut)))
+	m.Register(wire.MethodStoreGet, kit.Typed(withSession(h, (*session).storeGet)))
+	m.Register(wire.MethodStoreList, kit.Typed(withSession(h, (*session).storeList)))
+	m.Register(wire.MethodTraceAppend, kit.Typed(withSession(h, (*session).traceAppend)))
+	m.Register(wire.MethodTraceFlush, kit.Typed(withSession(h, (*session).traceFlush)))
+	m.Register(wire.MethodTraceList, kit.Typed(withSession(h, (*session).traceList)))
+	m.Register(wire.MethodShutdown, kit.Typed(h.shutdown))
 	h.mux = m
 	return h
 }

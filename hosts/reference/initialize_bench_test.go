@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 // startAndInitialize starts the reference host as its own process, as the
@@ -21,7 +21,7 @@ func startAndInitialize(tb testing.TB, argv, env []string) time.Duration {
 		tb.Fatal(err)
 	}
 	start := time.Now()
-	c, err := wire.Start(argv, wire.StartOptions{Env: env, CallTimeout: 20 * time.Second})
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Env: env, CallTimeout: 20 * time.Second})
 	if err != nil {
 		tb.Fatal(err)
 	}

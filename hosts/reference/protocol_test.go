@@ -12,6 +12,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -144,7 +145,7 @@ var _ = Describe("stores and trace", func() {
 		By("a fresh host process on the same directories")
 		exe, err := os.Executable()
 		Expect(err).NotTo(HaveOccurred())
-		fresh, err := wire.Start([]string{exe, "host", "serve", "reference"}, wire.StartOptions{Dir: e.ws, CallTimeout: 20 * time.Second})
+		fresh, err := hostproc.Start([]string{exe, "host", "serve", "reference"}, hostproc.StartOptions{Dir: e.ws, CallTimeout: 20 * time.Second})
 		Expect(err).NotTo(HaveOccurred())
 		defer fresh.Close(5 * time.Second)
 		_, err = fresh.Initialize(ctx, baseParams(e.ws, e.store))

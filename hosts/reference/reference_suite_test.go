@@ -17,6 +17,9 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -41,7 +44,7 @@ var prober = command.NewProber(command.ProberConfig{HelperArgs: reference.ProbeH
 // a client.
 type env struct {
 	ws, store string
-	client    *wire.Client
+	client    *hostproc.Client
 	init      wire.InitializeResult
 	runID     string
 }
@@ -91,14 +94,14 @@ func start(su setup) *env {
 	return e
 }
 
-func connect(h wire.Handler, approver func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error)) *wire.Client {
+func connect(h jsonrpc.Handler, approver func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error)) *hostproc.Client {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go func() {
-		_ = wire.Serve(context.Background(), hr, hw, h)
+		_ = kit.Serve(context.Background(), hr, hw, h)
 		hw.Close()
 	}()
-	c := wire.Connect(cr, cw, wire.StartOptions{Approver: approver, CallTimeout: 20 * time.Second})
+	c := hostproc.Connect(cr, cw, hostproc.StartOptions{Approver: approver, CallTimeout: 20 * time.Second})
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	return c
 }

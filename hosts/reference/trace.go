@@ -15,6 +15,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 )
 
 // fileTrace is the durable trace (CONTRACTS §13.9): accepted events are
@@ -64,7 +65,7 @@ func (t *fileTrace) read() ([]wire.TraceEvent, error) {
 	}
 	var out []wire.TraceEvent
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64<<10), wire.MaxLine)
+	sc.Buffer(make([]byte, 64<<10), jsonrpc.MaxLine)
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {

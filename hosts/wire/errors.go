@@ -120,9 +120,9 @@ func (e *ProtocolError) Error() string {
 // quoteLimit bounds how much of a host's output a ProtocolError quotes.
 const quoteLimit = 200
 
-// quote returns the start of what a host sent, with its secrets redacted,
-// for a ProtocolError.
-func quote(b []byte) string {
+// Quote returns the start of what a host sent, at most 200 bytes with its
+// secrets redacted, for the Quote of a ProtocolError.
+func Quote(b []byte) string {
 	if len(b) > 4*quoteLimit {
 		b = b[:4*quoteLimit] // a secret longer than this is cut, not shown
 	}
@@ -131,11 +131,6 @@ func quote(b []byte) string {
 		return strings.ToValidUTF8(s[:quoteLimit], "") + "…"
 	}
 	return s
-}
-
-// groupDigits writes n with thousands separators, for limits in messages.
-func groupDigits(n int) string {
-	return printer.Sprintf("%d", n)
 }
 
 // A MethodError is a JSON-RPC error the host answered a request with,

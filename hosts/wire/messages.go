@@ -3,9 +3,9 @@ package wire
 import (
 	"encoding/json"
 
-	"github.com/galaxy-stack/conform/core/prompt"
-
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // ProtocolVersion is the version of the host protocol this package speaks.
@@ -28,6 +28,8 @@ const (
 	MethodTraceList    = "trace/list"
 	MethodShutdown     = "shutdown"
 	MethodApproval     = "approval/request"
+	// MethodCancel is the notification that cancels an in-flight request.
+	MethodCancel = "$/cancelRequest"
 )
 
 // Methods lists every request method of the protocol in the order of
@@ -40,21 +42,6 @@ func Methods() []string {
 		MethodApproval,
 	}
 }
-
-// Message is one JSON-RPC 2.0 message as it appears on the wire. A request
-// has Method and ID; a notification has Method and no ID; a response has ID
-// and either Result or Error.
-type Message struct {
-	JSONRPC string           `json:"jsonrpc"`
-	ID      *json.RawMessage `json:"id,omitempty"`
-	Method  string           `json:"method,omitempty"`
-	Params  json.RawMessage  `json:"params,omitempty"`
-	Result  json.RawMessage  `json:"result,omitempty"`
-	Error   *Error           `json:"error,omitempty"`
-}
-
-// IsRequest reports whether m is a request or a notification.
-func (m *Message) IsRequest() bool { return m.Method != "" }
 
 // Containment policies a session may ask for (LAB §13.1).
 const (
@@ -202,18 +189,10 @@ type FingerprintParams struct {
 
 // ActiveFile is a task-relevant path the fingerprint binds: its kind and
 // content hash as the run last observed or wrote them.
-type ActiveFile struct {
-	Path        string  `json:"path"`
-	Kind        string  `json:"kind,omitempty"`
-	ContentHash *string `json:"contentHash"`
-}
+type ActiveFile = port.ActiveFile
 
 // WorkspaceState is a captured fingerprint with the inputs it binds.
-type WorkspaceState struct {
-	ActiveFiles       []ActiveFile `json:"activeFiles"`
-	DirtyStateSummary *string      `json:"dirtyStateSummary"`
-	StateFingerprint  string       `json:"stateFingerprint"`
-}
+type WorkspaceState = port.WorkspaceState
 
 // FingerprintResult answers workspace/fingerprint. A capture fills State
 // and Consistency; a verify fills CurrentFingerprint and Matches.
@@ -282,17 +261,8 @@ type TraceAppendParams struct {
 	Event TraceEvent `json:"event"`
 }
 
-// TraceEvent is one trace record, as port.TraceEvent.
-type TraceEvent struct {
-	EventID     string          `json:"eventId"`
-	ExecutionID string          `json:"executionId"`
-	Kind        string          `json:"kind"`
-	Payload     json.RawMessage `json:"payload"`
-	RunID       string          `json:"runId"`
-	Sequence    int64           `json:"sequence"`
-	TaskID      string          `json:"taskId"`
-	Timestamp   string          `json:"timestamp"`
-}
+// TraceEvent is one trace record (CONTRACTS §13.9).
+type TraceEvent = port.TraceEvent
 
 // TraceFlushResult acknowledges a durable flush: every accepted event is on
 // stable storage.

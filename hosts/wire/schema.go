@@ -168,12 +168,12 @@ func Validate(name string, raw []byte) *Violation {
 	return validateWith(s, inst)
 }
 
-// parseTree parses one message into the generic tree the validator reads.
+// ParseTree parses one message into the generic tree [ValidateTree] reads.
 // It is the only parse of a message on the strict path: numbers become
 // float64 (exact for every integer the protocol uses; the typed decode
 // that follows rejects anything a field cannot hold), and the tree costs
 // about the line's size for string-heavy messages.
-func parseTree(line []byte) (map[string]any, error) {
+func ParseTree(line []byte) (map[string]any, error) {
 	var v any
 	if err := json.Unmarshal(line, &v); err != nil {
 		return nil, err
@@ -185,9 +185,9 @@ func parseTree(line []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// validateTree checks an already parsed value against the named schema, as
-// Validate does for raw JSON.
-func validateTree(name string, inst any) *Violation {
+// ValidateTree checks an already parsed value (a tree of [ParseTree], or a
+// part of one) against the named schema, as [Validate] does for raw JSON.
+func ValidateTree(name string, inst any) *Violation {
 	m, err := loadSchemas()
 	if err != nil {
 		return &Violation{Reason: err.Error()}

@@ -1,10 +1,6 @@
 package wire_test
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"io"
 	"strings"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -38,76 +34,5 @@ var _ = Describe("schemas", func() {
 
 	It("are all published and compile", func() {
 		Expect(wire.SchemaNames()).To(ContainElements("initialize.result.json", "tools-list.result.json", "tool-execute.result.json", "shutdown.result.json", "response.json", "request.json"))
-	})
-})
-
-var _ = Describe("Framer", func() {
-	It("reads lines, skipping blank ones, and a last line without newline", func() {
-		f := wire.NewFramer(strings.NewReader("{\"a\":1}\n\n  \n{\"b\":2}"), io.Discard)
-		l, err := f.Read()
-		Expect(err).NotTo(HaveOccurred())
-		Expect(string(l)).To(Equal(`{"a":1}`))
-		l, err = f.Read()
-		Expect(err).NotTo(HaveOccurred())
-		Expect(string(l)).To(Equal(`{"b":2}`))
-		_, err = f.Read()
-		Expect(err).To(MatchError(io.EOF))
-	})
-
-	It("refuses to write a message containing a newline", func() {
-		Expect(wire.NewFramer(strings.NewReader(""), io.Discard).Write([]byte("a\nb"))).To(HaveOccurred())
-	})
-})
-
-// pipePair connects a strict client Conn to a server handler in memory.
-func pipePair(h wire.Handler) *wire.Conn {
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	go func() { _ = wire.Serve(context.Background(), sr, sw, h) }()
-	c := wire.NewConn(wire.NewFramer(cr, cw), wire.ConnOptions{Strict: true})
-	go func() { _ = c.Run(context.Background()) }()
-	return c
-}
-
-var _ = Describe("Conn", func() {
-	It("round-trips a call and validates its result", func() {
-		c := pipePair(wire.HandlerFunc(func(ctx context.Context, method string, p json.RawMessage) (any, error) {
-			return map[string]any{"protocolVersion": "1", "host": map[string]any{"name": "x", "version": "1"}, "tools": []string{}, "capabilities": map[string]bool{"store": false, "trace": false, "spill": false, "fingerprint": false}}, nil
-		}))
-		_, err := c.Call(context.Background(), wire.MethodInitialize, map[string]any{})
-		Expect(err).NotTo(HaveOccurred())
-	})
-
-	It("reports a result that breaks its schema as a ProtocolError with the pointer", func() {
-		c := pipePair(wire.HandlerFunc(func(ctx context.Context, method string, p json.RawMessage) (any, error) {
-			return map[string]any{"protocolVersion": "1"}, nil
-		}))
-		_, err := c.Call(context.Background(), wire.MethodInitialize, map[string]any{})
-		var pe *wire.ProtocolError
-		Expect(errors.As(err, &pe)).To(BeTrue())
-		Expect(pe.Method).To(Equal("initialize"))
-		Expect(pe.Pointer).To(Equal("/result/capabilities"))
-	})
-
-	It("passes JSON-RPC errors through and matches them by code", func() {
-		c := pipePair(wire.HandlerFunc(func(ctx context.Context, method string, p json.RawMessage) (any, error) {
-			return nil, wire.ErrMethodNotFound
-		}))
-		_, err := c.Call(context.Background(), "nope", map[string]any{})
-		Expect(errors.Is(err, wire.ErrMethodNotFound)).To(BeTrue())
-	})
-
-	It("cancels the handler's context when the caller gives up", func() {
-		cancelled := make(chan struct{})
-		c := pipePair(wire.HandlerFunc(func(ctx context.Context, method string, p json.RawMessage) (any, error) {
-			<-ctx.Done()
-			close(cancelled)
-			return nil, wire.ErrRequestCancelled
-		}))
-		ctx, cancel := context.WithCancel(context.Background())
-		go cancel()
-		_, err := c.Call(ctx, "slow", map[string]any{})
-		Expect(err).To(MatchError(context.Canceled))
-		Eventually(cancelled).Should(BeClosed())
 	})
 })

@@ -13,6 +13,8 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // Hanging configures ServeHanging.
@@ -34,7 +36,7 @@ func ServeHanging(cfg Hanging) {
 	var once sync.Once
 	quit := func() { once.Do(func() { close(stop) }) }
 	ref := reference.New()
-	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	h := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		switch method {
 		case wire.MethodExecute:
 			var p wire.ExecuteParams
@@ -55,7 +57,7 @@ func ServeHanging(cfg Hanging) {
 		}
 		return ref.Handle(ctx, method, params)
 	})
-	_ = wire.Serve(context.Background(), &eofReader{r: os.Stdin, eof: quit}, os.Stdout, h)
+	_ = kit.Serve(context.Background(), &eofReader{r: os.Stdin, eof: quit}, os.Stdout, h)
 	os.Exit(0)
 }
 

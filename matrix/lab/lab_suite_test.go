@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/galaxy-stack/conform/internal/testhost"
 	"os"
 	"testing"
+
+	"github.com/galaxy-stack/conform/internal/testhost"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -14,6 +15,8 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // storelessHostArg makes the test binary serve the reference host with its
@@ -40,7 +43,7 @@ func TestLab(t *testing.T) {
 // capabilities that offer no store and no trace.
 func serveStoreless() {
 	ref := reference.New()
-	h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	h := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		res, err := ref.Handle(ctx, method, params)
 		if method != wire.MethodInitialize || err != nil {
 			return res, err
@@ -56,7 +59,7 @@ func serveStoreless() {
 		init.Capabilities.Store, init.Capabilities.Trace = false, false
 		return init, nil
 	})
-	if err := wire.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
+	if err := kit.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
 		fmt.Fprintln(os.Stderr, "storeless host:", err)
 		os.Exit(1)
 	}

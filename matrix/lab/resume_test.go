@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -16,7 +17,7 @@ const resumeFixture = "../../fixtures/matrix/10-pause-resume/fresh-host-resume.j
 // method.
 func sentTo(rep *lab.Report, p int, method string) bool {
 	for _, m := range rep.Wire {
-		var msg wire.Message
+		var msg jsonrpc.Envelope
 		if m.Sent && m.Process == p && json.Unmarshal(m.Line, &msg) == nil && msg.Method == method {
 			return true
 		}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
 )
@@ -132,9 +132,9 @@ func RunCampaign(ctx context.Context, c *fixture.Campaign, opts Options, keep bo
 
 // DefaultTimeout bounds one fixture run unless Options.Timeout says
 // otherwise: the bound of one tool call that carries no timeoutMs (the
-// catalog's 120 s plus wire.DispatchMargin) plus two minutes for the
+// catalog's 120 s plus hostproc.DispatchMargin) plus two minutes for the
 // fixture's other calls and host start-ups.
-const DefaultTimeout = time.Duration(catalog.DefaultToolTimeoutMs)*time.Millisecond + wire.DispatchMargin + 2*time.Minute
+const DefaultTimeout = time.Duration(catalog.DefaultToolTimeoutMs)*time.Millisecond + hostproc.DispatchMargin + 2*time.Minute
 
 // runBounded runs fx under the fixture bound of opts. When the bound, not
 // ctx, ends the run, the report fails with a "timeout" failure that names

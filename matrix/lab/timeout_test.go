@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix/lab"
 )
 
@@ -40,6 +40,6 @@ var _ = Describe("the fixture bound", func() {
 	})
 
 	It("outlasts a tool call that carries no timeoutMs", func() {
-		Expect(lab.DefaultTimeout).To(BeNumerically(">", 120*time.Second+wire.DispatchMargin))
+		Expect(lab.DefaultTimeout).To(BeNumerically(">", 120*time.Second+hostproc.DispatchMargin))
 	})
 })

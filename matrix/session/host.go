@@ -15,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 // HostConfig says how to start and initialize one host process for a
@@ -52,9 +53,9 @@ type HostConfig struct {
 	// the harness to the host directly.
 	Interpose func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser)
 	// PassEnv names the harness's environment variables the host inherits
-	// beyond wire.DefaultEnv (the CLI's --host-env NAME).
+	// beyond hostproc.DefaultEnv (the CLI's --host-env NAME).
 	PassEnv []string
-	// Env, if not nil, is the host's whole environment (wire.StartOptions
+	// Env, if not nil, is the host's whole environment (hostproc.StartOptions
 	// Env): PassEnv and the session's own HOME are then not used.
 	Env []string
 	// Home is the host's home directory (HOME; TMPDIR is its "tmp"); ""
@@ -78,7 +79,7 @@ type Host struct {
 	// Init is the host's answer to initialize.
 	Init wire.InitializeResult
 
-	client *wire.Client
+	client *hostproc.Client
 	exec   *executor
 	mu     sync.Mutex
 	asked  []Approval
@@ -96,11 +97,11 @@ type Approval struct {
 
 // StartHost starts the host process of cfg.Argv and initializes it. An
 // executable that cannot be started is returned as the *exec.Error of
-// wire.Start; a host that starts and then fails initialize is closed and
+// hostproc.Start; a host that starts and then fails initialize is closed and
 // its error returned, with the host's standard error appended.
 func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	h := &Host{}
-	client, err := wire.Start(cfg.Argv, wire.StartOptions{Dir: cfg.Workspace, Approver: h.approverFor(cfg), Interpose: cfg.Interpose,
+	client, err := hostproc.Start(cfg.Argv, hostproc.StartOptions{Dir: cfg.Workspace, Approver: h.approverFor(cfg), Interpose: cfg.Interpose,
 		PassEnv: cfg.PassEnv, Env: cfg.Env, Home: cfg.Home, OnSend: cfg.OnSend, OnRecv: cfg.OnRecv})
 	if err != nil {
 		return nil, err
@@ -210,7 +211,7 @@ func (h *Host) Approvals() []Approval {
 }
 
 // Client returns the wire client of the host process.
-func (h *Host) Client() *wire.Client { return h.client }
+func (h *Host) Client() *hostproc.Client { return h.client }
 
 // Executor returns the core's tool executor over the host. It also
 // restores a checkpointed tool set on resume (run.ToolSetRestorer).
@@ -274,7 +275,7 @@ func (h *Host) HostError() error { return h.exec.hostError() }
 func (h *Host) Stderr() string { return h.client.Stderr() }
 
 // Incidents returns what the harness had to do about the host beyond the
-// protocol, as human sentences (see wire.Client.Incidents): killing it
+// protocol, as human sentences (see hostproc.Client.Incidents): killing it
 // when it did not exit after shutdown, killing the processes it left
 // running, refusing an approval/request sent while no tool/execute was in
 // flight. Call it after Close for the complete list.

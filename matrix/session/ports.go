@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 // portError turns a host's port failure into the *port.Error the core
@@ -38,7 +38,7 @@ var _ run.ToolSetRestorer = (*executor)(nil)
 
 // hostStore is the core's run store over store/* (CONTRACTS §13.7).
 type hostStore struct {
-	client *wire.Client
+	client *hostproc.Client
 	exec   *executor
 }
 
@@ -91,15 +91,12 @@ func (s *hostStore) SaveFinalReport(ctx context.Context, report json.RawMessage)
 
 // hostTrace is the core's trace over trace/* (CONTRACTS §13.9).
 type hostTrace struct {
-	client *wire.Client
+	client *hostproc.Client
 	exec   *executor
 }
 
 func (t *hostTrace) Emit(ctx context.Context, e port.TraceEvent) error {
-	err := t.client.TraceAppend(ctx, wire.TraceEvent{
-		EventID: e.EventID, ExecutionID: e.ExecutionID, Kind: e.Kind, Payload: e.Payload,
-		RunID: e.RunID, Sequence: e.Sequence, TaskID: e.TaskID, Timestamp: e.Timestamp,
-	})
+	err := t.client.TraceAppend(ctx, e) // wire.TraceEvent is port.TraceEvent
 	err = t.exec.record(err)
 	return portError(err)
 }
@@ -112,38 +109,27 @@ func (t *hostTrace) Flush(ctx context.Context) error {
 
 // hostVerifier is the core's workspace evidence verifier over
 // workspace/fingerprint (CONTRACTS §13.8). The state it returns keeps the
-// core's own active-file records (with their line ranges and reasons) and
-// the host's fingerprint.
+// active files the core passed in and the host's fingerprint.
 type hostVerifier struct {
-	client *wire.Client
+	client *hostproc.Client
 	exec   *executor
 }
 
-func wireActive(files []checkpoint.ActiveFile) []wire.ActiveFile {
-	out := make([]wire.ActiveFile, len(files))
-	for i, f := range files {
-		out[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
-	}
-	return out
-}
-
 func (v *hostVerifier) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
-	st, err := v.client.CaptureFingerprint(ctx, wireActive(in.ActiveFiles), in.DirtyStateSummary)
+	st, err := v.client.CaptureFingerprint(ctx, in.ActiveFiles, in.DirtyStateSummary)
 	err = v.exec.record(err)
 	if err != nil {
 		return run.WorkspaceState{}, portError(err)
 	}
 	active := in.ActiveFiles
 	if active == nil {
-		active = []checkpoint.ActiveFile{}
+		active = []port.ActiveFile{}
 	}
 	return run.WorkspaceState{ActiveFiles: active, DirtyStateSummary: in.DirtyStateSummary, StateFingerprint: st.StateFingerprint}, nil
 }
 
 func (v *hostVerifier) Verify(ctx context.Context, state run.WorkspaceState) (run.Verification, error) {
-	fp, ok, err := v.client.VerifyFingerprint(ctx, wire.WorkspaceState{
-		ActiveFiles: wireActive(state.ActiveFiles), DirtyStateSummary: state.DirtyStateSummary, StateFingerprint: state.StateFingerprint,
-	})
+	fp, ok, err := v.client.VerifyFingerprint(ctx, state)
 	err = v.exec.record(err)
 	if err != nil {
 		return run.Verification{}, portError(err)

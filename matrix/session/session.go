@@ -16,12 +16,13 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 // executor is the core's tool executor port over the wire client. It keeps
 // the first protocol error the host made.
 type executor struct {
-	client *wire.Client
+	client *hostproc.Client
 	mu     sync.Mutex
 	err    error
 }

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/galaxy-stack/conform/core/port"
 )
 
 // Consistency is the verifier's consistency level (CONTRACTS §13.8): the
@@ -21,28 +23,15 @@ import (
 const Consistency = "serialized_workspace"
 
 // An ActiveFile is a task-relevant path the fingerprint must bind beyond
-// the main walk: Kind (file, directory, symlink, other, missing or "") and
-// ContentHash (bare or "sha256:"-prefixed hex, any case; nil when none)
-// are what the run last observed or wrote there.
-type ActiveFile struct {
-	Path        string  `json:"path"`
-	Kind        string  `json:"kind,omitempty"`
-	ContentHash *string `json:"contentHash"`
-}
+// the main walk (see [port.ActiveFile]).
+type ActiveFile = port.ActiveFile
 
 // A WorkspaceState is a captured fingerprint with the inputs it binds
 // (CONTRACTS §13.8 capture output).
-type WorkspaceState struct {
-	ActiveFiles       []ActiveFile `json:"activeFiles"`
-	DirtyStateSummary *string      `json:"dirtyStateSummary"`
-	StateFingerprint  string       `json:"stateFingerprint"`
-}
+type WorkspaceState = port.WorkspaceState
 
 // A Verification compares the current fingerprint with a captured one.
-type Verification struct {
-	CurrentFingerprint string `json:"currentFingerprint"`
-	Matches            bool   `json:"matches"`
-}
+type Verification = port.Verification
 
 // CaptureState fingerprints the workspace and the active files (CONTRACTS
 // §13.8 capture).

@@ -17,6 +17,9 @@ import (
 	doubles "github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // A toolCall is one tool/execute the recorder sends: a model name and its
@@ -92,7 +95,7 @@ func record(ctx context.Context, id string, sc scenario) (example, error) {
 		return example{}, err
 	}
 
-	var h wire.Handler = reference.NewWith(reference.Options{Prober: prober()})
+	var h jsonrpc.Handler = reference.NewWith(reference.Options{Prober: prober()})
 	host, profile := "reference", wire.ToolProfileHost
 	if sc.Doubles {
 		h, host, profile = doubles.NewHandler(h), "doubles", wire.ToolProfileFullContract
@@ -114,10 +117,10 @@ func record(ctx context.Context, id string, sc scenario) (example, error) {
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		_ = wire.Serve(ctx, hr, hw, h)
+		_ = kit.Serve(ctx, hr, hw, h)
 		hw.Close()
 	}()
-	c := wire.Connect(cr, cw, wire.StartOptions{
+	c := hostproc.Connect(cr, cw, hostproc.StartOptions{
 		Approver: approveAll, OnSend: rec(false), OnRecv: rec(true), CallTimeout: 30 * time.Second,
 	})
 	defer func() {

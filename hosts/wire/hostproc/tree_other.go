@@ -1,6 +1,6 @@
 //go:build !linux
 
-package wire
+package hostproc
 
 // Supervise does nothing outside Linux: there is no child subreaper, and
 // a host's descendants are reached only through its process group (macOS

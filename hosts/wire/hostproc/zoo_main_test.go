@@ -1,6 +1,6 @@
 //go:build linux
 
-package wire_test
+package hostproc_test
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 var signalIgnoreFn = func() { signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP) }
@@ -21,6 +21,6 @@ func TestMain(m *testing.M) {
 		zooHost(mode)
 		os.Exit(0)
 	}
-	_ = wire.Supervise()
+	_ = hostproc.Supervise()
 	os.Exit(m.Run())
 }

@@ -1,7 +1,9 @@
-package wire
+package hostproc
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,15 +13,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"crypto/rand"
-	"encoding/hex"
-
-	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/internal/redact"
 )
 
@@ -43,11 +42,11 @@ type StartOptions struct {
 	MaxMessage int
 	// Approver answers the host's approval/request. Without one (and
 	// without a Handler) every approval request is answered with
-	// ErrMethodNotFound, which a conformant host treats as a denial.
-	Approver func(ctx context.Context, p ApprovalParams) (ApprovalDecision, error)
+	// wire.ErrMethodNotFound, which a conformant host treats as a denial.
+	Approver func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error)
 	// Handler answers the host's requests; it takes precedence over
 	// Approver.
-	Handler Handler
+	Handler jsonrpc.Handler
 	// OnRecv and OnSend observe every message, as sent on the wire.
 	OnRecv, OnSend func(line []byte)
 	// CallTimeout bounds every call but tool/execute, which is bounded by
@@ -93,7 +92,7 @@ const exitGrace = time.Second
 // process itself is killed (no job object).
 type Client struct {
 	cmd     *exec.Cmd
-	conn    *Conn
+	conn    *jsonrpc.Conn
 	stdin   io.Closer
 	stderr  *tail
 	opts    StartOptions
@@ -191,7 +190,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 	}
 	register(c)
 	go c.stderr.drain(errR, c.errDone)
-	c.conn = NewConn(NewFramer(out, in).Limit(opts.MaxMessage), c.connOptions())
+	c.conn = jsonrpc.NewConn(jsonrpc.NewLineFramer(out, in).Limit(opts.MaxMessage), c.connOptions())
 	go func() { c.runErr <- c.conn.Run(context.Background()) }()
 	go func() {
 		c.waitErr = cmd.Wait()
@@ -227,7 +226,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 // as a library). Closing the client closes w; the host should then end.
 func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
 	c := &Client{stdin: w, stderr: &tail{max: stderrKeep}, opts: opts, exited: make(chan struct{}), runErr: make(chan error, 1)}
-	c.conn = NewConn(NewFramer(r, w).Limit(opts.MaxMessage), c.connOptions())
+	c.conn = jsonrpc.NewConn(jsonrpc.NewLineFramer(r, w).Limit(opts.MaxMessage), c.connOptions())
 	go func() {
 		err := c.conn.Run(context.Background())
 		c.runErr <- err
@@ -236,8 +235,8 @@ func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
 	return c
 }
 
-func (c *Client) connOptions() ConnOptions {
-	return ConnOptions{Handler: c.opts.handler(), Strict: true, OnRecv: c.onRecv, OnSend: c.opts.OnSend,
+func (c *Client) connOptions() jsonrpc.ConnOptions {
+	return jsonrpc.ConnOptions{Handler: c.opts.handler(), Strict: true, OnRecv: c.onRecv, OnSend: c.opts.OnSend,
 		WriteStall: c.opts.WriteStall, MaxInFlight: MaxHostInFlight, MaxRequests: MaxHostRequests,
 		Admit: c.admit, OnAnswered: c.answered}
 }
@@ -245,14 +244,14 @@ func (c *Client) connOptions() ConnOptions {
 // admit refuses an approval/request while no tool/execute is in flight:
 // the host asks about a call the harness did not make.
 func (c *Client) admit(method string) error {
-	if method != MethodApproval {
+	if method != wire.MethodApproval {
 		return nil
 	}
 	c.mu.Lock()
 	n := c.executing
 	c.mu.Unlock()
 	if n == 0 {
-		msg := fmt.Sprintf("it sent %q while no %q was in flight", MethodApproval, MethodExecute)
+		msg := fmt.Sprintf("it sent %q while no %q was in flight", wire.MethodApproval, wire.MethodExecute)
 		c.incident("the host " + msg[3:])
 		return errors.New(msg)
 	}
@@ -260,7 +259,7 @@ func (c *Client) admit(method string) error {
 }
 
 func (c *Client) answered(method string) {
-	if method == MethodShutdown {
+	if method == wire.MethodShutdown {
 		c.mu.Lock()
 		c.shutdown = true
 		c.mu.Unlock()
@@ -275,7 +274,7 @@ func (c *Client) onRecv(line []byte) {
 	}
 	c.mu.Unlock()
 	if late {
-		c.incident("the host wrote after answering shutdown: " + strconv.Quote(quote(line)))
+		c.incident("the host wrote after answering shutdown: " + strconv.Quote(wire.Quote(line)))
 	}
 	if c.opts.OnRecv != nil {
 		c.opts.OnRecv(line)
@@ -337,291 +336,25 @@ func (e eofOnClose) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (o StartOptions) handler() Handler {
+func (o StartOptions) handler() jsonrpc.Handler {
 	if o.Handler != nil {
 		return o.Handler
 	}
 	if o.Approver == nil {
 		return nil
 	}
-	mux := NewMux()
-	mux.Register(MethodApproval, HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
-		var p ApprovalParams
+	return jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		if method != wire.MethodApproval {
+			return nil, &wire.Error{Code: wire.ErrMethodNotFound.Code, Message: "method not found: " + method}
+		}
+		var p wire.ApprovalParams
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &Error{Code: ErrInvalidParams.Code, Message: "invalid params: " + err.Error()}
+			return nil, &wire.Error{Code: wire.ErrInvalidParams.Code, Message: "invalid params: " + err.Error()}
 		}
 		return o.Approver(ctx, p)
-	}))
-	return mux
+	})
 }
 
 // Stderr returns the last 8 KiB the host wrote to its standard error,
 // with secrets redacted (see package internal/redact).
 func (c *Client) Stderr() string { return c.stderr.String() }
-
-// Call sends one request, bounded by timeout, and decodes the validated
-// result into out (if out is non-nil).
-func (c *Client) Call(ctx context.Context, method string, params any, timeout time.Duration, out any) error {
-	return c.call(ctx, method, "", params, timeout, out)
-}
-
-// call is Call with what, a description of the call (` (callId "w1", model
-// name "write_file")`) for the error that says it hung.
-func (c *Client) call(ctx context.Context, method, what string, params any, timeout time.Duration, out any) error {
-	tctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	raw, err := c.conn.Call(tctx, method, params)
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && tctx.Err() != nil && ctx.Err() == nil {
-			return &ProtocolError{Method: method, Reason: fmt.Sprintf("no answer to %q%s within %s", method, what, timeout)}
-		}
-		var pe *ProtocolError
-		if errors.As(err, &pe) && (pe.Reason == ReasonClosed || strings.HasPrefix(pe.Reason, reasonWriteFailed)) {
-			if r := c.exitReason(); r != ReasonClosed || pe.Reason == ReasonClosed {
-				cp := *pe
-				cp.Reason = r
-				return &cp
-			}
-		}
-		var rpc *Error
-		if errors.As(err, &rpc) && err == error(rpc) {
-			return &MethodError{Method: method, Err: rpc}
-		}
-		return err
-	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return &ProtocolError{Method: method, Reason: "result does not decode: " + err.Error(), Quote: quote(raw)}
-	}
-	return nil
-}
-
-func (c *Client) exitReason() string {
-	wait := 2 * time.Second
-	if c.outputGone.Load() {
-		wait = 0 // already waited once: a host that closed its output and lives on
-	}
-	select {
-	case <-c.exited:
-	case <-time.After(wait):
-		c.outputGone.Store(true)
-		return ReasonClosed
-	}
-	msg := "the host exited without answering"
-	if c.waitErr != nil {
-		msg += " (" + c.waitErr.Error() + ")"
-	}
-	if s := c.Stderr(); s != "" {
-		msg += "; stderr: " + quote([]byte(s))
-	}
-	return msg
-}
-
-func (c *Client) timeout() time.Duration {
-	if c.opts.CallTimeout > 0 {
-		return c.opts.CallTimeout
-	}
-	return 30 * time.Second
-}
-
-// Initialize sends initialize and returns the host's validated answer.
-func (c *Client) Initialize(ctx context.Context, p InitializeParams) (InitializeResult, error) {
-	var r InitializeResult
-	err := c.Call(ctx, MethodInitialize, p, c.timeout(), &r)
-	return r, err
-}
-
-// ToolSet asks for the host's active tool set.
-func (c *Client) ToolSet(ctx context.Context) (port.ToolSet, error) {
-	var r port.ToolSet
-	err := c.Call(ctx, MethodToolsList, struct{}{}, c.timeout(), &r)
-	return r, err
-}
-
-// RestoreToolSet asks the host to restore a checkpointed active tool set
-// and returns the restored set. A name the host cannot activate or a
-// different snapshot hash is a port failure (see AsPortError).
-func (c *Client) RestoreToolSet(ctx context.Context, p RestoreParams) (port.ToolSet, error) {
-	var r port.ToolSet
-	err := c.Call(ctx, MethodToolsRestore, p, c.timeout(), &r)
-	return r, err
-}
-
-// Execute runs one tool call on the host. Canceling ctx sends
-// $/cancelRequest; the host then stops the call (killing a command's
-// process group) and its late answer is dropped. A call whose side effects
-// are unknown fails with ErrUnknownOutcome.
-func (c *Client) Execute(ctx context.Context, p ExecuteParams) (port.ToolResult, error) {
-	var r port.ToolResult
-	margin := c.opts.ExecuteMargin
-	if margin <= 0 {
-		margin = DispatchMargin
-	}
-	timeout := time.Duration(p.TimeoutMs)*time.Millisecond + margin
-	c.mu.Lock()
-	c.executing++
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.executing--
-		c.mu.Unlock()
-	}()
-	what := fmt.Sprintf(" (callId %q, model name %q)", p.CallID, p.ModelName)
-	err := c.call(ctx, MethodExecute, what, p, timeout, &r)
-	return r, err
-}
-
-// CaptureFingerprint captures the relevant-workspace fingerprint binding
-// active and dirty (CONTRACTS §13.8 capture).
-func (c *Client) CaptureFingerprint(ctx context.Context, active []ActiveFile, dirty *string) (WorkspaceState, error) {
-	if active == nil {
-		active = []ActiveFile{}
-	}
-	var r FingerprintResult
-	err := c.Call(ctx, MethodFingerprint, FingerprintParams{Action: FingerprintCapture, ActiveFiles: active, DirtyStateSummary: dirty}, c.timeout(), &r)
-	if err != nil {
-		return WorkspaceState{}, err
-	}
-	if r.State == nil {
-		return WorkspaceState{}, &ProtocolError{Method: MethodFingerprint, Pointer: "/result/state", Reason: "required field is missing"}
-	}
-	return *r.State, nil
-}
-
-// VerifyFingerprint re-reads the workspace and compares it with state
-// (CONTRACTS §13.8 verify). It returns the current fingerprint and whether
-// it matches.
-func (c *Client) VerifyFingerprint(ctx context.Context, state WorkspaceState) (string, bool, error) {
-	var r FingerprintResult
-	err := c.Call(ctx, MethodFingerprint, FingerprintParams{Action: FingerprintVerify, State: &state}, c.timeout(), &r)
-	if err != nil {
-		return "", false, err
-	}
-	if r.Matches == nil {
-		return "", false, &ProtocolError{Method: MethodFingerprint, Pointer: "/result/matches", Reason: "required field is missing"}
-	}
-	return r.CurrentFingerprint, *r.Matches, nil
-}
-
-// StorePut stores a document durably in the host's trusted store.
-func (c *Client) StorePut(ctx context.Context, p StorePutParams) (StorePutResult, error) {
-	var r StorePutResult
-	err := c.Call(ctx, MethodStorePut, p, c.timeout(), &r)
-	return r, err
-}
-
-// StoreGet returns the latest document of one kind of a run, or nil.
-func (c *Client) StoreGet(ctx context.Context, p StoreGetParams) (json.RawMessage, error) {
-	var r StoreGetResult
-	if err := c.Call(ctx, MethodStoreGet, p, c.timeout(), &r); err != nil {
-		return nil, err
-	}
-	if string(r.Document) == "null" {
-		return nil, nil
-	}
-	return r.Document, nil
-}
-
-// StoreList returns every document of one kind of a run in put order.
-func (c *Client) StoreList(ctx context.Context, p StoreListParams) ([]StoreEntry, error) {
-	var r StoreListResult
-	err := c.Call(ctx, MethodStoreList, p, c.timeout(), &r)
-	return r.Entries, err
-}
-
-// TraceAppend appends one event to the host's trace.
-func (c *Client) TraceAppend(ctx context.Context, e TraceEvent) error {
-	return c.Call(ctx, MethodTraceAppend, TraceAppendParams{Event: e}, c.timeout(), nil)
-}
-
-// TraceFlush makes every appended event durable and returns how many
-// events the durable trace holds.
-func (c *Client) TraceFlush(ctx context.Context) (int, error) {
-	var r TraceFlushResult
-	err := c.Call(ctx, MethodTraceFlush, struct{}{}, c.timeout(), &r)
-	return r.DurableEvents, err
-}
-
-// TraceList returns the durable trace of one run.
-func (c *Client) TraceList(ctx context.Context, runID string) ([]TraceEvent, error) {
-	var r TraceListResult
-	err := c.Call(ctx, MethodTraceList, TraceListParams{RunID: runID}, c.timeout(), &r)
-	return r.Events, err
-}
-
-// Close asks the host to shut down, closes its input and waits for it to
-// exit; a host that does not exit within grace is killed with its process
-// tree, and so is a host whose connection already broke. Close returns the
-// shutdown call's error, or, when the host answered shutdown but had to be
-// killed, a *ProtocolError saying so (also listed by Incidents). The
-// host's temporary home is removed. Calling Close again returns the same
-// error.
-func (c *Client) Close(grace time.Duration) error {
-	c.closeOnce.Do(func() { c.closeErr = c.close(grace) })
-	return c.closeErr
-}
-
-func (c *Client) close(grace time.Duration) error {
-	defer c.removeHome()
-	defer unregister(c)
-	if c.cmd != nil {
-		// Remember the host's tree while the host is alive: the processes
-		// it started with their own group and a scrubbed environment are
-		// found after its exit only this way.
-		known := treeOf(c.cmd.Process.Pid, c.token, nil)
-		c.mu.Lock()
-		c.known = known
-		c.mu.Unlock()
-	}
-	var err error
-	broken := false
-	select {
-	case <-c.conn.Done():
-		broken = true
-	default:
-		err = c.Call(context.Background(), MethodShutdown, struct{}{}, grace, nil)
-	}
-	_ = c.stdin.Close()
-	if c.cmd == nil {
-		select {
-		case <-c.exited:
-		case <-time.After(grace):
-		}
-		return err
-	}
-	var pe *ProtocolError
-	wait := grace
-	switch {
-	case broken && errors.As(c.conn.Err(), &pe):
-		wait = 0 // it broke the protocol: no shutdown is owed
-	case broken:
-		wait = min(grace, exitGrace) // its output ended: no shutdown could be sent
-	case err != nil:
-		wait = min(grace, exitGrace) // it did not answer shutdown
-	}
-	select {
-	case <-c.waited:
-		<-c.exited // bounded: the tree is killed and the pipes closed within a few seconds
-		return err
-	case <-time.After(wait):
-	}
-	killProcessGroup(c.cmd)
-	select {
-	case <-c.exited:
-	case <-time.After(5 * time.Second):
-		c.incident("the host could not be reaped within 5s of SIGKILL")
-	}
-	switch {
-	case broken:
-		c.incident("killed the host after it broke the protocol")
-		return err
-	case err != nil:
-		c.incident(fmt.Sprintf("the host did not answer shutdown within %s; killed", grace))
-		return err
-	}
-	reason := fmt.Sprintf("the host did not exit within %s of shutdown; killed", grace)
-	c.incident(reason)
-	return &ProtocolError{Method: MethodShutdown, Reason: reason}
-}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package wire_test
+package hostproc_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -23,12 +24,12 @@ import (
 // of the host's tree is left: none carries the client's token and the host
 // PID is gone.
 type zoo struct {
-	c     *wire.Client
+	c     *hostproc.Client
 	pid   int
 	start time.Time
 }
 
-func startZoo(mode string, opts wire.StartOptions) *zoo {
+func startZoo(mode string, opts hostproc.StartOptions) *zoo {
 	exe, err := os.Executable()
 	Expect(err).NotTo(HaveOccurred())
 	os.Setenv(zooEnv, mode)
@@ -44,7 +45,7 @@ func startZoo(mode string, opts wire.StartOptions) *zoo {
 		opts.WriteStall = time.Second
 	}
 	opts.ExecuteMargin = time.Second
-	c, err := wire.Start([]string{exe}, opts)
+	c, err := hostproc.Start([]string{exe}, opts)
 	Expect(err).NotTo(HaveOccurred())
 	z := &zoo{c: c, pid: c.PID(), start: time.Now()}
 	DeferCleanup(func() {
@@ -56,7 +57,7 @@ func startZoo(mode string, opts wire.StartOptions) *zoo {
 
 func (z *zoo) expectNoLeftovers() {
 	GinkgoHelper()
-	Eventually(func() []int { return wire.TreeOf(z.c.Token()) }).WithTimeout(2*time.Second).Should(BeEmpty(), "processes of the host's tree are left")
+	Eventually(func() []int { return hostproc.TreeOf(z.c.Token()) }).WithTimeout(2*time.Second).Should(BeEmpty(), "processes of the host's tree are left")
 	Expect(alive(z.pid)).To(BeFalse(), "the host process %d is left", z.pid)
 }
 
@@ -88,14 +89,14 @@ func approveAll(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecisi
 
 var _ = Describe("a hostile host", func() {
 	It("that exits before initialize fails it with its exit status and stderr", func() {
-		z := startZoo("exit-before-initialize", wire.StartOptions{})
+		z := startZoo("exit-before-initialize", hostproc.StartOptions{})
 		err := initialize(z)
 		Expect(err).To(MatchError(And(ContainSubstring("exited without answering"), ContainSubstring("exit status 3"), ContainSubstring("cannot open configuration"))))
 		z.within(3 * time.Second)
 	})
 
 	It("that crashes mid-call fails that call", func() {
-		z := startZoo("crash-mid-call", wire.StartOptions{})
+		z := startZoo("crash-mid-call", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.Execute(context.Background(), executeParams("w1", "write_file"))
 		Expect(err).To(MatchError(And(ContainSubstring(`answering "tool/execute"`), ContainSubstring("exit status 2"), ContainSubstring("nil map"))))
@@ -103,7 +104,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that hangs is named by the call that hung", func() {
-		z := startZoo("hang", wire.StartOptions{CallTimeout: 500 * time.Millisecond})
+		z := startZoo("hang", hostproc.StartOptions{CallTimeout: 500 * time.Millisecond})
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(MatchError(ContainSubstring(`no answer to "trace/flush" within 500ms`)))
@@ -113,7 +114,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that ignores $/cancelRequest does not hold up the cancelled call", func() {
-		z := startZoo("ignore-cancel", wire.StartOptions{})
+		z := startZoo("ignore-cancel", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
@@ -125,31 +126,31 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that writes a garbage line breaks the protocol, quoted", func() {
-		z := startZoo("garbage", wire.StartOptions{})
+		z := startZoo("garbage", hostproc.StartOptions{})
 		Expect(initialize(z)).To(MatchError(And(ContainSubstring("not a JSON object"), ContainSubstring("hello, this is not JSON"))))
 		z.within(2 * time.Second)
 	})
 
 	It("that writes a partial line and ends its output breaks the protocol", func() {
-		z := startZoo("partial-eof", wire.StartOptions{})
+		z := startZoo("partial-eof", hostproc.StartOptions{})
 		Expect(initialize(z)).To(MatchError(And(ContainSubstring("not a JSON object"), ContainSubstring(`\"res`))))
 		z.within(2 * time.Second)
 	})
 
 	It("that writes a line over the limit breaks the protocol without reading it all", func() {
-		z := startZoo("huge-line", wire.StartOptions{MaxMessage: 1 << 20})
+		z := startZoo("huge-line", hostproc.StartOptions{MaxMessage: 1 << 20})
 		Expect(initialize(z)).To(MatchError(ContainSubstring("message longer than the limit of 1,048,576 bytes")))
 		z.within(2 * time.Second)
 	})
 
 	It("that answers with the wrong id breaks the protocol", func() {
-		z := startZoo("wrong-id", wire.StartOptions{})
+		z := startZoo("wrong-id", hostproc.StartOptions{})
 		Expect(initialize(z)).To(MatchError(ContainSubstring("response to unknown request id 99")))
 		z.within(3 * time.Second)
 	})
 
 	It("that answers twice breaks the protocol at the next call", func() {
-		z := startZoo("duplicate-id", wire.StartOptions{})
+		z := startZoo("duplicate-id", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(MatchError(ContainSubstring("response to unknown request id 1")))
@@ -157,7 +158,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that sends an unsolicited response breaks the protocol", func() {
-		z := startZoo("unsolicited-response", wire.StartOptions{})
+		z := startZoo("unsolicited-response", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(MatchError(ContainSubstring("response to unknown request id 7")))
@@ -166,7 +167,7 @@ var _ = Describe("a hostile host", func() {
 
 	It("that asks for approval while no tool/execute is in flight is refused and flagged", func() {
 		asked := make(chan struct{}, 1)
-		z := startZoo("unsolicited-approval", wire.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+		z := startZoo("unsolicited-approval", hostproc.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 			asked <- struct{}{}
 			return wire.ApprovalDecision{Approved: true, Scope: "once"}, nil
 		}})
@@ -179,7 +180,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that writes after answering shutdown is recorded", func() {
-		z := startZoo("output-after-shutdown", wire.StartOptions{})
+		z := startZoo("output-after-shutdown", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		Expect(z.c.Close(time.Second)).To(Succeed())
 		Expect(z.c.Incidents()).To(ContainElement(ContainSubstring("wrote after answering shutdown")))
@@ -187,7 +188,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that ignores shutdown is killed, and Close says so", func() {
-		z := startZoo("ignore-shutdown", wire.StartOptions{})
+		z := startZoo("ignore-shutdown", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		err := z.c.Close(500 * time.Millisecond)
 		var pe *wire.ProtocolError
@@ -199,7 +200,7 @@ var _ = Describe("a hostile host", func() {
 
 	It("that floods its stderr costs the harness only the kept tail", func() {
 		before := heap()
-		z := startZoo("stderr-flood", wire.StartOptions{})
+		z := startZoo("stderr-flood", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		Eventually(z.c.Stderr).Should(HaveSuffix("zoo: last line"))
 		Expect(len(z.c.Stderr())).To(BeNumerically("<=", 8<<10))
@@ -208,7 +209,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that leaves a setsid grandchild holding its stderr does not keep the harness waiting", func() {
-		z := startZoo("setsid-grandchild", wire.StartOptions{})
+		z := startZoo("setsid-grandchild", hostproc.StartOptions{})
 		Expect(initialize(z)).To(MatchError(And(ContainSubstring("exited without answering"), ContainSubstring("leaving a setsid child"))))
 		Expect(z.c.Close(time.Second)).To(Succeed())
 		z.within(4 * time.Second)
@@ -216,7 +217,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that leaves a grandchild in its group after a clean exit has it killed", func() {
-		z := startZoo("group-grandchild", wire.StartOptions{})
+		z := startZoo("group-grandchild", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		Expect(z.c.Close(time.Second)).To(Succeed())
 		Expect(z.c.Incidents()).To(ContainElement(ContainSubstring("killed 1 process(es)")))
@@ -224,7 +225,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that runs a child in its own group with a scrubbed environment has it killed", func() {
-		z := startZoo("hidden-grandchild", wire.StartOptions{})
+		z := startZoo("hidden-grandchild", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		var child int
 		Eventually(func() (int, error) {
@@ -238,7 +239,7 @@ var _ = Describe("a hostile host", func() {
 
 	It("that floods requests and stops reading is cut off, bounded in time and memory", func() {
 		before := heap()
-		z := startZoo("flood", wire.StartOptions{Approver: approveAll})
+		z := startZoo("flood", hostproc.StartOptions{Approver: approveAll})
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.Execute(context.Background(), executeParams("w1", "write_file"))
 		Expect(err).To(MatchError(MatchRegexp(`stopped reading its input|at most \d+`)))
@@ -251,7 +252,7 @@ var _ = Describe("a hostile host", func() {
 	It("that sends more requests at once than allowed breaks the protocol naming the bound", func() {
 		release := make(chan struct{})
 		DeferCleanup(func() { close(release) })
-		z := startZoo("in-flight", wire.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+		z := startZoo("in-flight", hostproc.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 			select {
 			case <-release:
 			case <-ctx.Done():
@@ -265,7 +266,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that stops reading its input is declared so within the write bound", func() {
-		z := startZoo("not-reading", wire.StartOptions{CallTimeout: 10 * time.Second, WriteStall: 500 * time.Millisecond})
+		z := startZoo("not-reading", hostproc.StartOptions{CallTimeout: 10 * time.Second, WriteStall: 500 * time.Millisecond})
 		Expect(initialize(z)).To(Succeed())
 		doc := []byte(`{"blob":"` + strings.Repeat("0", 1<<20) + `"}`)
 		var err error
@@ -277,7 +278,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that exits 0 early fails the next call", func() {
-		z := startZoo("early-exit-0", wire.StartOptions{})
+		z := startZoo("early-exit-0", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(MatchError(ContainSubstring("the host exited without answering")))
@@ -285,7 +286,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that closes its output but keeps running fails the next call and is killed", func() {
-		z := startZoo("close-stdout", wire.StartOptions{})
+		z := startZoo("close-stdout", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(MatchError(ContainSubstring("closed its output")))
@@ -295,7 +296,7 @@ var _ = Describe("a hostile host", func() {
 	})
 
 	It("that prints secrets to stderr has them redacted in errors", func() {
-		z := startZoo("secret-stderr", wire.StartOptions{})
+		z := startZoo("secret-stderr", hostproc.StartOptions{})
 		err := initialize(z)
 		Expect(err).To(MatchError(ContainSubstring("[REDACTED:github-token]")))
 		Expect(err.Error()).NotTo(ContainSubstring("ghp_"))
@@ -310,16 +311,16 @@ var _ = Describe("a hostile host", func() {
 		DeferCleanup(os.Unsetenv, "ZOO_SECRET")
 		DeferCleanup(os.Unsetenv, "ZOO_PASSED")
 		home := GinkgoT().TempDir()
-		z := startZoo("env", wire.StartOptions{PassEnv: []string{"ZOO_PASSED"}, Home: home})
+		z := startZoo("env", hostproc.StartOptions{PassEnv: []string{"ZOO_PASSED"}, Home: home})
 		err := initialize(z)
 		Expect(err).To(MatchError(ContainSubstring(`secret="" passed="yes" home="` + home + `" tmpdir="` + home + `/tmp"`)))
 		z.within(3 * time.Second)
 	})
 
 	It("that is still running when KillAll is called is killed", func() {
-		z := startZoo("hang", wire.StartOptions{})
+		z := startZoo("hang", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
-		wire.KillAll()
+		hostproc.KillAll()
 		Eventually(func() bool { return alive(z.pid) }).WithTimeout(time.Second).Should(BeFalse())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(HaveOccurred())

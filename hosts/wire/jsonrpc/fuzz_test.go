@@ -1,4 +1,4 @@
-package wire_test
+package jsonrpc_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 )
 
 // FuzzFramer reads arbitrary input as a host's output: every line it
@@ -19,12 +20,12 @@ func FuzzFramer(f *testing.F) {
 	f.Add([]byte("{\"a\":1}\n\n  \n{\"b\":2}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const limit = 1 << 10
-		fr := wire.NewFramer(bytes.NewReader(data), io.Discard).Limit(limit)
+		fr := jsonrpc.NewLineFramer(bytes.NewReader(data), io.Discard).Limit(limit)
 		total := 0
 		for {
 			line, err := fr.Read()
 			if err != nil {
-				if !errors.Is(err, io.EOF) && !errors.Is(err, wire.ErrLineTooLong) {
+				if !errors.Is(err, io.EOF) && !errors.Is(err, jsonrpc.ErrLineTooLong) {
 					t.Fatalf("Read: unexpected error %v", err)
 				}
 				return
@@ -47,11 +48,11 @@ func FuzzFramer(f *testing.F) {
 func FuzzConnDispatch(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"durableEvents":1}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h := wire.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		h := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 			return map[string]any{"approved": false, "scope": "once"}, nil
 		})
 		pr, pw := io.Pipe()
-		c := wire.NewConn(wire.NewFramer(pr, io.Discard).Limit(1<<12), wire.ConnOptions{Handler: h, Strict: true, MaxInFlight: 8, MaxRequests: 64})
+		c := jsonrpc.NewConn(jsonrpc.NewLineFramer(pr, io.Discard).Limit(1<<12), jsonrpc.ConnOptions{Handler: h, Strict: true, MaxInFlight: 8, MaxRequests: 64})
 		done := make(chan error, 1)
 		go func() { done <- c.Run(context.Background()) }()
 		called := make(chan error, 1)

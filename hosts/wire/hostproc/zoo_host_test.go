@@ -1,6 +1,6 @@
 //go:build linux
 
-package wire_test
+package hostproc_test
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package wire_test
+package hostproc_test
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 )
 
 // bigHost answers every request read from r with the result of resultFor,
@@ -40,11 +41,11 @@ func storeGetResult(n int) []byte {
 	return []byte(`{"document":{"blob":"` + strings.Repeat("x", n) + `"}}`)
 }
 
-func bigClient(tb testing.TB, result []byte) *wire.Client {
+func bigClient(tb testing.TB, result []byte) *hostproc.Client {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go bigHost(hr, hw, result)
-	c := wire.Connect(cr, cw, wire.StartOptions{CallTimeout: time.Minute})
+	c := hostproc.Connect(cr, cw, hostproc.StartOptions{CallTimeout: time.Minute})
 	tb.Cleanup(func() { _ = c.Close(time.Second) })
 	return c
 }

@@ -1,9 +1,11 @@
-package wire
+package jsonrpc
 
 import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
 // DefaultWriteStall is how long a Conn lets one write to the peer block
@@ -14,13 +16,14 @@ const DefaultWriteStall = 10 * time.Second
 // read. A peer that lets more pile up has stopped reading.
 const writeQueueLen = 256
 
-// reasonWriteFailed starts the reason of a write to the host that failed.
-const reasonWriteFailed = "the host stopped reading its input: "
+// ReasonWriteFailed starts the reason of the *wire.ProtocolError a Conn
+// breaks with when a write to the peer fails.
+const ReasonWriteFailed = "the host stopped reading its input: "
 
 // A writer owns the writing side of a Conn: callers enqueue messages and
 // never block on the peer; one goroutine writes them in order. A write that
 // blocks longer than stall, or a queue that overflows, breaks the
-// connection with a ProtocolError saying that the host stopped reading its
+// connection with a wire.ProtocolError saying that the host stopped reading its
 // input.
 type writer struct {
 	c     *Conn
@@ -68,7 +71,7 @@ func (w *writer) enqueue(msg []byte) error {
 	case w.queue <- writeItem{msg: msg}:
 		return nil
 	default:
-		return w.c.fail(&ProtocolError{Reason: fmt.Sprintf("the host stopped reading its input (%d messages waiting)", writeQueueLen)})
+		return w.c.fail(&wire.ProtocolError{Reason: fmt.Sprintf("the host stopped reading its input (%d messages waiting)", writeQueueLen)})
 	}
 }
 
@@ -103,7 +106,7 @@ func (w *writer) loop() {
 		var timer *time.Timer
 		if w.stall > 0 {
 			timer = time.AfterFunc(w.stall, func() {
-				w.c.fail(&ProtocolError{Reason: fmt.Sprintf("the host stopped reading its input (a write blocked for %s)", w.stall)})
+				w.c.fail(&wire.ProtocolError{Reason: fmt.Sprintf("the host stopped reading its input (a write blocked for %s)", w.stall)})
 			})
 		}
 		err := w.c.f.Write(it.msg)
@@ -111,7 +114,7 @@ func (w *writer) loop() {
 			timer.Stop()
 		}
 		if err != nil {
-			w.c.fail(&ProtocolError{Reason: reasonWriteFailed + err.Error()})
+			w.c.fail(&wire.ProtocolError{Reason: ReasonWriteFailed + err.Error()})
 			return
 		}
 	}

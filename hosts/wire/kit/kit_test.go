@@ -1,4 +1,4 @@
-package wire_test
+package kit_test
 
 import (
 	"context"
@@ -9,24 +9,27 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
 // kitPair serves h in process and returns a strict client for it.
-func kitPair(h wire.Handler, approver func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)) *wire.Client {
+func kitPair(h jsonrpc.Handler, approver func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)) *hostproc.Client {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
-	go func() { _ = wire.Serve(context.Background(), hr, hw, h); hw.Close() }()
-	c := wire.Connect(cr, cw, wire.StartOptions{Approver: approver, CallTimeout: 5 * time.Second})
+	go func() { _ = kit.Serve(context.Background(), hr, hw, h); hw.Close() }()
+	c := hostproc.Connect(cr, cw, hostproc.StartOptions{Approver: approver, CallTimeout: 5 * time.Second})
 	DeferCleanup(func() { _ = c.Close(time.Second) })
 	return c
 }
 
 var _ = Describe("server kit", func() {
 	It("dispatches by method, decodes params against their schema and names unknown methods", func() {
-		mux := wire.NewMux()
-		mux.Register(wire.MethodTraceList, wire.Typed(func(ctx context.Context, p wire.TraceListParams) (wire.TraceListResult, error) {
+		mux := kit.NewMux()
+		mux.Register(wire.MethodTraceList, kit.Typed(func(ctx context.Context, p wire.TraceListParams) (wire.TraceListResult, error) {
 			return wire.TraceListResult{Events: []wire.TraceEvent{}}, nil
 		}))
 		c := kitPair(mux, nil)
@@ -42,11 +45,11 @@ var _ = Describe("server kit", func() {
 	})
 
 	It("carries port failures with their data, and rejects malformed data", func() {
-		mux := wire.NewMux()
-		mux.Register(wire.MethodTraceFlush, wire.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+		mux := kit.NewMux()
+		mux.Register(wire.MethodTraceFlush, kit.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
 			return wire.TraceFlushResult{}, wire.PortFailure(&port.Error{Code: port.CodeIOError, Message: "disk full"})
 		}))
-		mux.Register(wire.MethodTraceList, wire.HandlerFunc(func(ctx context.Context, m string, p json.RawMessage) (any, error) {
+		mux.Register(wire.MethodTraceList, jsonrpc.HandlerFunc(func(ctx context.Context, m string, p json.RawMessage) (any, error) {
 			return nil, &wire.Error{Code: wire.ErrPortFailure.Code, Message: "x", Data: map[string]any{"code": "NOPE"}}
 		}))
 		c := kitPair(mux, nil)
@@ -61,9 +64,9 @@ var _ = Describe("server kit", func() {
 	})
 
 	It("lets a handler ask the harness for approval while a tool/execute runs", func() {
-		mux := wire.NewMux()
-		mux.Register(wire.MethodExecute, wire.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (any, error) {
-			d, err := wire.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c", CanonicalToolID: "workspace.write", ModelName: "write_file",
+		mux := kit.NewMux()
+		mux.Register(wire.MethodExecute, jsonrpc.HandlerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (any, error) {
+			d, err := kit.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c", CanonicalToolID: "workspace.write", ModelName: "write_file",
 				Arguments: json.RawMessage(`{}`), Risk: "medium", Mutability: "write", ApprovalProfile: "strict", Reason: "why",
 				SuggestedScope: "once", TimeoutMs: 1000, Context: wire.ApprovalContext{RunID: "r", TaskID: "t", ToolCallID: "c", Mode: "auto"}})
 			if err != nil {
@@ -74,16 +77,17 @@ var _ = Describe("server kit", func() {
 		c := kitPair(mux, func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 			return wire.ApprovalDecision{Approved: p.CanonicalToolID == "workspace.write", Scope: "once"}, nil
 		})
-		r, err := c.Execute(context.Background(), executeParams("c", "write_file"))
+		r, err := c.Execute(context.Background(), wire.ExecuteParams{CallID: "c", ModelName: "write_file", Arguments: json.RawMessage(`{}`),
+			IdempotencyKey: "k-c", TimeoutMs: 1000, Context: wire.RunContext{RunID: "r", TaskID: "t", Mode: "auto"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(r.OK).To(BeTrue())
 		Expect(c.Incidents()).To(BeEmpty())
 	})
 
 	It("refuses an approval/request while no tool/execute is in flight", func() {
-		mux := wire.NewMux()
-		mux.Register(wire.MethodTraceFlush, wire.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
-			_, err := wire.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c", CanonicalToolID: "workspace.write", ModelName: "write_file",
+		mux := kit.NewMux()
+		mux.Register(wire.MethodTraceFlush, kit.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+			_, err := kit.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c", CanonicalToolID: "workspace.write", ModelName: "write_file",
 				Arguments: json.RawMessage(`{}`), Risk: "medium", Mutability: "write", ApprovalProfile: "strict", Reason: "why",
 				SuggestedScope: "once", TimeoutMs: 1000, Context: wire.ApprovalContext{RunID: "r", TaskID: "t", ToolCallID: "c", Mode: "auto"}})
 			return wire.TraceFlushResult{}, err
@@ -101,8 +105,8 @@ var _ = Describe("server kit", func() {
 
 	It("drops the late answer to a cancelled call and keeps the connection", func() {
 		release := make(chan struct{})
-		mux := wire.NewMux()
-		mux.Register(wire.MethodTraceList, wire.Typed(func(ctx context.Context, p wire.TraceListParams) (wire.TraceListResult, error) {
+		mux := kit.NewMux()
+		mux.Register(wire.MethodTraceList, kit.Typed(func(ctx context.Context, p wire.TraceListParams) (wire.TraceListResult, error) {
 			if p.RunID == "slow" {
 				<-ctx.Done()
 				<-release
@@ -121,9 +125,9 @@ var _ = Describe("server kit", func() {
 	})
 
 	It("fails the connection when the host sends a request that breaks its schema", func() {
-		mux := wire.NewMux()
-		mux.Register(wire.MethodTraceFlush, wire.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
-			_, err := wire.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c"})
+		mux := kit.NewMux()
+		mux.Register(wire.MethodTraceFlush, kit.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+			_, err := kit.RequestApproval(ctx, wire.ApprovalParams{RequestID: "r:c"})
 			return wire.TraceFlushResult{}, err
 		}))
 		c := kitPair(mux, func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
@@ -135,9 +139,3 @@ var _ = Describe("server kit", func() {
 		Expect(perr.Pointer).To(HavePrefix("/params/"))
 	})
 })
-
-// executeParams returns valid tool/execute params for callID.
-func executeParams(callID, modelName string) wire.ExecuteParams {
-	return wire.ExecuteParams{CallID: callID, ModelName: modelName, Arguments: json.RawMessage(`{}`), IdempotencyKey: "k-" + callID,
-		TimeoutMs: 1000, Context: wire.RunContext{RunID: "r", TaskID: "t", Mode: "auto"}}
-}

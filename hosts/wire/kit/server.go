@@ -1,4 +1,4 @@
-package wire
+package kit
 
 import (
 	"bytes"
@@ -9,6 +9,9 @@ import (
 	"io"
 	"sort"
 	"sync"
+
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 )
 
 // Serve runs a host on r and w (normally stdin and stdout) until the
@@ -16,14 +19,14 @@ import (
 // shutdown request is answered by h too, and then Serve returns nil once
 // every other handler has returned. Handlers may call the harness back
 // through ConnFrom(ctx).
-func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
+func Serve(ctx context.Context, r io.Reader, w io.Writer, h jsonrpc.Handler) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	shutdown := make(chan struct{})
 	var once sync.Once
-	wrapped := HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	wrapped := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		res, err := h.Handle(ctx, method, params)
-		if method == MethodShutdown {
+		if method == wire.MethodShutdown {
 			defer once.Do(func() { close(shutdown) })
 			if res == nil && err == nil {
 				res = struct{}{}
@@ -31,7 +34,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
 		}
 		return res, err
 	})
-	conn := NewConn(NewFramer(r, w), ConnOptions{Handler: wrapped, WriteStall: -1})
+	conn := jsonrpc.NewConn(jsonrpc.NewLineFramer(r, w), jsonrpc.ConnOptions{Handler: wrapped, WriteStall: -1})
 	errc := make(chan error, 1)
 	go func() { errc <- conn.Run(ctx) }()
 	select {
@@ -52,24 +55,24 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h Handler) error {
 // A Mux is a Handler that dispatches each request to the handler
 // registered for its method, so that a Go host is a set of handlers:
 //
-//	mux := wire.NewMux()
-//	mux.Register(wire.MethodInitialize, wire.Typed(h.initialize))
-//	mux.Register(wire.MethodExecute, wire.Typed(h.execute))
-//	wire.Serve(ctx, os.Stdin, os.Stdout, mux)
+//	mux := kit.NewMux()
+//	mux.Register(wire.MethodInitialize, kit.Typed(h.initialize))
+//	mux.Register(wire.MethodExecute, kit.Typed(h.execute))
+//	kit.Serve(ctx, os.Stdin, os.Stdout, mux)
 //
-// A method without a handler is answered with ErrMethodNotFound naming it.
+// A method without a handler is answered with wire.ErrMethodNotFound naming it.
 // Handlers must be registered before serving starts.
 type Mux struct {
-	handlers map[string]Handler
+	handlers map[string]jsonrpc.Handler
 }
 
-var _ Handler = (*Mux)(nil)
+var _ jsonrpc.Handler = (*Mux)(nil)
 
 // NewMux returns an empty Mux.
-func NewMux() *Mux { return &Mux{handlers: map[string]Handler{}} }
+func NewMux() *Mux { return &Mux{handlers: map[string]jsonrpc.Handler{}} }
 
 // Register registers h for method, replacing any earlier handler.
-func (m *Mux) Register(method string, h Handler) { m.handlers[method] = h }
+func (m *Mux) Register(method string, h jsonrpc.Handler) { m.handlers[method] = h }
 
 // Methods returns the registered methods, sorted.
 func (m *Mux) Methods() []string {
@@ -85,7 +88,7 @@ func (m *Mux) Methods() []string {
 func (m *Mux) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	h, ok := m.handlers[method]
 	if !ok {
-		return nil, &Error{Code: ErrMethodNotFound.Code, Message: "method not found: " + method}
+		return nil, &wire.Error{Code: wire.ErrMethodNotFound.Code, Message: "method not found: " + method}
 	}
 	return h.Handle(ctx, method, params)
 }
@@ -93,8 +96,8 @@ func (m *Mux) Handle(ctx context.Context, method string, params json.RawMessage)
 // Typed adapts a typed function to a Handler: the params are checked
 // against the method's published schema and decoded strictly into P (see
 // DecodeParams), and the result R is sent as the response's result.
-func Typed[P, R any](fn func(ctx context.Context, p P) (R, error)) Handler {
-	return HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+func Typed[P, R any](fn func(ctx context.Context, p P) (R, error)) jsonrpc.Handler {
+	return jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		var p P
 		if err := DecodeParams(method, params, &p); err != nil {
 			return nil, err
@@ -105,22 +108,22 @@ func Typed[P, R any](fn func(ctx context.Context, p P) (R, error)) Handler {
 
 // DecodeParams checks params against the published schema of method (when
 // it has one) and decodes them into v, rejecting unknown fields. A
-// violation is answered with ErrInvalidParams whose message names the JSON
+// violation is answered with wire.ErrInvalidParams whose message names the JSON
 // pointer of the offending field, e.g.
 // "invalid params: at /params/callId: required field is missing".
 func DecodeParams(method string, params json.RawMessage, v any) error {
 	if len(bytes.TrimSpace(params)) == 0 {
 		params = json.RawMessage("{}")
 	}
-	if name := ParamsSchema(method); name != "" {
-		if viol := Validate(name, params); viol != nil {
-			return &Error{Code: ErrInvalidParams.Code, Message: fmt.Sprintf("invalid params: at /params%s: %s", viol.Pointer, viol.Reason)}
+	if name := wire.ParamsSchema(method); name != "" {
+		if viol := wire.Validate(name, params); viol != nil {
+			return &wire.Error{Code: wire.ErrInvalidParams.Code, Message: fmt.Sprintf("invalid params: at /params%s: %s", viol.Pointer, viol.Reason)}
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(params))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return &Error{Code: ErrInvalidParams.Code, Message: "invalid params: " + err.Error()}
+		return &wire.Error{Code: wire.ErrInvalidParams.Code, Message: "invalid params: " + err.Error()}
 	}
 	return nil
 }
@@ -130,21 +133,21 @@ func DecodeParams(method string, params json.RawMessage, v any) error {
 // the harness answers or ctx ends; in the latter case the harness receives
 // $/cancelRequest and the error is ctx's. The harness's answer is checked
 // against its published schema.
-func RequestApproval(ctx context.Context, p ApprovalParams) (ApprovalDecision, error) {
-	c := ConnFrom(ctx)
+func RequestApproval(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+	c := jsonrpc.ConnFrom(ctx)
 	if c == nil {
-		return ApprovalDecision{}, errors.New("wire: approval/request outside a request handler")
+		return wire.ApprovalDecision{}, errors.New("wire: approval/request outside a request handler")
 	}
-	raw, err := c.Call(ctx, MethodApproval, p)
+	raw, err := c.Call(ctx, wire.MethodApproval, p)
 	if err != nil {
-		return ApprovalDecision{}, err
+		return wire.ApprovalDecision{}, err
 	}
-	if v := Validate(ResultSchema(MethodApproval), raw); v != nil {
-		return ApprovalDecision{}, fmt.Errorf("wire: approval/request answer at /result%s: %s", v.Pointer, v.Reason)
+	if v := wire.Validate(wire.ResultSchema(wire.MethodApproval), raw); v != nil {
+		return wire.ApprovalDecision{}, fmt.Errorf("wire: approval/request answer at /result%s: %s", v.Pointer, v.Reason)
 	}
-	var d ApprovalDecision
+	var d wire.ApprovalDecision
 	if err := json.Unmarshal(raw, &d); err != nil {
-		return ApprovalDecision{}, fmt.Errorf("wire: approval/request answer: %w", err)
+		return wire.ApprovalDecision{}, fmt.Errorf("wire: approval/request answer: %w", err)
 	}
 	return d, nil
 }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package wire
+package hostproc
 
 import "os/exec"
 

@@ -1,0 +1,206 @@
+package hostproc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+)
+
+// Call sends one request, bounded by timeout, and decodes the validated
+// result into out (if out is non-nil).
+func (c *Client) Call(ctx context.Context, method string, params any, timeout time.Duration, out any) error {
+	return c.call(ctx, method, "", params, timeout, out)
+}
+
+// call is Call with what, a description of the call (` (callId "w1", model
+// name "write_file")`) for the error that says it hung.
+func (c *Client) call(ctx context.Context, method, what string, params any, timeout time.Duration, out any) error {
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	raw, err := c.conn.Call(tctx, method, params)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && tctx.Err() != nil && ctx.Err() == nil {
+			return &wire.ProtocolError{Method: method, Reason: fmt.Sprintf("no answer to %q%s within %s", method, what, timeout)}
+		}
+		var pe *wire.ProtocolError
+		if errors.As(err, &pe) && (pe.Reason == jsonrpc.ReasonClosed || strings.HasPrefix(pe.Reason, jsonrpc.ReasonWriteFailed)) {
+			if r := c.exitReason(); r != jsonrpc.ReasonClosed || pe.Reason == jsonrpc.ReasonClosed {
+				cp := *pe
+				cp.Reason = r
+				return &cp
+			}
+		}
+		var rpc *wire.Error
+		if errors.As(err, &rpc) && err == error(rpc) {
+			return &wire.MethodError{Method: method, Err: rpc}
+		}
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return &wire.ProtocolError{Method: method, Reason: "result does not decode: " + err.Error(), Quote: wire.Quote(raw)}
+	}
+	return nil
+}
+
+func (c *Client) exitReason() string {
+	wait := 2 * time.Second
+	if c.outputGone.Load() {
+		wait = 0 // already waited once: a host that closed its output and lives on
+	}
+	select {
+	case <-c.exited:
+	case <-time.After(wait):
+		c.outputGone.Store(true)
+		return jsonrpc.ReasonClosed
+	}
+	msg := "the host exited without answering"
+	if c.waitErr != nil {
+		msg += " (" + c.waitErr.Error() + ")"
+	}
+	if s := c.Stderr(); s != "" {
+		msg += "; stderr: " + wire.Quote([]byte(s))
+	}
+	return msg
+}
+
+func (c *Client) timeout() time.Duration {
+	if c.opts.CallTimeout > 0 {
+		return c.opts.CallTimeout
+	}
+	return 30 * time.Second
+}
+
+// Initialize sends initialize and returns the host's validated answer.
+func (c *Client) Initialize(ctx context.Context, p wire.InitializeParams) (wire.InitializeResult, error) {
+	var r wire.InitializeResult
+	err := c.Call(ctx, wire.MethodInitialize, p, c.timeout(), &r)
+	return r, err
+}
+
+// ToolSet asks for the host's active tool set.
+func (c *Client) ToolSet(ctx context.Context) (port.ToolSet, error) {
+	var r port.ToolSet
+	err := c.Call(ctx, wire.MethodToolsList, struct{}{}, c.timeout(), &r)
+	return r, err
+}
+
+// RestoreToolSet asks the host to restore a checkpointed active tool set
+// and returns the restored set. A name the host cannot activate or a
+// different snapshot hash is a port failure (see wire.AsPortError).
+func (c *Client) RestoreToolSet(ctx context.Context, p wire.RestoreParams) (port.ToolSet, error) {
+	var r port.ToolSet
+	err := c.Call(ctx, wire.MethodToolsRestore, p, c.timeout(), &r)
+	return r, err
+}
+
+// Execute runs one tool call on the host. Canceling ctx sends
+// $/cancelRequest; the host then stops the call (killing a command's
+// process group) and its late answer is dropped. A call whose side effects
+// are unknown fails with wire.ErrUnknownOutcome.
+func (c *Client) Execute(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
+	var r port.ToolResult
+	margin := c.opts.ExecuteMargin
+	if margin <= 0 {
+		margin = DispatchMargin
+	}
+	timeout := time.Duration(p.TimeoutMs)*time.Millisecond + margin
+	c.mu.Lock()
+	c.executing++
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.executing--
+		c.mu.Unlock()
+	}()
+	what := fmt.Sprintf(" (callId %q, model name %q)", p.CallID, p.ModelName)
+	err := c.call(ctx, wire.MethodExecute, what, p, timeout, &r)
+	return r, err
+}
+
+// CaptureFingerprint captures the relevant-workspace fingerprint binding
+// active and dirty (CONTRACTS §13.8 capture).
+func (c *Client) CaptureFingerprint(ctx context.Context, active []wire.ActiveFile, dirty *string) (wire.WorkspaceState, error) {
+	if active == nil {
+		active = []wire.ActiveFile{}
+	}
+	var r wire.FingerprintResult
+	err := c.Call(ctx, wire.MethodFingerprint, wire.FingerprintParams{Action: wire.FingerprintCapture, ActiveFiles: active, DirtyStateSummary: dirty}, c.timeout(), &r)
+	if err != nil {
+		return wire.WorkspaceState{}, err
+	}
+	if r.State == nil {
+		return wire.WorkspaceState{}, &wire.ProtocolError{Method: wire.MethodFingerprint, Pointer: "/result/state", Reason: "required field is missing"}
+	}
+	return *r.State, nil
+}
+
+// VerifyFingerprint re-reads the workspace and compares it with state
+// (CONTRACTS §13.8 verify). It returns the current fingerprint and whether
+// it matches.
+func (c *Client) VerifyFingerprint(ctx context.Context, state wire.WorkspaceState) (string, bool, error) {
+	var r wire.FingerprintResult
+	err := c.Call(ctx, wire.MethodFingerprint, wire.FingerprintParams{Action: wire.FingerprintVerify, State: &state}, c.timeout(), &r)
+	if err != nil {
+		return "", false, err
+	}
+	if r.Matches == nil {
+		return "", false, &wire.ProtocolError{Method: wire.MethodFingerprint, Pointer: "/result/matches", Reason: "required field is missing"}
+	}
+	return r.CurrentFingerprint, *r.Matches, nil
+}
+
+// StorePut stores a document durably in the host's trusted store.
+func (c *Client) StorePut(ctx context.Context, p wire.StorePutParams) (wire.StorePutResult, error) {
+	var r wire.StorePutResult
+	err := c.Call(ctx, wire.MethodStorePut, p, c.timeout(), &r)
+	return r, err
+}
+
+// StoreGet returns the latest document of one kind of a run, or nil.
+func (c *Client) StoreGet(ctx context.Context, p wire.StoreGetParams) (json.RawMessage, error) {
+	var r wire.StoreGetResult
+	if err := c.Call(ctx, wire.MethodStoreGet, p, c.timeout(), &r); err != nil {
+		return nil, err
+	}
+	if string(r.Document) == "null" {
+		return nil, nil
+	}
+	return r.Document, nil
+}
+
+// StoreList returns every document of one kind of a run in put order.
+func (c *Client) StoreList(ctx context.Context, p wire.StoreListParams) ([]wire.StoreEntry, error) {
+	var r wire.StoreListResult
+	err := c.Call(ctx, wire.MethodStoreList, p, c.timeout(), &r)
+	return r.Entries, err
+}
+
+// TraceAppend appends one event to the host's trace.
+func (c *Client) TraceAppend(ctx context.Context, e wire.TraceEvent) error {
+	return c.Call(ctx, wire.MethodTraceAppend, wire.TraceAppendParams{Event: e}, c.timeout(), nil)
+}
+
+// TraceFlush makes every appended event durable and returns how many
+// events the durable trace holds.
+func (c *Client) TraceFlush(ctx context.Context) (int, error) {
+	var r wire.TraceFlushResult
+	err := c.Call(ctx, wire.MethodTraceFlush, struct{}{}, c.timeout(), &r)
+	return r.DurableEvents, err
+}
+
+// TraceList returns the durable trace of one run.
+func (c *Client) TraceList(ctx context.Context, runID string) ([]wire.TraceEvent, error) {
+	var r wire.TraceListResult
+	err := c.Call(ctx, wire.MethodTraceList, wire.TraceListParams{RunID: runID}, c.timeout(), &r)
+	return r.Events, err
+}
