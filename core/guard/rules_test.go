@@ -1,0 +1,82 @@
+package guard_test
+
+import (
+	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/guard"
+	"github.com/galaxy-stack/conform/core/port"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// failThrice makes a write-capable call fail three times at turn 1 against
+// the same path and state, the third failure being an incident.
+func failThrice(g *guard.Guard, id string) guard.Report {
+	GinkgoHelper()
+	var rep guard.Report
+	for i := range 3 {
+		c := guard.Call{Turn: 1, ToolCallID: id + itoa(i), Name: "write_file", CanonicalID: "workspace.write",
+			ArgumentsHash: "h" + itoa(i), Arguments: map[string]any{"path": "src/a.ts"}}
+		g.BeforeDispatch(c)
+		rep = g.AfterResult(c, guard.Result{OK: false, WriteCapable: true}, guard.Evidence{})
+	}
+	return rep
+}
+
+var _ = Describe("the guard, rule by rule", func() {
+	Describe("episodes (RUNTIME §18.6)", func() {
+		It("counts an incident of the very first turn", func() {
+			g, _ := guard.New(guard.DefaultConfig("r"))
+			Expect(failThrice(g, "a").Feedback).NotTo(BeEmpty())
+			Expect(g.Episodes()).To(Equal(1))
+		})
+		It("counts an incident of turn 1 after a restore", func() {
+			g, _ := guard.New(guard.DefaultConfig("r"))
+			Expect(g.Restore(&checkpoint.Checkpoint{ContentHash: "sha256:x"})).To(Succeed())
+			failThrice(g, "a")
+			Expect(g.Episodes()).To(Equal(1))
+		})
+		It("counts an incident of the same turn again after progress reset the counters", func() {
+			g, _ := guard.New(guard.DefaultConfig("r"))
+			failThrice(g, "a")
+			c := guard.Call{Turn: 1, ToolCallID: "p", Name: "read_file", CanonicalID: "workspace.read", ArgumentsHash: "r"}
+			g.BeforeDispatch(c)
+			rep := g.AfterResult(c, guard.Result{OK: true, HostEffects: &port.Effects{InspectedPaths: []string{"b"}}}, guard.Evidence{InspectedPaths: []string{"b"}})
+			Expect(rep.Reset).To(BeTrue())
+			Expect(g.Episodes()).To(Equal(0))
+			failThrice(g, "b")
+			Expect(g.Episodes()).To(Equal(1))
+		})
+	})
+
+	Describe("which host effects can change the state version (RUNTIME §17 step 4)", func() {
+		// Every result carries new evidence; only the host effects decide
+		// whether the guard looks at it.
+		ev := guard.Evidence{InspectedPaths: []string{"new"}}
+		after := func(fx *port.Effects) guard.Report {
+			g, _ := guard.New(guard.DefaultConfig("r"))
+			c := guard.Call{Turn: 1, ToolCallID: "c", Name: "n", CanonicalID: "x.y", ArgumentsHash: "h"}
+			g.BeforeDispatch(c)
+			return g.AfterResult(c, guard.Result{OK: true, HostEffects: fx}, ev)
+		}
+		DescribeTable("a result with one state effect changes it",
+			func(fx *port.Effects, durable bool) {
+				rep := after(fx)
+				Expect(rep.StateChanged).To(BeTrue())
+				Expect(rep.Reset).To(Equal(durable))
+			},
+			Entry("a state version", &port.Effects{StateVersion: "v1"}, false),
+			Entry("a diff review", &port.Effects{DiffReview: &port.DiffReview{DiffHash: "d"}}, true),
+			Entry("inspected paths", &port.Effects{InspectedPaths: []string{"a"}}, true),
+			Entry("a plan", &port.Effects{Plan: &port.Plan{}}, true),
+			Entry("research sources", &port.Effects{ResearchSources: []port.ResearchSource{{}}}, true),
+			Entry("validations", &port.Effects{Validations: []port.ValidationEntry{{}}}, false),
+			Entry("satisfied criteria", &port.Effects{AcceptanceCriteriaSatisfied: []string{"c"}}, true),
+			Entry("waived criteria", &port.Effects{AcceptanceCriteriaWaived: []string{"c"}}, true),
+		)
+		It("ignores a result whose host effects hold no state effect, whatever the evidence", func() {
+			rep := after(&port.Effects{NextAction: "x", InspectedPaths: []string{}, ResearchSources: []port.ResearchSource{}, Validations: []port.ValidationEntry{},
+				AcceptanceCriteriaSatisfied: []string{}, AcceptanceCriteriaWaived: []string{}})
+			Expect(rep.StateChanged).To(BeFalse())
+		})
+	})
+})
