@@ -79,4 +79,49 @@ var _ = Describe("the guard, rule by rule", func() {
 			Expect(rep.StateChanged).To(BeFalse())
 		})
 	})
+
+	Describe("the semantic evidence projection (RUNTIME §17 step 6)", func() {
+		// version is the state version after one result whose evidence is
+		// ev; equal versions mean equal projections.
+		version := func(ev guard.Evidence) string {
+			g, _ := guard.New(guard.DefaultConfig("r"))
+			c := guard.Call{Turn: 1, ToolCallID: "c", Name: "n", CanonicalID: "project.validate", ArgumentsHash: "h"}
+			g.BeforeDispatch(c)
+			g.AfterResult(c, guard.Result{OK: true, HostEffects: &port.Effects{Validations: []port.ValidationEntry{{}}}}, ev)
+			return g.StateVersion()
+		}
+		val := func(seq int64, status checkpoint.ValidationStatus) checkpoint.ValidationRecord {
+			return checkpoint.ValidationRecord{ID: "unit", Scope: checkpoint.ScopeWorkspace, Sequence: seq, Status: status, WorkspaceFingerprint: "fp"}
+		}
+		validations := func(vs ...checkpoint.ValidationRecord) guard.Evidence { return guard.Evidence{Validations: vs} }
+		It("keeps the latest validation per id, whatever the array order", func() {
+			latest := version(validations(val(2, checkpoint.ValidationPassed)))
+			Expect(version(validations(val(1, checkpoint.ValidationFailed), val(2, checkpoint.ValidationPassed)))).To(Equal(latest))
+			Expect(version(validations(val(2, checkpoint.ValidationPassed), val(1, checkpoint.ValidationFailed)))).To(Equal(latest))
+			Expect(version(validations(val(1, checkpoint.ValidationFailed)))).NotTo(Equal(latest))
+		})
+		It("lets the later of two validations with the same sequence win", func() {
+			Expect(version(validations(val(2, checkpoint.ValidationFailed), val(2, checkpoint.ValidationPassed)))).
+				To(Equal(version(validations(val(2, checkpoint.ValidationPassed)))))
+		})
+		It("credits a review with the writes strictly before it", func() {
+			ev := func(reviewSeq int64) guard.Evidence {
+				return guard.Evidence{Writes: []checkpoint.Edit{{Path: "src/a.ts", Sequence: 3, WorkspaceFingerprint: "fp"}},
+					DiffReview: &checkpoint.DiffReview{DiffHash: "d", Sequence: reviewSeq, WorkspaceFingerprint: "fp"}}
+			}
+			Expect(version(ev(3))).To(Equal(version(ev(2))), "a review at the write's own sequence covers nothing")
+			Expect(version(ev(4))).NotTo(Equal(version(ev(3))))
+			Expect(version(ev(5))).To(Equal(version(ev(4))))
+		})
+	})
+
+	It("accepts up to 8 observation nudge thresholds", func() {
+		cfg := guard.DefaultConfig("r")
+		cfg.ObservationNudgeThresholds = []int64{2, 3, 4, 5, 6, 7, 8, 9}
+		_, err := guard.New(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		cfg.ObservationNudgeThresholds = append(cfg.ObservationNudgeThresholds, 10)
+		_, err = guard.New(cfg)
+		Expect(err).To(MatchError("guard: 9 observation nudge thresholds, want 1 to 8"))
+	})
 })
