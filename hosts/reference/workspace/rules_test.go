@@ -1,0 +1,65 @@
+package workspace_test
+
+import (
+	"fmt"
+	"os"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/galaxy-stack/conform/hosts/reference/workspace"
+)
+
+// Specs that pin single rules of the reference workspace: limits at their
+// exact value, and orders a fingerprint must not depend on.
+var _ = Describe("the reference workspace, rule by rule", func() {
+	var f *fixture
+	BeforeEach(func() { f = newFixture() })
+
+	It("fingerprints the entries after a directory too", func() {
+		f.write("a/x.txt", "x\n")
+		f.write("z.txt", "z\n")
+		s, err := f.root.CaptureState(ctx, nil, nil)
+		Expect(err).NotTo(HaveOccurred())
+		f.write("z.txt", "changed\n")
+		v, err := f.root.VerifyState(ctx, s)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(v.Matches).To(BeFalse())
+	})
+
+	It("stops a fingerprint on a cancelled context", func() {
+		f.write("a.txt", "a\n")
+		cctx, cancel := contextWithCancel()
+		cancel()
+		_, err := f.root.Fingerprint(cctx, nil)
+		Expect(err).To(HaveOccurred())
+	})
+
+	It("reports up to 64 manifests without a warning, and warns past them", func() {
+		for i := range workspace.DetectReportedManifests {
+			f.write(fmt.Sprintf("m%02d/go.mod", i), "module x\n")
+		}
+		f.write("Makefile", "all:\n") // a root file without an extension names no language
+		proj, err := f.root.DetectProject(ctx, ".")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(proj.Manifests).To(HaveLen(64))
+		Expect(proj.Languages).To(BeEmpty())
+		Expect(proj.Warnings).NotTo(ContainElement(HavePrefix("Detected ")))
+		f.write("m64/go.mod", "module x\n")
+		proj, err = f.root.DetectProject(ctx, ".")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(proj.Warnings).To(ContainElement("Detected 65 manifests; only the first 64 were reported."))
+	})
+
+	It("overwrites a file of exactly the read limit, and refuses one byte more", func() {
+		big := f.abs("big.txt")
+		Expect(os.WriteFile(big, nil, 0o644)).To(Succeed())
+		Expect(os.Truncate(big, workspace.MaxReadFileBytes)).To(Succeed()) // NUL bytes are valid UTF-8
+		zeros := string(make([]byte, workspace.MaxReadFileBytes))
+		_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "big.txt", Content: "small\n", Precondition: matches(zeros)})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.Truncate(big, workspace.MaxReadFileBytes+1)).To(Succeed())
+		_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "big.txt", Content: "small\n", Precondition: matches(zeros + "\x00")})
+		Expect(err).To(haveCode(workspace.LimitExceeded))
+	})
+})
