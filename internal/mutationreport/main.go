@@ -12,6 +12,9 @@
 // Usage:
 //
 //	go run ./internal/mutationreport -dir .bin/mutation -explain .ci/mutation-equivalent.txt >MUTATION.md
+//
+// With -before, a second table gives the efficacy of earlier results (kept
+// from a run before new tests) beside the new one.
 package main
 
 import (
@@ -40,7 +43,7 @@ type result struct {
 	} `json:"files"`
 }
 
-type survivor struct{ key, mutator, status string }
+type survivor struct{ key, mutator string }
 
 type pkgReport struct {
 	pkg, only                           string
@@ -53,14 +56,15 @@ type pkgReport struct {
 func main() {
 	dir := flag.String("dir", ".bin/mutation", "directory of the gremlins results")
 	explain := flag.String("explain", "", "file of explanations, one `file:line:col MUTATOR reason` a line")
+	before := flag.String("before", "", "directory of earlier results of the same form, shown beside the new ones")
 	flag.Parse()
-	if err := run(os.Stdout, *dir, *explain); err != nil {
+	if err := run(os.Stdout, *dir, *explain, *before); err != nil {
 		fmt.Fprintln(os.Stderr, "mutationreport:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, dir, explainPath string) error {
+func run(w io.Writer, dir, explainPath, beforeDir string) error {
 	reasons, err := readExplanations(explainPath)
 	if err != nil {
 		return err
@@ -81,7 +85,21 @@ func run(w io.Writer, dir, explainPath string) error {
 		}
 		reports = append(reports, r)
 	}
-	write(w, reports, reasons)
+	before := map[string]pkgReport{}
+	if beforeDir != "" {
+		paths, err := filepath.Glob(filepath.Join(beforeDir, "*.json"))
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			r, err := readPackage(p)
+			if err != nil {
+				return err
+			}
+			before[r.pkg] = r
+		}
+	}
+	write(w, reports, reasons, before)
 	return nil
 }
 
@@ -131,7 +149,7 @@ func readPackage(path string) (pkgReport, error) {
 				r.killed++
 			case "LIVED":
 				r.lived++
-				r.survivors = append(r.survivors, survivor{key, m.Type, m.Status})
+				r.survivors = append(r.survivors, survivor{key, m.Type})
 			case "NOT COVERED":
 				r.notCovered++
 			case "TIMED OUT":
