@@ -124,4 +124,14 @@ var _ = Describe("the guard, rule by rule", func() {
 		_, err = guard.New(cfg)
 		Expect(err).To(MatchError("guard: 9 observation nudge thresholds, want 1 to 8"))
 	})
+
+	It("reads a kind-less write with a hash as a file when it returns to an earlier state (RUNTIME §18.5)", func() {
+		s := newSim(cfgWith(nil))
+		kinded := write("hash-a", "hash-b")
+		kinded.result.Effects.Writes[0].BeforeKind, kinded.result.Effects.Writes[0].AfterKind = "file", "file"
+		s.round(kinded)
+		Expect(s.feedback).To(BeEmpty())
+		s.round(write("hash-b", "hash-a"))
+		Expect(s.feedback).To(ContainElement(ContainSubstring("failure: workspace content returned to an earlier hash for: src/a.ts")))
+	})
 })
