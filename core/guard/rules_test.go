@@ -134,4 +134,14 @@ var _ = Describe("the guard, rule by rule", func() {
 		s.round(write("hash-b", "hash-a"))
 		Expect(s.feedback).To(ContainElement(ContainSubstring("failure: workspace content returned to an earlier hash for: src/a.ts")))
 	})
+
+	It("lists no failed tools in a recovery round whose calls all succeeded (Appendix A.3)", func() {
+		s := newSim(cfgWith(nil))
+		s.round(write("hash-a", "hash-b"))
+		s.round(write("hash-b", "hash-a"))
+		v := s.round(write("hash-a", "hash-b"))
+		Expect(v.Action).To(Equal(guard.Recover))
+		Expect(v.Feedback).To(HavePrefix("[GALAXY NO-PROGRESS RECOVERY - trusted runtime state]"))
+		Expect(v.Feedback).NotTo(ContainSubstring("failed tools this round:"))
+	})
 })
