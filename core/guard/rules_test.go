@@ -144,4 +144,19 @@ var _ = Describe("the guard, rule by rule", func() {
 		Expect(v.Feedback).To(HavePrefix("[GALAXY NO-PROGRESS RECOVERY - trusted runtime state]"))
 		Expect(v.Feedback).NotTo(ContainSubstring("failed tools this round:"))
 	})
+
+	It("keeps a failure count that was raised again through 127 other keys (the counters hold 128)", func() {
+		s := newSim(cfgWith(nil))
+		at := func(p string, i int) step {
+			return failWrite(map[string]any{"path": p, "newText": "n" + itoa(i), "oldText": "o"})
+		}
+		s.round(at("p", 0))
+		s.round(at("p", 1))
+		for i := range 127 {
+			s.round(at("q"+itoa(i), i))
+		}
+		Expect(s.feedback).To(BeEmpty())
+		s.round(at("p", 2))
+		Expect(s.feedback).To(ContainElement(ContainSubstring("failure: workspace.write failed 3 times against the same path and workspace state")))
+	})
 })
