@@ -62,4 +62,18 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 		_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "big.txt", Content: "small\n", Precondition: matches(zeros + "\x00")})
 		Expect(err).To(haveCode(workspace.LimitExceeded))
 	})
+
+	It("counts directories, and only directories, as files under the ManifestDirectories fault", func() {
+		Expect(os.MkdirAll(f.abs("x/Cargo.toml"), 0o755)).To(Succeed())
+		f.write("y/real.txt", "")
+		Expect(os.Symlink("real.txt", f.abs("y/go.mod"))).To(Succeed())
+		faulty, err := workspace.OpenWithFaults(f.dir, workspace.Faults{ManifestDirectories: true})
+		Expect(err).NotTo(HaveOccurred())
+		proj, err := faulty.DetectProject(ctx, ".")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(proj.Manifests).To(Equal([]string{"x/Cargo.toml"}), "the symlink named like a manifest is still skipped")
+		proj, err = f.root.DetectProject(ctx, ".")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(proj.Manifests).To(BeEmpty())
+	})
 })
