@@ -76,4 +76,24 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(proj.Manifests).To(BeEmpty())
 	})
+
+	It("does not mark exactly 32 derived paths as truncated", func() {
+		snap := func() workspace.Snapshot {
+			GinkgoHelper()
+			s, err := f.root.Snapshot(ctx, workspace.DefaultSnapshotOptions())
+			Expect(err).NotTo(HaveOccurred())
+			return s
+		}
+		before := snap()
+		for i := range 15 { // node_modules, 15 directories and 15 files, and the log: 32 paths
+			f.write(fmt.Sprintf("node_modules/pkg%02d/index.js", i), "x")
+		}
+		f.write("service.log", "log line\n")
+		d, err := workspace.DiffSnapshots(before, snap())
+		Expect(err).NotTo(HaveOccurred())
+		dm := d.DerivedMutations()
+		Expect(dm).NotTo(BeNil())
+		Expect(dm.Count).To(Equal(workspace.MaxReportedDerivedPaths))
+		Expect(dm.Truncated).To(BeFalse())
+	})
 })
