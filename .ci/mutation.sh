@@ -42,5 +42,5 @@ if [ "${1:-}" != "-report" ]; then
 	done
 fi
 before=(); [ -d .bin/mutation-before ] && before=(-before .bin/mutation-before)
-go run ./internal/mutationreport -dir "$OUT" -explain .ci/mutation-equivalent.txt "${before[@]}" >MUTATION.md
+go run ./internal/mutationreport -dir "$OUT" -explain .ci/mutation-equivalent.txt "${before[@]}" -notes .ci/mutation-notes.md >MUTATION.md
 echo "wrote MUTATION.md"

@@ -57,14 +57,15 @@ func main() {
 	dir := flag.String("dir", ".bin/mutation", "directory of the gremlins results")
 	explain := flag.String("explain", "", "file of explanations, one `file:line:col MUTATOR reason` a line")
 	before := flag.String("before", "", "directory of earlier results of the same form, shown beside the new ones")
+	notes := flag.String("notes", "", "Markdown file appended to the report (what was not measured, and why)")
 	flag.Parse()
-	if err := run(os.Stdout, *dir, *explain, *before); err != nil {
+	if err := run(os.Stdout, *dir, *explain, *before, *notes); err != nil {
 		fmt.Fprintln(os.Stderr, "mutationreport:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, dir, explainPath, beforeDir string) error {
+func run(w io.Writer, dir, explainPath, beforeDir, notesPath string) error {
 	reasons, err := readExplanations(explainPath)
 	if err != nil {
 		return err
@@ -100,6 +101,13 @@ func run(w io.Writer, dir, explainPath, beforeDir string) error {
 		}
 	}
 	write(w, reports, reasons, before)
+	if notesPath != "" {
+		notes, err := os.ReadFile(notesPath)
+		if err != nil {
+			return fmt.Errorf("read notes: %w", err)
+		}
+		fmt.Fprintf(w, "\n%s", notes)
+	}
 	return nil
 }
 
