@@ -210,13 +210,29 @@ func suiteFunc(dir string) (string, error) {
 	return "", nil
 }
 
-// specIndex lists the specs of dirs, two packages at a time.
+// listed caches the specs of each package across the tests of this file.
+var listed = struct {
+	sync.Mutex
+	specs map[string]specs
+}{specs: map[string]specs{}}
+
+// specIndex lists the specs of dirs, two packages at a time, each package
+// once per test binary.
 func specIndex(t *testing.T, root string, dirs []string) map[string]specs {
 	idx := map[string]specs{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
 	for _, d := range dirs {
+		listed.Lock()
+		s, ok := listed.specs[d]
+		listed.Unlock()
+		if ok {
+			mu.Lock()
+			idx[d] = s
+			mu.Unlock()
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -230,6 +246,9 @@ func specIndex(t *testing.T, root string, dirs []string) map[string]specs {
 				return
 			}
 			idx[d] = s
+			listed.Lock()
+			listed.specs[d] = s
+			listed.Unlock()
 		}()
 	}
 	wg.Wait()
