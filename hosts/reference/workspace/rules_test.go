@@ -96,4 +96,23 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 		Expect(dm.Count).To(Equal(workspace.MaxReportedDerivedPaths))
 		Expect(dm.Truncated).To(BeFalse())
 	})
+
+	It("binds a missing active file declared without kind or hash, and sees it appear", func() {
+		s, err := f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: "later.txt"}}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		f.write("later.txt", "now\n")
+		v, err := f.root.VerifyState(ctx, s)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(v.Matches).To(BeFalse())
+	})
+
+	It("watches the entries of an active .git directory, which the main walk skips", func() {
+		f.write(".git/HEAD", "ref: a\n")
+		s, err := f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: ".git", Kind: workspace.KindDirectory}}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		f.write(".git/HEAD", "ref: b, longer\n")
+		v, err := f.root.VerifyState(ctx, s)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(v.Matches).To(BeFalse())
+	})
 })
