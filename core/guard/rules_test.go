@@ -106,10 +106,12 @@ var _ = Describe("the guard, rule by rule", func() {
 		})
 		It("credits a review with the writes strictly before it", func() {
 			ev := func(reviewSeq int64) guard.Evidence {
-				return guard.Evidence{Writes: []checkpoint.Edit{{Path: "src/a.ts", Sequence: 3, WorkspaceFingerprint: "fp"}},
+				return guard.Evidence{Writes: []checkpoint.Edit{{Path: "src/a.ts", Sequence: 1, WorkspaceFingerprint: "fp"}, {Path: "src/b.ts", Sequence: 3, WorkspaceFingerprint: "fp"}},
 					DiffReview: &checkpoint.DiffReview{DiffHash: "d", Sequence: reviewSeq, WorkspaceFingerprint: "fp"}}
 			}
-			Expect(version(ev(3))).To(Equal(version(ev(2))), "a review at the write's own sequence covers nothing")
+			// Covered write sequence by review sequence: 1→0, 2→1, 3→1, 4→3, 5→3.
+			Expect(version(ev(2))).NotTo(Equal(version(ev(1))))
+			Expect(version(ev(3))).To(Equal(version(ev(2))), "a review at a write's own sequence does not cover it")
 			Expect(version(ev(4))).NotTo(Equal(version(ev(3))))
 			Expect(version(ev(5))).To(Equal(version(ev(4))))
 		})
