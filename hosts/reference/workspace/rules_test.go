@@ -115,4 +115,26 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(v.Matches).To(BeFalse())
 	})
+
+	It("refuses a write below a file as a parent that is not a directory", func() {
+		f.write("f.txt", "f\n")
+		_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "f.txt/child.txt", Content: "c\n", Precondition: mustNotExist()})
+		Expect(err).To(haveCode(workspace.InvalidInput))
+		Expect(err).To(MatchError(ContainSubstring("parent is not a directory")))
+	})
+
+	It("replaces the inode under ReplaceInodeOnFailure only for undecodable text, not for a file over the limit", func() {
+		big := f.abs("big.txt")
+		Expect(os.WriteFile(big, nil, 0o644)).To(Succeed())
+		Expect(os.Truncate(big, workspace.MaxReadFileBytes+1)).To(Succeed())
+		before, err := os.Stat(big)
+		Expect(err).NotTo(HaveOccurred())
+		faulty, err := workspace.OpenWithFaults(f.dir, workspace.Faults{ReplaceInodeOnFailure: true})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = faulty.WriteText(ctx, workspace.WriteRequest{Path: "big.txt", Content: "small\n", Precondition: matches("x")})
+		Expect(err).To(haveCode(workspace.LimitExceeded))
+		after, err := os.Stat(big)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.SameFile(before, after)).To(BeTrue())
+	})
 })
