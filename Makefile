@@ -2,7 +2,7 @@
 # tests run with a private TMPDIR and fail when they leave a file there or a
 # process running (.ci/leftovers.sh); then every fuzz target runs for 5 s
 # (.ci/fuzz.sh).
-.PHONY: test certify build fmt
+.PHONY: test certify build fmt mutation
 
 test:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
@@ -18,3 +18,11 @@ build:
 
 fmt:
 	gofmt -w .
+
+# Mutation testing (MUTATION.md): installs the pinned gremlins into .bin/
+# and runs it one package at a time with 2 workers. Tens of minutes, so not
+# part of test. PKGS narrows it, e.g. make mutation PKGS=core/guard.
+GREMLINS_VERSION = v0.6.0
+mutation:
+	GOBIN=$(CURDIR)/.bin go install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)
+	.ci/mutation.sh $(PKGS)

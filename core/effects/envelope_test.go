@@ -99,6 +99,13 @@ var _ = Describe("CheckEnvelope", func() {
 	It("checks the status of failures only", func() {
 		Expect(effects.CheckEnvelope(withStatus(100))).To(Succeed())
 		Expect(effects.CheckEnvelope(withStatus(599))).To(Succeed())
+		// A status travels in error, which only a failure carries: an ok
+		// result with one is contradictory, whatever its status.
+		for _, s := range []int{200, 600} {
+			r := withStatus(s)
+			r.OK = true
+			failWith(effects.CheckEnvelope(r), "Tool result success and error fields are contradictory.")
+		}
 	})
 })
 

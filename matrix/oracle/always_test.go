@@ -11,6 +11,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
+	"github.com/galaxy-stack/conform/matrix/snapshot"
 )
 
 var _ = Describe("the checks that always run", func() {
@@ -99,6 +100,22 @@ var _ = Describe("the checks that always run", func() {
 			Expect(check()).To(HaveExactElements(
 				HaveField("Message", "Completed run changed 'src' without trusted mutation evidence."),
 				HaveField("Message", "Completed run changed 'src/b.txt' without trusted mutation evidence."),
+			))
+		})
+
+		It("accepts a removed directory covered by the removal of a file below it", func() {
+			before := GinkgoT().TempDir()
+			write(before, "a.txt", "a\n")
+			write(before, "old/x.txt", "x\n")
+			initial, err := snapshot.Take(before)
+			Expect(err).NotTo(HaveOccurred())
+			r.obs.Initial = initial
+			r.obs.Writes = append(r.obs.Writes, port.Write{Path: "old/x.txt", BeforeKind: "file", BeforeHash: ptr(sha("x\n")), AfterKind: "missing"})
+			Expect(check()).To(BeEmpty())
+			r.obs.Writes = r.obs.Writes[:1]
+			Expect(check()).To(HaveExactElements(
+				HaveField("Message", "Completed run changed 'old' without trusted mutation evidence."),
+				HaveField("Message", "Completed run changed 'old/x.txt' without trusted mutation evidence."),
 			))
 		})
 

@@ -33,6 +33,8 @@ var _ = Describe("Failure", func() {
 		got := oracle.Check(r.fx, r.obs)
 		Expect(got).To(HaveLen(1))
 		Expect(got[0].Actual).To(Equal(`"` + strings.Repeat("é", 200) + `"…(50 more characters)`))
+		r.obs.FinalResponse = strings.Repeat("é", 200)
+		Expect(oracle.Check(r.fx, r.obs)).To(HaveExactElements(HaveField("Actual", `"`+strings.Repeat("é", 200)+`"`)), "a text of exactly the limit is not cut")
 	})
 
 	It("keeps the original's JSON in messages without HTML escaping", func() {
@@ -51,6 +53,7 @@ var _ = Describe("Observed helpers", func() {
 	It("turns unfired indexes into per-control flags", func() {
 		Expect(oracle.ControlsFired(3, []int{2})).To(Equal([]bool{true, false, true}))
 		Expect(oracle.ControlsFired(0, nil)).To(BeEmpty())
+		Expect(oracle.ControlsFired(2, []int{1, 0, 3})).To(Equal([]bool{false, true}), "1 is the first control; 0 and 3 name none")
 	})
 
 	It("derives checkpoint reasons from the checkpoints", func() {

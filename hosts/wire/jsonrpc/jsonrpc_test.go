@@ -50,11 +50,30 @@ func pipePair(h jsonrpc.Handler) *jsonrpc.Conn {
 
 var _ = Describe("Conn", func() {
 	It("round-trips a call and validates its result", func() {
+		valid := map[string]any{"protocolVersion": "1", "host": map[string]any{"name": "x", "version": "1"}, "tools": []string{}, "capabilities": map[string]bool{"store": false, "trace": false, "spill": false, "fingerprint": false}}
+		type seen struct {
+			method string
+			params string
+		}
+		calls := make(chan seen, 2)
+		answer := make(chan any, 2)
 		c := pipePair(jsonrpc.HandlerFunc(func(ctx context.Context, method string, p json.RawMessage) (any, error) {
-			return map[string]any{"protocolVersion": "1", "host": map[string]any{"name": "x", "version": "1"}, "tools": []string{}, "capabilities": map[string]bool{"store": false, "trace": false, "spill": false, "fingerprint": false}}, nil
+			calls <- seen{method, string(p)}
+			return <-answer, nil
 		}))
-		_, err := c.Call(context.Background(), wire.MethodInitialize, map[string]any{})
+		answer <- valid
+		got, err := c.Call(context.Background(), wire.MethodInitialize, map[string]any{"client": "conform"})
 		Expect(err).NotTo(HaveOccurred())
+		Expect(<-calls).To(Equal(seen{"initialize", `{"client":"conform"}`}))
+		want, _ := json.Marshal(valid)
+		Expect(got).To(MatchJSON(want), "the caller gets the handler's result")
+		// The same call whose result drops a required field is refused.
+		delete(valid, "tools")
+		answer <- valid
+		_, err = c.Call(context.Background(), wire.MethodInitialize, map[string]any{"client": "conform"})
+		var pe *wire.ProtocolError
+		Expect(errors.As(err, &pe)).To(BeTrue(), "got %v", err)
+		Expect(pe.Method).To(Equal("initialize"))
 	})
 
 	It("reports a result that breaks its schema as a ProtocolError with the pointer", func() {

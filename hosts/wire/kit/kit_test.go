@@ -18,10 +18,16 @@ import (
 
 // kitPair serves h in process and returns a strict client for it.
 func kitPair(h jsonrpc.Handler, approver func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)) *hostproc.Client {
+	return kitPairWith(h, hostproc.StartOptions{Approver: approver})
+}
+
+// kitPairWith is kitPair with the client's options (CallTimeout is set).
+func kitPairWith(h jsonrpc.Handler, opts hostproc.StartOptions) *hostproc.Client {
 	cr, hw := io.Pipe()
 	hr, cw := io.Pipe()
 	go func() { _ = kit.Serve(context.Background(), hr, hw, h); hw.Close() }()
-	c := hostproc.Connect(cr, cw, hostproc.StartOptions{Approver: approver, CallTimeout: 5 * time.Second})
+	opts.CallTimeout = 5 * time.Second
+	c := hostproc.Connect(cr, cw, opts)
 	DeferCleanup(func() { _ = c.Close(time.Second) })
 	return c
 }
@@ -104,24 +110,34 @@ var _ = Describe("server kit", func() {
 	})
 
 	It("drops the late answer to a cancelled call and keeps the connection", func() {
-		release := make(chan struct{})
+		started, release := make(chan struct{}), make(chan struct{})
 		mux := kit.NewMux()
 		mux.Register(wire.MethodTraceList, kit.Typed(func(ctx context.Context, p wire.TraceListParams) (wire.TraceListResult, error) {
 			if p.RunID == "slow" {
+				close(started)
 				<-ctx.Done()
 				<-release
 			}
 			return wire.TraceListResult{Events: []wire.TraceEvent{}}, nil
 		}))
-		c := kitPair(mux, nil)
+		// The host sends nothing but answers, so the first line the client
+		// reads after the release is the late answer; the client reads its
+		// lines in order, so once the next line arrives the late one has
+		// been dealt with.
+		received := make(chan []byte, 8)
+		c := kitPairWith(mux, hostproc.StartOptions{OnRecv: func(line []byte) { received <- append([]byte(nil), line...) }})
 		ctx, cancel := context.WithCancel(context.Background())
-		go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+		go func() { <-started; cancel() }() // cancel once the host is handling the call
 		_, err := c.TraceList(ctx, "slow")
 		Expect(err).To(MatchError(context.Canceled))
+		Expect(received).To(BeEmpty(), "the host has not answered the cancelled call yet")
 		close(release)
-		time.Sleep(50 * time.Millisecond)
+		var late []byte
+		Eventually(received).WithTimeout(5 * time.Second).Should(Receive(&late))
+		Expect(string(late)).To(ContainSubstring(`"result"`))
 		_, err = c.TraceList(context.Background(), "fast")
 		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Incidents()).To(BeEmpty())
 	})
 
 	It("fails the connection when the host sends a request that breaks its schema", func() {
