@@ -29,7 +29,7 @@ import (
 var aliases = map[string]string{
 	"canon": "core/canon", "schema": "core/schema", "catalog": "core/catalog", "effects": "core/effects",
 	"checkpoint": "core/checkpoint", "approval": "core/approval", "prompt": "core/prompt", "window": "core/window",
-	"guard": "core/guard", "run": "core/run", "wire": "hosts/wire", "reference": "hosts/reference",
+	"guard": "core/guard", "run": "core/run", "wire": "hosts/wire", "kit": "hosts/wire/kit", "reference": "hosts/reference",
 	"refws": "hosts/reference/workspace", "refcmd": "hosts/reference/command",
 	"dhost": "doubles/host", "dmodel": "doubles/model", "dstore": "doubles/store", "dclock": "doubles/clock",
 }
