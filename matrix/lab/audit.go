@@ -7,11 +7,10 @@ import (
 	"github.com/galaxy-stack/conform/doubles/model"
 )
 
-// A CheckpointAudit is the structural record of one persisted checkpoint
-// (LAB §3.10 checkpointAudits): what it says about the run, without the
-// values that bind the machine (its content hash is kept in ContentHash
-// but the replay transcript leaves it out).
-type CheckpointAudit struct {
+// An Audit is the structural record of one checkpoint (LAB §3.10
+// checkpointAudits): what it says about the run, without the values that
+// bind the machine. The replay transcript carries it as it is.
+type Audit struct {
 	Reason          string   `json:"reason"`
 	CompactionCount int64    `json:"compactionCount"`
 	ModelTurns      int64    `json:"modelTurns"`
@@ -20,26 +19,14 @@ type CheckpointAudit struct {
 	ValidationIDs   []string `json:"validationIds"`
 	DiffReviewed    bool     `json:"diffReviewed"`
 	ActiveToolNames []string `json:"activeToolNames"`
-	// ContentHash is the checkpoint's content hash; it covers the absolute
-	// workspace root and differs between isolated runs.
-	ContentHash string `json:"contentHash"`
-	// Unreadable is set when the stored document is not a checkpoint the
-	// audit can read; the other fields are then empty.
-	Unreadable string `json:"unreadable,omitempty"`
 }
 
-// auditCheckpoint reads the structural audit of one stored checkpoint
-// document.
-func auditCheckpoint(doc []byte) CheckpointAudit {
-	var cp checkpoint.Checkpoint
-	if err := json.Unmarshal(doc, &cp); err != nil {
-		return CheckpointAudit{EditPaths: []string{}, ValidationIDs: []string{}, ActiveToolNames: []string{}, Unreadable: err.Error()}
-	}
-	a := CheckpointAudit{
+// AuditOf is the structural audit of cp; its slices are never nil.
+func AuditOf(cp *checkpoint.Checkpoint) Audit {
+	a := Audit{
 		Reason: string(cp.Reason), CompactionCount: cp.Totals.CompactionCount, ModelTurns: cp.Totals.ModelTurns,
 		ToolCalls: cp.Totals.ToolCalls, DiffReviewed: cp.CompletionEvidence.DiffReview != nil,
-		ActiveToolNames: append([]string{}, cp.Compatibility.ActiveToolNames...),
-		ContentHash:     cp.ContentHash, EditPaths: []string{}, ValidationIDs: []string{},
+		ActiveToolNames: append([]string{}, cp.Compatibility.ActiveToolNames...), EditPaths: []string{}, ValidationIDs: []string{},
 	}
 	for _, e := range cp.Edits {
 		a.EditPaths = append(a.EditPaths, e.Path)
@@ -48,6 +35,27 @@ func auditCheckpoint(doc []byte) CheckpointAudit {
 		a.ValidationIDs = append(a.ValidationIDs, v.ID)
 	}
 	return a
+}
+
+// A CheckpointAudit is the audit of one persisted checkpoint, with its
+// content hash (kept here, left out of the replay transcript).
+type CheckpointAudit struct {
+	Audit
+	// ContentHash is the checkpoint's content hash; it covers the absolute
+	// workspace root and differs between isolated runs.
+	ContentHash string `json:"contentHash"`
+	// Unreadable is set when the stored document is not a checkpoint the
+	// audit can read; the other fields are then empty.
+	Unreadable string `json:"unreadable,omitempty"`
+}
+
+// auditCheckpoint reads the audit of one stored checkpoint document.
+func auditCheckpoint(doc []byte) CheckpointAudit {
+	var cp checkpoint.Checkpoint
+	if err := json.Unmarshal(doc, &cp); err != nil {
+		return CheckpointAudit{Audit: Audit{EditPaths: []string{}, ValidationIDs: []string{}, ActiveToolNames: []string{}}, Unreadable: err.Error()}
+	}
+	return CheckpointAudit{Audit: AuditOf(&cp), ContentHash: cp.ContentHash}
 }
 
 // ModelContextAudit is what the scripted model was shown (LAB §3.10

@@ -3,7 +3,6 @@ package replay
 import (
 	"fmt"
 
-	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
@@ -73,7 +72,7 @@ func event(ev run.Event) Event {
 		e.Result = r
 	case run.EventCheckpoint:
 		if ev.Checkpoint != nil {
-			a := auditOf(ev.Checkpoint)
+			a := lab.AuditOf(ev.Checkpoint)
 			e.Checkpoint = &a
 		} else {
 			e.Reason = ev.Reason
@@ -144,27 +143,12 @@ func opaque(kind string) bool {
 	return kind == snapshot.KindSymlink || kind == snapshot.KindOther
 }
 
-func auditOf(cp *checkpoint.Checkpoint) Audit {
-	a := Audit{Reason: string(cp.Reason), CompactionCount: cp.Totals.CompactionCount, ModelTurns: cp.Totals.ModelTurns,
-		ToolCalls: cp.Totals.ToolCalls, DiffReviewed: cp.CompletionEvidence.DiffReview != nil,
-		ActiveToolNames: nonNil(cp.Compatibility.ActiveToolNames), EditPaths: []string{}, ValidationIDs: []string{}}
-	for _, e := range cp.Edits {
-		a.EditPaths = append(a.EditPaths, e.Path)
-	}
-	for _, v := range cp.Validation {
-		a.ValidationIDs = append(a.ValidationIDs, v.ID)
-	}
-	return a
-}
-
 func final(rep *lab.Report) Final {
 	f := Final{Status: rep.Status, ErrorCode: rep.ErrorCode, NotApplicable: rep.NotApplicable != "",
 		ExecutionStatuses: []string{}, Writes: []Write{}, Checkpoints: []Audit{}, Approvals: []Approval{},
 		Faults: []string{}, Workspace: []SnapshotEntry{}}
 	for _, a := range rep.CheckpointAudits {
-		f.Checkpoints = append(f.Checkpoints, Audit{Reason: a.Reason, CompactionCount: a.CompactionCount, ModelTurns: a.ModelTurns,
-			ToolCalls: a.ToolCalls, EditPaths: nonNil(a.EditPaths), ValidationIDs: nonNil(a.ValidationIDs),
-			DiffReviewed: a.DiffReviewed, ActiveToolNames: nonNil(a.ActiveToolNames)})
+		f.Checkpoints = append(f.Checkpoints, a.Audit)
 	}
 	if c := rep.ModelContext; c != nil {
 		f.ContextAudit = ContextAudit{AllRequestsContainTask: c.AllRequestsContainTask, ObservedCheckpointCount: len(c.ObservedCheckpointHashes)}

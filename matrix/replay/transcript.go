@@ -8,6 +8,7 @@ import (
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/matrix/lab"
 )
 
 // Version is the transcript format version; it is part of every
@@ -139,16 +140,7 @@ type LedgerEvent struct {
 
 // An Audit is the structural audit of a checkpoint, without its content
 // hash.
-type Audit struct {
-	Reason          string   `json:"reason"`
-	CompactionCount int64    `json:"compactionCount"`
-	ModelTurns      int64    `json:"modelTurns"`
-	ToolCalls       int64    `json:"toolCalls"`
-	EditPaths       []string `json:"editPaths"`
-	ValidationIDs   []string `json:"validationIds"`
-	DiffReviewed    bool     `json:"diffReviewed"`
-	ActiveToolNames []string `json:"activeToolNames"`
-}
+type Audit = lab.Audit
 
 // Final is the end of the run.
 type Final struct {
