@@ -270,4 +270,17 @@ var _ = Describe("the reference workspace at its edges", func() {
 			Expect(res.Content).To(Equal("colon\n"))
 		})
 	})
+
+	It("watches every entry of an active .git directory, not only the first", func() {
+		f.write(".git/HEAD", "ref: a\n")
+		f.write(".git/config", "[core]\n")
+		f.write(".git/refs/heads/main", "abc\n")
+		active := []workspace.ActiveFile{{Path: ".git", Kind: workspace.KindDirectory}}
+		s, err := f.root.CaptureState(ctx, active, nil)
+		Expect(err).NotTo(HaveOccurred())
+		f.write(".git/refs/heads/main", "abcdef, longer\n")
+		v, err := f.root.VerifyState(ctx, s)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(v.Matches).To(BeFalse())
+	})
 })
