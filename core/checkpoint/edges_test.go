@@ -23,4 +23,8 @@ var _ = Describe("checkpoint rules at their edges", func() {
 		Expect(IsCanonicalTimestamp("+275760-09-13T00:00:00.000Z")).To(BeTrue())
 		Expect(IsCanonicalTimestamp("+275760-09-13T00:00:00.001Z")).To(BeFalse())
 	})
+
+	It("accepts exactly 24 research sources", func() {
+		Expect(Validate(mutated("researchSources", researchList(24)))).To(Equal([]Issue{hashMismatch}))
+	})
 })
