@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"encoding/json"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -26,5 +27,17 @@ var _ = Describe("checkpoint rules at their edges", func() {
 
 	It("accepts exactly 24 research sources", func() {
 		Expect(Validate(mutated("researchSources", researchList(24)))).To(Equal([]Issue{hashMismatch}))
+	})
+
+	It("accepts a research source at its title, summary and URL bounds", func() {
+		url := "https://example.com/docs"
+		url += strings.Repeat("x", 4096-len(url))
+		data := mutated("researchSources[0].title", strings.Repeat("t", 512))
+		data = mutatedFrom(data, "researchSources[0].summary", strings.Repeat("s", 1200))
+		data = mutatedFrom(data, "researchSources[0].url", url)
+		Expect(Validate(data)).To(Equal([]Issue{hashMismatch}))
+		Expect(Validate(mutated("researchSources[0].title", strings.Repeat("t", 513)))).To(Equal([]Issue{
+			inv("researchSources[0].title", "Research source title must contain at most 512 characters."),
+		}))
 	})
 })
