@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -39,5 +40,18 @@ var _ = Describe("checkpoint rules at their edges", func() {
 		Expect(Validate(mutated("researchSources[0].title", strings.Repeat("t", 513)))).To(Equal([]Issue{
 			inv("researchSources[0].title", "Research source title must contain at most 512 characters."),
 		}))
+	})
+
+	It("accepts the no-progress lists at their bounds", func() {
+		versions, families := make([]any, 128), make([]any, 128)
+		for i := range 128 {
+			versions[i] = map[string]any{"key": fmt.Sprintf("k%d", i), "value": "v"}
+			families[i] = map[string]any{"key": fmt.Sprintf("read:f%d", i), "count": 1}
+		}
+		data := mutated("noProgress.hostStateVersions", versions)
+		data = mutatedFrom(data, "noProgress.observationFamilies", families)
+		data = mutatedFrom(data, "noProgress.observationNudgeThresholds", []any{2, 3, 4, 5, 6, 7, 8, 9})
+		data = mutatedFrom(data, "noProgress.toolCycleSuffix", list(12, map[string]any{"argumentsHash": "a", "name": "n"}))
+		Expect(Validate(data)).To(Equal([]Issue{hashMismatch}))
 	})
 })
