@@ -113,6 +113,13 @@ var _ = Describe("the reference workspace at its edges", func() {
 			Expect(res.Entries).To(HaveLen(1))
 		})
 
+		It("accepts depth MaxListDepth", func() {
+			f.write("d/x.txt", "x\n")
+			res, err := f.root.List(ctx, workspace.ListRequest{Path: ".", Depth: workspace.MaxListDepth})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Entries).To(HaveLen(2))
+		})
+
 		It("orders names beyond the basic multilingual plane by their UTF-16 units", func() {
 			names := []string{"\uE000", "\U00010400", "\U00010001", "\U00010000"}
 			for _, n := range names {
