@@ -134,6 +134,14 @@ var _ = Describe("the reference workspace at its edges", func() {
 			Expect(got).To(Equal([]string{"\U00010000", "\U00010001", "\U00010400", "\uE000"}))
 		})
 
+		It("orders two names beyond the basic multilingual plane by the second unit before what follows", func() {
+			f.write("\U00010001a", "")
+			f.write("\U00010000b", "")
+			res, err := f.root.List(ctx, workspace.ListRequest{Path: "."})
+			Expect(err).NotTo(HaveOccurred())
+			Expect([]string{res.Entries[0].Name, res.Entries[1].Name}).To(Equal([]string{"\U00010000b", "\U00010001a"}))
+		})
+
 		It("accepts offset cursors with the digit 9 and up to the largest safe integer", func() {
 			for i := range 10 {
 				f.write(fmt.Sprintf("f%d.txt", i), "")
