@@ -298,4 +298,21 @@ var _ = Describe("the reference workspace at its edges", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(v.Matches).To(BeFalse())
 	})
+
+	It("takes a snapshot of exactly its entry and byte bounds, and refuses one less", func() {
+		f.write("a.txt", "abc")
+		f.write("d/b.txt", "de")
+		_, err := f.root.Snapshot(ctx, workspace.SnapshotOptions{MaxEntries: 3, MaxHashedBytes: 5})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = f.root.Snapshot(ctx, workspace.SnapshotOptions{MaxEntries: 2, MaxHashedBytes: 5})
+		Expect(err).To(haveCode(workspace.LimitExceeded))
+		_, err = f.root.Snapshot(ctx, workspace.SnapshotOptions{MaxEntries: 3, MaxHashedBytes: 4})
+		Expect(err).To(haveCode(workspace.LimitExceeded))
+	})
+
+	It("says that a missing path does not exist", func() {
+		_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: "nope.txt"})
+		Expect(err).To(haveCode(workspace.NotFound))
+		Expect(err).To(haveMessage("Workspace path does not exist: 'nope.txt'."))
+	})
 })
