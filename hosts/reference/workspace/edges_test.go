@@ -113,6 +113,19 @@ var _ = Describe("the reference workspace at its edges", func() {
 			Expect(res.Entries).To(HaveLen(1))
 		})
 
+		It("lists exactly as many levels as the depth asks", func() {
+			f.write("a/b/c/d.txt", "")
+			for depth, want := range map[int][]string{2: {"a", "a/b"}, 3: {"a", "a/b", "a/b/c"}} {
+				res, err := f.root.List(ctx, workspace.ListRequest{Path: ".", Depth: depth})
+				Expect(err).NotTo(HaveOccurred())
+				var got []string
+				for _, e := range res.Entries {
+					got = append(got, e.Path)
+				}
+				Expect(got).To(Equal(want), "depth %d", depth)
+			}
+		})
+
 		It("accepts depth MaxListDepth", func() {
 			f.write("d/x.txt", "x\n")
 			res, err := f.root.List(ctx, workspace.ListRequest{Path: ".", Depth: workspace.MaxListDepth})
