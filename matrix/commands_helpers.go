@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/internal/proc"
 	"github.com/galaxy-stack/conform/matrix/session"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -45,14 +46,14 @@ func (o *outcome) commandGone(pids, late string) {
 	live, table := processesUnder(o.Workspace)
 	if !table {
 		for _, pid := range listed {
-			if processAlive(pid) {
+			if proc.Alive(pid) {
 				live = append(live, pid)
 			}
 		}
 	}
 	sort.Ints(live)
 	for _, pid := range live {
-		killProcess(pid)
+		proc.Kill(pid)
 	}
 	Expect(live).To(BeEmpty(), "%s: %d process(es) of the command were still alive %s after the run ended (the harness killed them); a host must end the command's whole process group before it answers the call",
 		o.File, len(live), lateWindow)

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"bytes"
+	"github.com/galaxy-stack/conform/internal/proc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,7 +50,7 @@ func TestCommandsLeaveNoProcess(t *testing.T) {
 	for _, pid := range left {
 		cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
 		t.Errorf("process %d (%s) outlived the commands area; killed", pid, strings.ReplaceAll(strings.TrimRight(string(cmdline), "\x00"), "\x00", " "))
-		killProcess(pid)
+		proc.Kill(pid)
 	}
 }
 
@@ -63,7 +64,7 @@ func processesNaming(dir string) []int {
 	var out []int
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() || !processAlive(pid) {
+		if err != nil || pid == os.Getpid() || !proc.Alive(pid) {
 			continue
 		}
 		p := filepath.Join("/proc", e.Name())

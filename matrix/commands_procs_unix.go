@@ -3,31 +3,12 @@
 package matrix
 
 import (
+	"github.com/galaxy-stack/conform/internal/proc"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
-
-// processAlive reports whether pid names a process that exists and is not
-// a zombie waiting to be reaped: a process the host should have ended.
-func processAlive(pid int) bool {
-	if pid <= 0 || syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // no /proc (macOS): kill(pid, 0) is all there is
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	return !(i >= 0 && len(s) > i+2 && (s[i+2] == 'Z' || s[i+2] == 'X'))
-}
-
-// killProcess ends a process a host left behind, so the certification
-// leaves nothing running.
-func killProcess(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) }
 
 // processesUnder returns the live processes whose working directory is dir
 // or lies beneath it, as the process table (/proc) shows them; nil where
@@ -48,7 +29,7 @@ func processesUnder(dir string) (pids []int, table bool) {
 		if err != nil {
 			continue
 		}
-		if (cwd == dir || strings.HasPrefix(cwd, dir+string(filepath.Separator))) && processAlive(pid) {
+		if (cwd == dir || strings.HasPrefix(cwd, dir+string(filepath.Separator))) && proc.Alive(pid) {
 			pids = append(pids, pid)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/proc"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -41,7 +42,7 @@ func cmdNolive(ts *testscript.TestScript, neg bool, args []string) {
 	for {
 		var live []string
 		for _, pid := range pids {
-			if processAlive(pid) {
+			if proc.Alive(pid) {
 				live = append(live, strconv.Itoa(pid))
 			}
 		}
@@ -51,8 +52,8 @@ func cmdNolive(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		if time.Now().After(deadline) {
 			for _, pid := range pids {
-				if processAlive(pid) {
-					killProcess(pid)
+				if proc.Alive(pid) {
+					proc.Kill(pid)
 				}
 			}
 			ts.Fatalf("nolive: process(es) %s of %s still alive 2s after the command ended (now killed)", strings.Join(live, ", "), args[0])

@@ -1,11 +1,9 @@
-//go:build windows
-
-package main
+package proc
 
 import "os"
 
-// processAlive reports whether pid is a live process.
-func processAlive(pid int) bool {
+// Alive reports whether pid names a running process.
+func Alive(pid int) bool {
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		return false
@@ -14,7 +12,8 @@ func processAlive(pid int) bool {
 	return true
 }
 
-func killProcess(pid int) {
+// Kill ends pid at once.
+func Kill(pid int) {
 	if p, err := os.FindProcess(pid); err == nil {
 		_ = p.Kill()
 	}
