@@ -51,6 +51,8 @@ type pkgReport struct {
 	killed, lived, notCovered, timedOut int
 	notViable, total                    int
 	survivors                           []survivor
+	// files holds the files gremlins mutated, package-qualified.
+	files map[string]bool
 }
 
 func main() {
@@ -100,7 +102,11 @@ func run(w io.Writer, dir, explainPath, beforeDir, notesPath string) error {
 			before[r.pkg] = r
 		}
 	}
-	write(w, reports, reasons, before)
+	stale := staleExplanations(reports, reasons)
+	for _, k := range stale {
+		fmt.Fprintf(os.Stderr, "mutationreport: %s explains a mutant that did not survive: remove the line from %s\n", k, explainPath)
+	}
+	write(w, reports, reasons, before, stale)
 	if notesPath != "" {
 		notes, err := os.ReadFile(notesPath)
 		if err != nil {
@@ -109,6 +115,37 @@ func run(w io.Writer, dir, explainPath, beforeDir, notesPath string) error {
 		fmt.Fprintf(w, "\n%s", notes)
 	}
 	return nil
+}
+
+// staleExplanations lists the explanations of mutants in files the
+// reports mutated that are not among their survivors: the mutant is killed
+// now, or the code moved, so the line no longer explains anything.
+func staleExplanations(reports []pkgReport, reasons map[string]string) []string {
+	live := map[string]bool{}
+	mutated := map[string]bool{}
+	for _, r := range reports {
+		for _, s := range r.survivors {
+			live[s.key+" "+s.mutator] = true
+		}
+		for f := range r.files {
+			mutated[f] = true
+		}
+	}
+	var out []string
+	for k := range reasons {
+		file, _, _ := splitKey(strings.SplitN(k, " ", 2)[0])
+		if mutated[file] && !live[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ki, kj := strings.Fields(out[i])[0], strings.Fields(out[j])[0]
+		if ki != kj {
+			return lessKey(ki, kj)
+		}
+		return out[i] < out[j]
+	})
+	return out
 }
 
 func readExplanations(path string) (map[string]string, error) {
@@ -139,7 +176,7 @@ func readExplanations(path string) (map[string]string, error) {
 func readPackage(path string) (pkgReport, error) {
 	base := strings.TrimSuffix(path, ".json")
 	pkg := strings.ReplaceAll(filepath.Base(base), "_", "/")
-	r := pkgReport{pkg: pkg, seconds: readTrimmed(base + ".seconds"), only: readTrimmed(base + ".only")}
+	r := pkgReport{pkg: pkg, seconds: readTrimmed(base + ".seconds"), only: readTrimmed(base + ".only"), files: map[string]bool{}}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return r, err
@@ -149,6 +186,7 @@ func readPackage(path string) (pkgReport, error) {
 		return r, fmt.Errorf("%s: %w", path, err)
 	}
 	for _, f := range res.Files {
+		r.files[pkg+"/"+f.FileName] = true
 		for _, m := range f.Mutations {
 			r.total++
 			key := fmt.Sprintf("%s/%s:%d:%d", pkg, f.FileName, m.Line, m.Column)
