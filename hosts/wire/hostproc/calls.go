@@ -57,12 +57,16 @@ func (c *Client) exitReason() string {
 	if c.outputGone.Load() {
 		wait = 0 // already waited once: a host that closed its output and lives on
 	}
+	// The wait is for the host process itself; what follows its exit
+	// (killing what it left, draining its standard error) is bounded by the
+	// supervisor and may take longer on a loaded machine.
 	select {
-	case <-c.exited:
+	case <-c.waited:
 	case <-time.After(wait):
 		c.outputGone.Store(true)
 		return jsonrpc.ReasonClosed
 	}
+	<-c.exited
 	msg := "the host exited without answering"
 	if c.waitErr != nil {
 		msg += " (" + c.waitErr.Error() + ")"

@@ -225,7 +225,8 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 // process (tests, and the core's own unit tests using the reference host
 // as a library). Closing the client closes w; the host should then end.
 func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
-	c := &Client{stdin: w, stderr: &tail{max: stderrKeep}, opts: opts, exited: make(chan struct{}), runErr: make(chan error, 1)}
+	done := make(chan struct{}) // no process: the host has exited when its connection ends
+	c := &Client{stdin: w, stderr: &tail{max: stderrKeep}, opts: opts, exited: done, waited: done, runErr: make(chan error, 1)}
 	c.conn = jsonrpc.NewConn(jsonrpc.NewLineFramer(r, w).Limit(opts.MaxMessage), c.connOptions())
 	go func() {
 		err := c.conn.Run(context.Background())
