@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/proc"
+
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
@@ -203,12 +205,12 @@ var specs = map[string]func(name string){
 		pid := func(h *host) int {
 			n, err := strconv.Atoi(strings.TrimSpace(h.run(run)["stdout"].(string)))
 			Expect(err).NotTo(HaveOccurred())
-			DeferCleanup(kill, n)
+			DeferCleanup(proc.Kill, n)
 			return n
 		}
 		refPID, mutPID := pid(ref), pid(mut)
-		Expect(alive(refPID)).To(BeFalse(), "the reference leaves no process behind")
-		Expect(alive(mutPID)).To(BeTrue(), "the mutant left the background process running")
+		Expect(proc.Alive(refPID)).To(BeFalse(), "the reference leaves no process behind")
+		Expect(proc.Alive(mutPID)).To(BeTrue(), "the mutant left the background process running")
 	},
 	"unbounded-output": func(name string) {
 		posixOnly()

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/proc"
+
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
 
@@ -211,7 +213,7 @@ var _ = Describe("cancel against the reference host's command.run", func() {
 		running := pidsIn(pids)
 		Expect(running).To(HaveLen(2), "the command was running when the cancellation arrived")
 		for _, pid := range running {
-			Eventually(func() bool { return alive(pid) }, 5*time.Second).Should(BeFalse(), "process %d is gone", pid)
+			Eventually(func() bool { return proc.Alive(pid) }, 5*time.Second).Should(BeFalse(), "process %d is gone", pid)
 		}
 		Consistently(func() string { return s.onDisk("late.txt") }, time.Until(start.Add(3500*time.Millisecond)), 100*time.Millisecond).
 			Should(Equal(absent))

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/proc"
+
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	. "github.com/onsi/ginkgo/v2"
@@ -155,7 +157,7 @@ var _ = Describe("command.run", func() {
 		cancel()
 		Eventually(done).Should(Receive(MatchError(context.Canceled)))
 		for _, pid := range pids {
-			Eventually(func() bool { return alive(pid) }, 5*time.Second).Should(BeFalse(), "process %d is gone", pid)
+			Eventually(func() bool { return proc.Alive(pid) }, 5*time.Second).Should(BeFalse(), "process %d is gone", pid)
 		}
 		e.ok("list_files", map[string]any{"path": "."})
 	})

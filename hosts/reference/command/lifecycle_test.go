@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/proc"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -85,14 +87,14 @@ var _ = Describe("process lifecycle", func() {
 
 	It("finds survivors of a normal exit (the leftover check can fail)", func() {
 		// A process that leaves the group (setsid) escapes the group kill;
-		// processGone sees it, so the checks above are not vacuous.
+		// proc.Alive sees it, so the checks above are not vacuous.
 		if _, err := os.Stat("/usr/bin/setsid"); err != nil {
 			Skip("no setsid to escape the process group")
 		}
 		run(r, "setsid sleep 30 >/dev/null 2>&1 & echo $! > pids; sleep 0.2")
 		pids := readPIDs(pidFile())
 		DeferCleanup(killAll, pids)
-		Consistently(func() bool { return processGone(pids[0]) }).WithTimeout(300 * time.Millisecond).Should(BeFalse())
+		Consistently(func() bool { return proc.Alive(pids[0]) }).WithTimeout(300 * time.Millisecond).Should(BeTrue())
 	})
 
 	It("reports completion only after the output pipes close, like the original", func() {

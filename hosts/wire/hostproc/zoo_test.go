@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/galaxy-stack/conform/internal/proc"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
@@ -58,24 +58,13 @@ func startZoo(mode string, opts hostproc.StartOptions) *zoo {
 func (z *zoo) expectNoLeftovers() {
 	GinkgoHelper()
 	Eventually(func() []int { return hostproc.TreeOf(z.c.Token()) }).WithTimeout(2*time.Second).Should(BeEmpty(), "processes of the host's tree are left")
-	Expect(alive(z.pid)).To(BeFalse(), "the host process %d is left", z.pid)
+	Expect(proc.Alive(z.pid)).To(BeFalse(), "the host process %d is left", z.pid)
 }
 
 // within checks that the case has taken no longer than d so far.
 func (z *zoo) within(d time.Duration) {
 	GinkgoHelper()
 	Expect(time.Since(z.start)).To(BeNumerically("<", d), "the case took too long")
-}
-
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	return !regexp.MustCompile(`\) Z `).Match(b)
 }
 
 func initialize(z *zoo) error {
@@ -233,7 +222,7 @@ var _ = Describe("a hostile host", func() {
 			return child, err
 		}).Should(BeNumerically(">", 0))
 		Expect(z.c.Close(time.Second)).To(Succeed())
-		Eventually(func() bool { return alive(child) }).Should(BeFalse(), "child %d survived", child)
+		Eventually(func() bool { return proc.Alive(child) }).Should(BeFalse(), "child %d survived", child)
 		z.within(3 * time.Second)
 	})
 
@@ -321,7 +310,7 @@ var _ = Describe("a hostile host", func() {
 		z := startZoo("hang", hostproc.StartOptions{})
 		Expect(initialize(z)).To(Succeed())
 		hostproc.KillAll()
-		Eventually(func() bool { return alive(z.pid) }).WithTimeout(time.Second).Should(BeFalse())
+		Eventually(func() bool { return proc.Alive(z.pid) }).WithTimeout(time.Second).Should(BeFalse())
 		_, err := z.c.TraceFlush(context.Background())
 		Expect(err).To(HaveOccurred())
 		z.within(3 * time.Second)
