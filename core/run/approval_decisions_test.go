@@ -82,6 +82,39 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 		Expect(r.Checkpoint.Approvals).To(Equal([]string{"granted:approval-9:run_command:g"}))
 	})
 
+	It("applies the other effects of a result that grants an approval", func() {
+		e := scripted(calls(call("run_command", "g")), text("Granted and written."))
+		e.exec.tools = append(e.exec.tools, commandTool(func(port.ToolCall) (port.ToolResult, error) {
+			return ok("command.run", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-9",
+				Writes: []port.Write{{Path: "src/a.ts", BeforeHash: sp("before"), AfterHash: sp("after")}}}), nil
+		}))
+		e.verifier = newVerifier()
+		r := e.start(baseRequest("run-granted-with-write"))
+		Expect(r.Writes).To(HaveLen(1))
+		Expect(r.Writes[0].ToolCallID).To(Equal("g"))
+		Expect(transitions(r)).To(ContainElement("inspecting->executing"))
+	})
+
+	It("leaves the return to the queued decision when a later call of the batch carries a grant with no approval pending", func() {
+		e := approvalEnv(calls(call("workspace_list", "l")), calls(call("run_command", "a"), call("approve", "b")),
+			text("Approved."), text("Approved."), text("Approved."))
+		e.exec.tools = append(e.exec.tools, testTool{name: "approve", canonical: "approval.record", caps: []string{"approval"},
+			handle: func(port.ToolCall) (port.ToolResult, error) {
+				return ok("approval.record", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-1"}), nil
+			}})
+		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.onEvent = func(c *run.Controller, ev run.Event) {
+			// Decided before the batch looks for pending approvals, so b runs.
+			if ev.Type == run.EventToolResult && ev.Call.ToolCallID == "a" {
+				c.ResolveApproval(ev.RunID, "approval-1", run.DecisionGranted)
+			}
+		}
+		r := e.start(baseRequest("run-grant-without-pending"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(e.exec.names()).To(Equal([]string{"workspace_list", "run_command", "approve"}))
+		Expect(transitions(r)).To(ContainElements("inspecting->waiting_approval", "waiting_approval->inspecting"))
+	})
+
 	It("counts an approval-blocked call as a tool call", func() {
 		e := approvalEnv(calls(call("run_command", "a"), call("workspace_list", "b")), text("never"))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
