@@ -78,4 +78,3 @@ var _ = Describe("checkpoint persistence and restore at their edges (RUNTIME §2
 		Expect(r2.Checkpoint.ResearchSources).To(Equal(r.Checkpoint.ResearchSources))
 	})
 })
-

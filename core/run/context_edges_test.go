@@ -28,4 +28,3 @@ var _ = Describe("the model request at its edges (RUNTIME §11 steps 5–8, §28
 		Expect(m.Requests()[0].MaxOutputTokens).To(Equal(100))
 	})
 })
-
