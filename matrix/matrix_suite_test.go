@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/internal/suite"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -21,5 +22,6 @@ func TestMatrix(t *testing.T) {
 	if err := UseHost(Config{Host: "reference"}); err != nil {
 		t.Fatal(err)
 	}
-	RunSpecs(t, "Matrix against the reference host")
+	s, r := suite.Config()
+	RunSpecs(t, "Matrix against the reference host", s, r)
 }

@@ -9,14 +9,14 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/internal/toolfacts"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/decisions.golden from the approval policy")
 
 func TestApproval(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "core/approval")
+	suite.Run(t, "core/approval")
 }
 
 // toolFact is one tool's catalog facts (internal/toolfacts).

@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/internal/rapidtest"
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 // TestMain makes rapid run 1,000 cases per property unless -rapid.checks
@@ -19,6 +18,5 @@ func TestMain(m *testing.M) {
 }
 
 func TestCanon(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "canon")
+	suite.Run(t, "canon")
 }

@@ -3,11 +3,9 @@ package catalog_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestCatalog(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "catalog")
+	suite.Run(t, "catalog")
 }

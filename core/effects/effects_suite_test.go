@@ -8,14 +8,14 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/internal/toolfacts"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/profile.golden from the core profile")
 
 func TestEffects(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "core/effects")
+	suite.Run(t, "core/effects")
 }
 
 // toolFact is one tool's catalog facts (internal/toolfacts).

@@ -3,11 +3,9 @@ package guard_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestGuard(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "guard")
+	suite.Run(t, "guard")
 }

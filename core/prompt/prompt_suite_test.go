@@ -4,13 +4,11 @@ import (
 	"flag"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 var update = flag.Bool("update", false, "update golden test files in testdata (the user-task golden)")
 
 func TestPrompt(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "core/prompt")
+	suite.Run(t, "core/prompt")
 }

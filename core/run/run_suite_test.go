@@ -3,11 +3,9 @@ package run_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestRun(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "core/run")
+	suite.Run(t, "core/run")
 }

@@ -3,11 +3,9 @@ package schema_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestSchema(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "schema")
+	suite.Run(t, "schema")
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/window"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestWindow(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "core/window")
+	suite.Run(t, "core/window")
 }
 
 // evidencePayload is a valid checkpoint payload whose evidence grows with

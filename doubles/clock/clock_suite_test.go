@@ -3,11 +3,9 @@ package clock_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestClock(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "clock")
+	suite.Run(t, "clock")
 }

@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
-
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestMain(m *testing.M) {
@@ -18,6 +16,5 @@ func TestMain(m *testing.M) {
 }
 
 func TestHost(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "doubles/host")
+	suite.Run(t, "doubles/host")
 }

@@ -3,11 +3,9 @@ package model_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestModel(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "model")
+	suite.Run(t, "model")
 }

@@ -3,11 +3,9 @@ package store_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestStore(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "store")
+	suite.Run(t, "store")
 }

@@ -5,8 +5,7 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 // TestMain lets the test binary act as the host process (`host serve
@@ -18,6 +17,5 @@ func TestMain(m *testing.M) {
 }
 
 func TestMutants(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "mutants")
+	suite.Run(t, "mutants")
 }

@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
-
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestMain(m *testing.M) {
@@ -19,6 +17,5 @@ func TestMain(m *testing.M) {
 }
 
 func TestProxy(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "hosts/proxy")
+	suite.Run(t, "hosts/proxy")
 }

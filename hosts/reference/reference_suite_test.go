@@ -20,6 +20,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
+	"github.com/galaxy-stack/conform/internal/suite"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -33,8 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestReference(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "reference")
+	suite.Run(t, "reference")
 }
 
 // prober is shared by the in-process hosts of this test process.

@@ -3,11 +3,9 @@ package wire_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestWire(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Wire")
+	suite.Run(t, "Wire")
 }

@@ -7,10 +7,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/internal/testhost"
-
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
@@ -35,8 +33,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestLab(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "lab")
+	suite.Run(t, "lab")
 }
 
 // serveStoreless serves the reference host, answering initialize with

@@ -3,11 +3,9 @@ package oracle_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestOracle(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "oracle")
+	suite.Run(t, "oracle")
 }

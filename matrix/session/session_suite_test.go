@@ -3,11 +3,9 @@ package session
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestSession(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "session")
+	suite.Run(t, "session")
 }

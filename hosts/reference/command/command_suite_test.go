@@ -4,10 +4,8 @@ import (
 	"os"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 // probeHelperArg makes the test binary act as the in-sandbox probe helper,
@@ -22,8 +20,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestCommand(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "command")
+	suite.Run(t, "command")
 }
 
 // prober is the one Prober of the test process, as in a host.

@@ -3,11 +3,9 @@ package hosterr_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestHostErr(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "hosterr")
+	suite.Run(t, "hosterr")
 }

@@ -3,11 +3,9 @@ package research
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestResearch(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "research")
+	suite.Run(t, "research")
 }

@@ -10,11 +10,11 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestWorkspace(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Workspace Suite")
+	suite.Run(t, "Workspace Suite")
 }
 
 var ctx = context.Background()

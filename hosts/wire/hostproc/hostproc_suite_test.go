@@ -5,13 +5,11 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestHostproc(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Hostproc")
+	suite.Run(t, "Hostproc")
 }
 
 // executeParams returns valid tool/execute params for callID.

@@ -3,11 +3,9 @@ package jsonrpc_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestJSONRPC(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "JSONRPC")
+	suite.Run(t, "JSONRPC")
 }

@@ -3,11 +3,9 @@ package kit_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 func TestKit(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Kit")
+	suite.Run(t, "Kit")
 }
