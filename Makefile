@@ -21,7 +21,8 @@ fmt:
 
 # Mutation testing (MUTATION.md): installs the pinned gremlins into .bin/
 # and runs it one package at a time with 2 workers. Tens of minutes, so not
-# part of test. PKGS narrows it, e.g. make mutation PKGS=core/guard.
+# part of test. PKGS narrows it, e.g. make mutation PKGS=core/guard;
+# PKGS=all runs every package of core/, hosts/reference/ and matrix/oracle.
 GREMLINS_VERSION = v0.6.0
 mutation:
 	GOBIN=$(CURDIR)/.bin go install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION)

@@ -7,6 +7,8 @@
 #
 #   .ci/mutation.sh                       every package, then MUTATION.md
 #   .ci/mutation.sh core/run              one package, then MUTATION.md
+#   .ci/mutation.sh all                   every package of core/, hosts/reference/
+#                                         and matrix/oracle (hours)
 #   ONLY=gate.go .ci/mutation.sh core/run only the files matching ONLY
 #   .ci/mutation.sh -report               MUTATION.md from the kept JSON
 set -euo pipefail
@@ -23,6 +25,8 @@ pkgs=("$@")
 if [ "${1:-}" != "-report" ]; then
 	if [ ${#pkgs[@]} -eq 0 ]; then
 		pkgs=(core/run core/guard core/checkpoint hosts/reference/workspace matrix/oracle)
+	elif [ "$1" = all ]; then
+		mapfile -t pkgs < <(go list -f '{{if .GoFiles}}{{.Dir}}{{end}}' ./core/... ./hosts/reference/... ./matrix/oracle | sed "s|^$PWD/||")
 	fi
 	for p in "${pkgs[@]}"; do
 		name=${p//\//_}
