@@ -176,7 +176,8 @@ func listSpecs(t *testing.T, root, dir string) (specs, error) {
 	return s, nil
 }
 
-// suiteFunc names the test function of dir that calls RunSpecs, or "".
+// suiteFunc names the test function of dir that runs its Ginkgo specs
+// (RunSpecs, or suite.Run of internal/suite), or "".
 func suiteFunc(dir string) (string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
@@ -196,8 +197,12 @@ func suiteFunc(dir string) (string, error) {
 			found := false
 			ast.Inspect(fn.Body, func(n ast.Node) bool {
 				if call, ok := n.(*ast.CallExpr); ok {
-					if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "RunSpecs" {
-						found = true
+					switch fun := call.Fun.(type) {
+					case *ast.Ident: // RunSpecs(t, …)
+						found = fun.Name == "RunSpecs"
+					case *ast.SelectorExpr: // suite.Run(t, …) of internal/suite
+						x, ok := fun.X.(*ast.Ident)
+						found = ok && x.Name == "suite" && fun.Sel.Name == "Run"
 					}
 				}
 				return !found
