@@ -31,9 +31,6 @@ import (
 // check.
 const Version = "0.1.0"
 
-// HarnessVersion is conform's version, set by the command line.
-var HarnessVersion = "devel"
-
 // Config says what to certify and how to report it.
 type Config struct {
 	Host   string // the --host value: a built-in name or a command line
@@ -365,7 +362,7 @@ func (t *target) document() *reports.Document {
 	d := &reports.Document{
 		SchemaVersion: reports.SchemaVersion,
 		Kind:          reports.KindCertify,
-		Harness:       reports.NewHarness(HarnessVersion),
+		Harness:       reports.NewHarness(),
 		StartedAt:     t.started.UTC().Format(time.RFC3339),
 		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.argv[0])},
 		OS:            runtime.GOOS, Arch: runtime.GOARCH,

@@ -13,6 +13,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/reports"
 )
 
 var _ = register(def[matrixFlags]{
@@ -222,7 +223,7 @@ var _ = register(def[noFlags]{
 		if len(args) != 0 {
 			return usagef("version: unexpected arguments %q", args)
 		}
-		fmt.Fprintf(out.stdout, "conform %s (matrix %s)\n", version, matrix.Version)
+		fmt.Fprintf(out.stdout, "conform %s (matrix %s)\n", reports.Version(), matrix.Version)
 		return nil
 	},
 })

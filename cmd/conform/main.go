@@ -15,9 +15,6 @@ import (
 	"github.com/galaxy-stack/conform/matrix"
 )
 
-// version is conform's version; release builds set it with -ldflags.
-var version = "0.1.0-dev"
-
 func main() {
 	builtin.MaybeServe()
 	setup()
@@ -52,7 +49,6 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 // serve`, which builtin.MaybeServe takes before main1 runs, exits by the
 // same rule in builtin.ServeMain.
 func main1(args []string, stdout, stderr io.Writer) int {
-	matrix.HarnessVersion = version
 	err := dispatch(args, stdout, stderr)
 	var ue *usageError
 	var ie *matrix.InvocationError

@@ -4,14 +4,15 @@ import (
 	"strings"
 	"time"
 
+	"runtime"
+	"slices"
+
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/reports"
-	"runtime"
-	"slices"
 )
 
 // runDoc builds the result document of `conform run` (kind "run"): one
@@ -84,7 +85,7 @@ func (r *runDoc) skip(fx *fixture.Fixture, reason string) {
 func (r *runDoc) document(interrupted bool) *reports.Document {
 	d := &reports.Document{
 		SchemaVersion: reports.SchemaVersion, Kind: reports.KindRun,
-		Harness: reports.NewHarness(matrix.HarnessVersion),
+		Harness: reports.NewHarness(),
 		Host:    reports.Host{Command: r.host, Mutant: r.mutant, CoreFault: r.coreFault},
 		OS:      runtime.GOOS, Arch: runtime.GOARCH, MatrixVersion: matrix.Version,
 		StartedAt:   r.started.UTC().Format(time.RFC3339),

@@ -3,7 +3,6 @@ package selftest
 import (
 	"slices"
 
-	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -17,7 +16,7 @@ func (r *Result) Document() *reports.Document {
 		c.Items = slices.Clone(r.Reference.Items)
 		d = &c
 	} else {
-		d.SchemaVersion, d.Harness, d.MatrixVersion, d.Items = reports.SchemaVersion, reports.NewHarness(matrix.HarnessVersion), r.MatrixVersion, []reports.Item{}
+		d.SchemaVersion, d.Harness, d.MatrixVersion, d.Items = reports.SchemaVersion, reports.NewHarness(), r.MatrixVersion, []reports.Item{}
 		d.Host.Command = "reference"
 	}
 	d.Kind = reports.KindSelfTest

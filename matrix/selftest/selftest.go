@@ -167,7 +167,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if out == nil {
 		out = io.Discard
 	}
-	res := &Result{SchemaVersion: SchemaVersion, Harness: matrix.HarnessVersion, MatrixVersion: matrix.Version, Faults: []FaultResult{}, Items: []ItemResult{}, Problems: []string{}}
+	res := &Result{SchemaVersion: SchemaVersion, Harness: reports.Version(), MatrixVersion: matrix.Version, Faults: []FaultResult{}, Items: []ItemResult{}, Problems: []string{}}
 
 	ref, err := certify(ctx, opts.Exe, filepath.Join(dir, "reference.json"), only)
 	if err != nil {
