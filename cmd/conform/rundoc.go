@@ -1,11 +1,10 @@
 package main
 
 import (
-	"strings"
-	"time"
-
 	"runtime"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
