@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -99,3 +100,18 @@ var _ = BeforeEach(func() {
 // InterruptedReason is the reason of the item that was running when a
 // signal stopped the run; it is skipped, not failed.
 const InterruptedReason = "interrupted before it finished"
+
+// An Interruption is the cause a caller gives the run's context when a
+// signal stops the run. A spec that fails once the run's context has ended
+// with an Interruption failed because of it (its session ended under it), so
+// it is skipped as interrupted, like the spec Ginkgo itself interrupts.
+type Interruption interface {
+	error
+	Interruption()
+}
+
+// interrupted reports whether a signal has stopped the run.
+func interrupted() bool {
+	var in Interruption
+	return errors.As(context.Cause(runContext()), &in)
+}

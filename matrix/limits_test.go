@@ -1,6 +1,8 @@
 package matrix
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -26,5 +28,32 @@ func TestCollectSkipsTheInterruptedItem(t *testing.T) {
 	it := tg.items[1]
 	if it == nil || it.Status != reports.Skipped || it.Repro != "" || it.Reason != InterruptedReason {
 		t.Errorf("interrupted item recorded as %+v, want skipped with reason %q and no repro", it, InterruptedReason)
+	}
+}
+
+// testInterruption is the cause a signal gives the run's context.
+type testInterruption struct{}
+
+func (testInterruption) Error() string { return "interrupted by SIGINT" }
+func (testInterruption) Interruption() {}
+
+// A spec that fails because the signal ended the run's context, before
+// Ginkgo marked it interrupted, is skipped as interrupted too; a run that
+// ended for another cause (its --timeout) still fails it.
+func TestCollectSkipsASpecFailedByTheInterruption(t *testing.T) {
+	for _, c := range []struct {
+		cause error
+		want  string
+	}{{testInterruption{}, reports.Skipped}, {errors.New("run timed out after 1h (--timeout)"), reports.Failed}} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(c.cause)
+		setRunContext(ctx)
+		tg := &target{cfg: Config{Host: "reference"}, items: map[int]*reports.Item{}}
+		tg.collect(types.SpecReport{State: types.SpecStateFailed, LeafNodeLabels: []string{"item:1"},
+			Failure: types.Failure{Message: "scenario inspect.json: " + c.cause.Error()}})
+		setRunContext(nil)
+		if it := tg.items[1]; it == nil || it.Status != c.want {
+			t.Errorf("cause %q: item recorded as %+v, want %s", c.cause, it, c.want)
+		}
 	}
 }

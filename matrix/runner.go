@@ -250,8 +250,11 @@ func (t *target) collect(r SpecReport) {
 		if s, ok := strings.CutPrefix(reason, notApplicablePrefix); ok {
 			status, reason = reports.NotApplicable, s
 		}
-	case r.State.Is(types.SpecStateInterrupted):
+	case r.State.Is(types.SpecStateInterrupted),
+		r.State.Is(types.SpecStateFailureStates) && interrupted():
 		// A signal stopped the spec: it did not fail, it did not finish.
+		// The signal also ends the run's context, and a session that sees
+		// that first fails its spec before Ginkgo marks it interrupted.
 		status, reason = reports.Skipped, InterruptedReason
 	case r.State.Is(types.SpecStateFailureStates):
 		status = reports.Failed

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/matrix"
 )
 
 // killHosts kills the process tree of every host conform started; tests
@@ -39,6 +40,12 @@ type interruptedError struct{ sig syscall.Signal }
 func (e *interruptedError) Error() string { return "interrupted by " + signalName(e.sig) }
 
 func (e *interruptedError) exitStatus() int { return 128 + int(e.sig) }
+
+// Interruption marks the error as a matrix.Interruption: the item running
+// at the signal is skipped as interrupted, not failed.
+func (e *interruptedError) Interruption() {}
+
+var _ matrix.Interruption = (*interruptedError)(nil)
 
 func signalName(s syscall.Signal) string {
 	switch s {
