@@ -56,10 +56,7 @@ finished results are printed and written with "interrupted": true, and
 conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
 once.`,
 	Flags: func(fs *flag.FlagSet) *certifyFlags {
-		f := &certifyFlags{}
-		fs.StringVar(&f.host, "host", "", "the host under test: a built-in name or a command line")
-		fs.StringVar(&f.mutant, "mutant", "", "serve the named fault `NAME` of the reference host (with --host reference)")
-		fs.StringVar(&f.coreFault, "core-fault", "", "switch on the named fault `NAME` of conform's own core runtime (see 'conform selftest --list')")
+		f := &certifyFlags{hostFlags: addHostFlags(fs)}
 		fs.StringVar(&f.only, "only", "", "comma-separated item IDs to run (default: all)")
 		fs.StringVar(&f.area, "area", "", "run only the items of this area")
 		fs.BoolVar(&f.asJSON, "json", false, "print the result document on standard output and nothing else")
@@ -73,11 +70,12 @@ once.`,
 
 // certifyFlags are the flags of conform certify.
 type certifyFlags struct {
-	host, mutant, coreFault, only, area string
-	asJSON                              bool
-	reports                             *reportFlags
-	timeout                             *time.Duration
-	env                                 *hostEnv
+	*hostFlags
+	only, area string
+	asJSON     bool
+	reports    *reportFlags
+	timeout    *time.Duration
+	env        *hostEnv
 }
 
 func runCertify(f *certifyFlags, args []string, out streams) error {

@@ -6,6 +6,21 @@ import (
 	"strings"
 )
 
+// hostFlags are the flags that name the host under test, shared by
+// certify and run.
+type hostFlags struct {
+	host, mutant, coreFault string
+}
+
+// addHostFlags declares --host, --mutant and --core-fault on fs.
+func addHostFlags(fs *flag.FlagSet) *hostFlags {
+	f := &hostFlags{}
+	fs.StringVar(&f.host, "host", "", "the host under test: a built-in name or a command line")
+	fs.StringVar(&f.mutant, "mutant", "", "serve the named fault `NAME` of the reference host (with --host reference)")
+	fs.StringVar(&f.coreFault, "core-fault", "", "switch on the named fault `NAME` of conform's own core runtime (see 'conform selftest --list')")
+	return f
+}
+
 // hostEnv is the value of the repeatable --host-env flag: names of
 // environment variables passed to the host in addition to the allowlist.
 type hostEnv []string

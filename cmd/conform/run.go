@@ -119,10 +119,7 @@ refuses, a host command that cannot be found or started; 130 or 143 a signal
 stopped it.`,
 	Interspersed: true,
 	Flags: func(fs *flag.FlagSet) *runFlags {
-		f := &runFlags{}
-		fs.StringVar(&f.host, "host", "", "the host under test: a built-in name or a command line")
-		fs.StringVar(&f.mutant, "mutant", "", "serve the named fault `NAME` of the reference host (with --host reference)")
-		fs.StringVar(&f.coreFault, "core-fault", "", "switch on the named fault `NAME` of conform's own core runtime (see 'conform selftest --list')")
+		f := &runFlags{hostFlags: addHostFlags(fs)}
 		fs.StringVar(&f.campaign, "campaign", "", "run the stages of the campaign in `DIR` on one shared workspace")
 		fs.BoolVar(&f.keep, "keep", false, "keep the workspaces and print their paths")
 		fs.BoolVar(&f.asJSON, "json", false, "print the reports as JSON on standard output and nothing else")
@@ -140,12 +137,13 @@ stopped it.`,
 
 // runFlags are the flags of conform run.
 type runFlags struct {
-	host, mutant, coreFault, campaign, task, transcript string
-	keep, asJSON, forbid                                bool
-	maxSize                                             int64
-	timeout                                             *time.Duration
-	env                                                 *hostEnv
-	reports                                             *reportFlags
+	*hostFlags
+	campaign, task, transcript string
+	keep, asJSON, forbid       bool
+	maxSize                    int64
+	timeout                    *time.Duration
+	env                        *hostEnv
+	reports                    *reportFlags
 }
 
 // runRun runs conform run.
