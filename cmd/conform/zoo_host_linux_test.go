@@ -9,12 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/galaxy-stack/conform/internal/testhost"
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -209,15 +210,7 @@ func (z *zoo) start() {
 
 // spawn starts a long sleep that inherits stderr and records its PID.
 func (z *zoo) spawn(attr *syscall.SysProcAttr, env []string) {
-	cmd := exec.Command("sleep", "300")
-	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = attr
-	cmd.Env = env
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "zoo: spawn:", err)
-		os.Exit(8)
-	}
-	recordPID(z.dir, cmd.Process.Pid)
+	recordPID(z.dir, testhost.SpawnSleep(attr, env))
 }
 
 // fromHarness handles one line the harness sent.

@@ -7,10 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/galaxy-stack/conform/internal/testhost"
 )
 
 // zooEnv selects the hostile host the test binary plays when it is
@@ -143,15 +144,15 @@ func zooHost(mode string) {
 		fmt.Fprintln(os.Stderr, "zoo: last line")
 		serve(nil)
 	case "setsid-grandchild":
-		spawn(&syscall.SysProcAttr{Setsid: true}, nil)
+		testhost.SpawnSleep(&syscall.SysProcAttr{Setsid: true}, nil)
 		fmt.Fprintln(os.Stderr, "zoo: leaving a setsid child on stderr")
 		os.Exit(1)
 	case "group-grandchild":
-		spawn(nil, nil)
+		testhost.SpawnSleep(nil, nil)
 		serve(nil)
 	case "hidden-grandchild":
 		// Like a command a host runs: its own group, a scrubbed environment.
-		pid := spawn(&syscall.SysProcAttr{Setpgid: true}, []string{"PATH=" + os.Getenv("PATH")})
+		pid := testhost.SpawnSleep(&syscall.SysProcAttr{Setpgid: true}, []string{"PATH=" + os.Getenv("PATH")})
 		fmt.Fprintf(os.Stderr, "child %d\n", pid)
 		serve(nil)
 	case "flood":
@@ -208,19 +209,6 @@ func zooHost(mode string) {
 		fmt.Fprintf(os.Stderr, "zoo: unknown mode %q\n", mode)
 		os.Exit(9)
 	}
-}
-
-// spawn starts a long sleep that inherits stderr and returns its PID.
-func spawn(attr *syscall.SysProcAttr, env []string) int {
-	cmd := exec.Command("sleep", "300")
-	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = attr
-	cmd.Env = env
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "zoo: spawn:", err)
-		os.Exit(8)
-	}
-	return cmd.Process.Pid
 }
 
 // signalIgnore makes the host ignore the signals a polite harness sends.
