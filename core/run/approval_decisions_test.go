@@ -19,15 +19,6 @@ func commandTool(h func(port.ToolCall) (port.ToolResult, error)) testTool {
 	return testTool{name: "run_command", canonical: "command.run", caps: []string{"approval", "state_version", "write"}, handle: h}
 }
 
-// pauseAfter pauses the run when the tool result of the call id arrives.
-func pauseAfter(id string) func(*run.Controller, run.Event) {
-	return func(c *run.Controller, ev run.Event) {
-		if ev.Type == run.EventToolResult && ev.Call.ToolCallID == id {
-			c.Pause(ev.RunID, "")
-		}
-	}
-}
-
 // decisionTexts lists the request_id line of every approval decision
 // feedback in the messages of req, in order.
 func decisionTexts(req port.RoundRequest) []string {

@@ -21,19 +21,10 @@ func (s stallingStore) SaveCheckpoint(ctx context.Context, _ json.RawMessage) (p
 	return port.CheckpointReceipt{}, ctx.Err()
 }
 
-// pauseOnFirstResult makes e pause its run on the first tool result.
-func pauseOnFirstResult(e *env) *env {
-	e.onEvent = func(c *run.Controller, ev run.Event) {
-		if ev.Type == run.EventToolResult {
-			c.Pause(ev.RunID, "")
-		}
-	}
-	return e
-}
-
 var _ = Describe("checkpoint persistence and restore at their edges (RUNTIME §21)", func() {
 	It("fails a pause whose checkpoint save outlives the persistence grace with DEADLINE_EXCEEDED, not as a store failure", func() {
-		e := pauseOnFirstResult(scripted(calls(call("workspace_list", "l")), text("never")))
+		e := scripted(calls(call("workspace_list", "l")), text("never"))
+		e.onEvent = pauseAfterFirstResult
 		e.store, e.verifier = stallingStore{store.NewRunStore()}, newVerifier()
 		e.timers = fireAt(10_000)
 		r := e.start(baseRequest("run-persistence-grace"))
@@ -46,7 +37,8 @@ var _ = Describe("checkpoint persistence and restore at their edges (RUNTIME §2
 		undo, err := faults.Enable(faults.CheckpointIgnoreSaveFailure)
 		Expect(err).NotTo(HaveOccurred())
 		defer undo()
-		e := pauseOnFirstResult(scripted(calls(call("workspace_list", "l")), text("never")))
+		e := scripted(calls(call("workspace_list", "l")), text("never"))
+		e.onEvent = pauseAfterFirstResult
 		st := store.NewFailingRunStore(store.NewRunStore(), store.Fault{Op: store.OpPut, Nth: 1})
 		e.store, e.verifier = st, newVerifier()
 		r := e.start(baseRequest("run-ignore-save-failure"))
@@ -57,7 +49,8 @@ var _ = Describe("checkpoint persistence and restore at their edges (RUNTIME §2
 	It("keeps the idempotency keys and research sources of the checkpoint it resumes from", func() {
 		sources := map[string][]port.ResearchSource{"f": {fetched("https://b.example/page", "b read")}}
 		st, v := store.NewRunStore(), newVerifier()
-		first := pauseOnFirstResult(scripted(calls(argCall("research_fetch", "f", map[string]any{})), text("never")))
+		first := scripted(calls(argCall("research_fetch", "f", map[string]any{})), text("never"))
+		first.onEvent = pauseAfterFirstResult
 		first.exec.tools = append(first.exec.tools, researchTool(sources))
 		first.store, first.verifier = st, v
 		r := first.start(baseRequest("run-restore-keys"))
@@ -67,7 +60,8 @@ var _ = Describe("checkpoint persistence and restore at their edges (RUNTIME §2
 		Expect(r.Checkpoint.LastToolCalls[0].IdempotencyKey).To(Equal(key))
 		Expect(r.Checkpoint.ResearchSources).To(HaveLen(1))
 
-		again := pauseOnFirstResult(scripted(calls(call("workspace_list", "l")), text("never")))
+		again := scripted(calls(call("workspace_list", "l")), text("never"))
+		again.onEvent = pauseAfterFirstResult
 		again.exec.tools = append(again.exec.tools, researchTool(sources))
 		again.store, again.verifier = st, v
 		r2 := again.resume(baseRequest("run-restore-keys"))

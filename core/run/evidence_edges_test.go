@@ -52,8 +52,9 @@ func failedWriteRun(runID string, moveState bool) []port.RoundRequest {
 
 var _ = Describe("run evidence at its edges (RUNTIME §16–§18)", func() {
 	It("clears only the open problem a passing validation supersedes, keeping the others", func() {
-		e := pauseOnNthResult(scripted(calls(call("project_validate", "v1")), calls(call("project_validate", "v2")),
-			calls(call("project_validate", "v3")), text("never")), "v3")
+		e := scripted(calls(call("project_validate", "v1")), calls(call("project_validate", "v2")),
+			calls(call("project_validate", "v3")), text("never"))
+		e.onEvent = pauseAfter("v3")
 		e.verifier = newVerifier()
 		e.exec.set("project_validate", validationsByCall(map[string]port.ValidationEntry{
 			"v1": {ID: "unit", Detail: "unit tests fail", Scope: "workspace", Status: "failed"},
@@ -87,7 +88,8 @@ var _ = Describe("run evidence at its edges (RUNTIME §16–§18)", func() {
 	})
 
 	It("keeps the argument digest in canonical JSON, without HTML escapes", func() {
-		e := pauseOnNthResult(scripted(calls(argCall("workspace_list", "l", map[string]any{"path": "src/a<b>&c.ts"})), text("never")), "l")
+		e := scripted(calls(argCall("workspace_list", "l", map[string]any{"path": "src/a<b>&c.ts"})), text("never"))
+		e.onEvent = pauseAfter("l")
 		r := e.start(baseRequest("run-argument-digest"))
 		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
 		Expect(r.Checkpoint.LastToolCalls[0].ArgumentDigest).To(Equal(`{"path":"src/a<b>&c.ts"}`))
@@ -112,13 +114,3 @@ var _ = Describe("run evidence at its edges (RUNTIME §16–§18)", func() {
 		Expect(run.IsGeneratedPath([]string{})).To(BeFalse())
 	})
 })
-
-// pauseOnNthResult makes e pause its run on the tool result of call id.
-func pauseOnNthResult(e *env, id string) *env {
-	e.onEvent = func(c *run.Controller, ev run.Event) {
-		if ev.Type == run.EventToolResult && ev.Call.ToolCallID == id {
-			c.Pause(ev.RunID, "")
-		}
-	}
-	return e
-}

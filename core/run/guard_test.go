@@ -301,15 +301,8 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 
 	It("records the no-progress counters in every checkpoint and restores them on resume (§21)", func() {
 		st, v := store.NewRunStore(), newVerifier()
-		pauseOn := func(id string) func(c *run.Controller, ev run.Event) {
-			return func(c *run.Controller, ev run.Event) {
-				if ev.Type == run.EventToolResult && ev.Call.ToolCallID == id {
-					c.Pause(ev.RunID, "")
-				}
-			}
-		}
 		e := readEnv(append(repeatRounds(3, "read_file", "r", map[string]any{"path": "src/a.ts"}), text("never"))...)
-		e.store, e.verifier, e.onEvent = st, v, pauseOn("r-2")
+		e.store, e.verifier, e.onEvent = st, v, pauseAfter("r-2")
 		req := withBudget(baseRequest("run-counters"), run.BudgetInput{MaxTurns: run.N(12), NoProgressPolicy: "strict"})
 		req.AcceptanceCriteria = []prompt.Criterion{{ID: "open", Text: "keeps the evidence from being ready"}}
 		first := e.start(req)
@@ -322,7 +315,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 		Expect(np.ObservationFamilies[0].Count).To(BeEquivalentTo(3))
 
 		again := readEnv(calls(argCall("read_file", "r-3", map[string]any{"path": "src/a.ts"})), text("never"))
-		again.store, again.verifier, again.onEvent = st, v, pauseOn("r-3")
+		again.store, again.verifier, again.onEvent = st, v, pauseAfter("r-3")
 		r := again.resume(req)
 		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
 		// The identical-repeat count survived the pause: the 4th identical

@@ -315,6 +315,24 @@ func (e *env) controller() *run.Controller {
 	return e.ctrl
 }
 
+// pauseAfter is an onEvent handler that pauses the run when the tool
+// result of the call id arrives.
+func pauseAfter(id string) func(*run.Controller, run.Event) {
+	return func(c *run.Controller, ev run.Event) {
+		if ev.Type == run.EventToolResult && ev.Call.ToolCallID == id {
+			c.Pause(ev.RunID, "")
+		}
+	}
+}
+
+// pauseAfterFirstResult is an onEvent handler that pauses the run at its
+// first tool result.
+func pauseAfterFirstResult(c *run.Controller, ev run.Event) {
+	if ev.Type == run.EventToolResult {
+		c.Pause(ev.RunID, "")
+	}
+}
+
 func wait(h *run.Handle) run.Result {
 	select {
 	case <-h.Done():

@@ -22,13 +22,6 @@ func (m anonymousModel) StreamRound(ctx context.Context, req port.RoundRequest) 
 
 func tokens(input int) *port.TokenUsage { return &port.TokenUsage{InputTokens: &input} }
 
-// pauseAfterFirstResult pauses the run at its first tool result.
-func pauseAfterFirstResult(c *run.Controller, ev run.Event) {
-	if ev.Type == run.EventToolResult {
-		c.Pause(ev.RunID, "")
-	}
-}
-
 var _ = Describe("model rounds at their edges (RUNTIME §12.1, §12.2)", func() {
 	DescribeTable("asks the model to preserve thinking exactly when the capability is supported",
 		func(capability string, want bool) {
