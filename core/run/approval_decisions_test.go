@@ -13,12 +13,6 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// commandTool is a command.run tool with the approval capability whose
-// results come from h.
-func commandTool(h func(port.ToolCall) (port.ToolResult, error)) testTool {
-	return testTool{name: "run_command", canonical: "command.run", caps: []string{"approval", "state_version", "write"}, handle: h}
-}
-
 // decisionTexts lists the request_id line of every approval decision
 // feedback in the messages of req, in order.
 func decisionTexts(req port.RoundRequest) []string {

@@ -8,12 +8,18 @@ import (
 	. "github.com/onsi/gomega"
 )
 
+// commandTool is a command.run tool with the approval capability whose
+// results come from h.
+func commandTool(h func(port.ToolCall) (port.ToolResult, error)) testTool {
+	return testTool{name: "run_command", canonical: "command.run", caps: []string{"approval", "state_version", "write"}, handle: h}
+}
+
+// approvalEnv is a scripted env whose run_command asks for approval-1.
 func approvalEnv(rounds ...model.Round) *env {
 	e := scripted(rounds...)
-	e.exec.tools = append(e.exec.tools, testTool{name: "run_command", canonical: "command.run", caps: []string{"approval", "state_version", "write"},
-		handle: func(port.ToolCall) (port.ToolResult, error) {
-			return ok("command.run", &port.Effects{Approval: "pending", ApprovalRequestID: "approval-1"}), nil
-		}})
+	e.exec.tools = append(e.exec.tools, commandTool(func(port.ToolCall) (port.ToolResult, error) {
+		return ok("command.run", &port.Effects{Approval: "pending", ApprovalRequestID: "approval-1"}), nil
+	}))
 	return e
 }
 
