@@ -92,21 +92,26 @@ run_command, validate_project (which runs the scripts the workspace
 declares, such as package.json's), manage_session or manage_preview, and
 the host then spawns a process on this machine with your rights. conform
 trusts its own scenarios, the ones built into it: a file whose bytes are
-exactly those of one (a checkout's unchanged fixtures/matrix/ files, a
+exactly those of one (a checkout's unchanged fixtures/matrix/ file, or a
 byte-identical copy anywhere), or a fixtures/matrix/ path that does not
 exist on disk. Every other fixture, scenario and campaign stage is a
 stranger's: its calls of those tools go to the host only when the host
 reported an active, verified containment backend at initialize (the
-reference host does with working bubblewrap on Linux; never with --mutant,
-or with --forbid-containment) or serves the tool with a double. Otherwise
-conform answers the call itself with DENY_UNCONTAINED_COMMAND, the host
-never sees it, and the fixture fails with an "uncontainedCommand" failure
-naming the call. --allow-uncontained-commands lets them go to the host all
-the same: conform prints an "allowance:" line when the run starts, and one
-below each fixture for each call that went to the host uncontained, and the
-result document's item carries the same lines in its reason; the repro
-commands leave the flag out. git_operation is not among them: every git
-the host or conform runs has hooks, filters and the like switched off.
+reference host does where bubblewrap works, unless --forbid-containment)
+or serves the tool with a double. Otherwise conform answers the call
+itself with DENY_UNCONTAINED_COMMAND, the host never sees it, and the
+fixture fails with an "uncontainedCommand" failure naming the call. With
+--mutant conform believes no containment report and guards git_operation
+calls too, as a mutant may run git unsafely; other git_operation calls
+are not guarded: every git the reference host and conform run has hooks,
+filters and the like switched off.
+
+--allow-uncontained-commands lets a stranger's calls go to the host all
+the same: conform prints an "allowance:" line when the run starts (on
+standard error with --json) and one below each fixture for each call that
+went to the host uncontained, and the result document's item carries the
+same lines in its reason ("allowances" in --json); the repro commands
+leave the flag out.
 
 conform's own additions live under a fixture's "conform" key, as strict as
 the rest of the format: "faults" is a list of fault-proxy rules applied
@@ -244,16 +249,17 @@ const uncontainedNote = "the commands of scenario files from outside conform run
 
 // commandTrust sets how the run treats the process-spawning calls of
 // scenarios from outside conform (runOne trusts conform's own): refused
-// without verified containment, or run with uncontained. With a mutant
-// of the reference host, the host's report of verified containment is not
-// evidence: mutants exist to break promises, that one included.
+// without verified containment, or run uncontained. With a mutant of the
+// reference host, its report of verified containment is not evidence, nor
+// is its promise to run git with hooks and filters off: mutants exist to
+// break promises, those included.
 func commandTrust(opts *lab.Options, uncontained bool, mutant string) {
 	opts.Commands = lab.ContainCommands
 	if uncontained {
 		opts.Commands = lab.AllowUncontainedCommands
 	}
 	if mutant != "" {
-		opts.DistrustContainment = "--mutant " + mutant + ": a mutant of the reference host may report containment it does not apply"
+		opts.DistrustContainment = "--mutant " + mutant + ": a mutant of the reference host may break its promises about what it runs"
 	}
 }
 

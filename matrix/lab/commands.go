@@ -19,7 +19,10 @@ import (
 // CommandTrust says what a fixture run does with the calls that make the
 // host spawn a process: every core tool whose catalog permissions include
 // process.execute (command.run, project.validate, which runs the scripts a
-// workspace's manifests declare, command.session and preview.manage). A
+// workspace's manifests declare, command.session and preview.manage), and
+// git.exec when the host's promises are not evidence (DistrustContainment:
+// the reference host runs git with hooks, filters and the like off, but
+// its mutants git-through-shell and git-paths-as-options do not). A
 // scenario file's model double chooses those calls and their command
 // lines, so a scenario from outside conform chooses what runs on the
 // machine that runs conform.
@@ -86,8 +89,11 @@ type commandGuard struct {
 	// contained when it is false.
 	contained bool
 	why       string
-	doubles   []string
-	log       *commandLog
+	// distrusted is true when the host's promises are not evidence:
+	// git.exec is then guarded too.
+	distrusted bool
+	doubles    []string
+	log        *commandLog
 
 	mu    sync.Mutex
 	names map[string]string // the host's last tool set: model name → canonical ID
@@ -101,7 +107,7 @@ func (r *fixtureRun) guardCommands(exec port.ToolExecutor, init wire.InitializeR
 	}
 	contained, why := containmentOf(init.Containment, r.opts.DistrustContainment)
 	return &commandGuard{inner: exec, file: r.fx.File, trust: r.opts.Commands, contained: contained, why: why,
-		doubles: slices.Clone(init.Doubles), log: &r.commands}
+		distrusted: r.opts.DistrustContainment != "", doubles: slices.Clone(init.Doubles), log: &r.commands}
 }
 
 // containmentOf says whether a host's containment report c shows commands
@@ -168,16 +174,22 @@ func (g *commandGuard) spawning(name string) (string, bool) {
 	g.mu.Lock()
 	id := g.names[name]
 	g.mu.Unlock()
-	if spawnsProcess(id) {
+	if g.spawns(id) {
 		return id, true
 	}
-	if d, ok := catalog.ByModelName(name); ok && spawnsProcess(d.ID) {
+	if d, ok := catalog.ByModelName(name); ok && g.spawns(d.ID) {
 		if id == "" {
 			id = d.ID
 		}
 		return id, true
 	}
 	return id, false
+}
+
+// spawns reports whether the core tool id spawns a process the guard must
+// see to.
+func (g *commandGuard) spawns(id string) bool {
+	return spawnsProcess(id) || (g.distrusted && id == "git.exec")
 }
 
 // refusal is the ok=false result of a call conform refused, in the form

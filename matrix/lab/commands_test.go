@@ -137,13 +137,19 @@ func TestCommandsRunUnderVerifiedContainmentOrAsDoubles(t *testing.T) {
 	}
 }
 
-func TestAMutantsContainmentReportIsNoEvidence(t *testing.T) {
+func TestAMutantsPromisesAreNoEvidence(t *testing.T) {
 	_, inner, exec := guardRun(ContainCommands, "--mutant m: it lies", verified)
-	if res := call(exec, "run_command"); res.OK || !strings.Contains(res.Error.Message, "not taken on trust (--mutant m: it lies)") {
-		t.Errorf("result %+v, want a refusal naming the mutant", res)
+	// A mutant may label commands contained and run them bare
+	// (bypass-active-containment), or run git through sh with the paths
+	// unquoted (git-through-shell).
+	for _, name := range []string{"run_command", "git_operation"} {
+		if res := call(exec, name); res.OK || !strings.Contains(res.Error.Message, "not taken on trust (--mutant m: it lies)") {
+			t.Errorf("%s: result %+v, want a refusal naming the mutant", name, res)
+		}
 	}
-	if len(inner.calls) != 0 {
-		t.Errorf("the host saw %v", inner.calls)
+	call(exec, "list_files")
+	if !slices.Equal(inner.calls, []string{"list_files"}) {
+		t.Errorf("the host saw %v, want list_files only", inner.calls)
 	}
 }
 
