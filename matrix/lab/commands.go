@@ -159,10 +159,14 @@ func (g *commandGuard) Execute(ctx context.Context, call port.ToolCall, tc port.
 		g.log.add(fmt.Sprintf("%s went to the host without verified command containment (%s): %s", what, AllowUncontainedFlag, g.why), "", "")
 		return g.inner.Execute(ctx, call, tc)
 	}
+	where := "where the host verifies command containment (bubblewrap on Linux)"
+	if g.distrusted {
+		where = "on a host whose containment report conform takes on trust"
+	}
 	msg := fmt.Sprintf("conform did not send %s to the host: %s is not one of conform's embedded scenarios, "+
 		"so its commands run only under verified containment, and %s. Nothing was run. "+
-		"Run the scenario where the host verifies command containment (bubblewrap on Linux), "+
-		"or pass %s to let its commands run uncontained, with your rights.", what, g.file, g.why, AllowUncontainedFlag)
+		"Run the scenario %s, or pass %s to let its commands run uncontained, with your rights.",
+		what, g.file, g.why, where, AllowUncontainedFlag)
 	g.log.add("", "refused "+what, msg)
 	return refusal(id, call.ToolCallID, msg), nil
 }

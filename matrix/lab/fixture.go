@@ -66,8 +66,8 @@ type Options struct {
 	Commands CommandTrust
 	// DistrustContainment, when not "", says why the host's report of
 	// verified containment is not evidence (a mutant of the reference host
-	// may report containment it does not apply): ContainCommands then
-	// refuses every such call.
+	// may report containment it does not apply, or run git unsafely):
+	// ContainCommands then refuses every such call, git.exec's included.
 	DistrustContainment string
 }
 
