@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/faults"
@@ -21,7 +22,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--max-fixture-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -39,7 +40,8 @@ keeps the workspace and prints its path.
 A .txtar scenario holds scenario.json (an original fixture, as strict),
 workspace/PATH files that seed the workspace (workspace/PATH.base64 for
 binary content) and, as its comment, a testscript script of the harness's
-own commands only (no exec, no other built-in: nothing in an archive runs):
+own commands only (no exec, no other built-in: conform itself runs nothing
+of an archive; what its model double asks the host to run is below):
   resume [on=paused|failed] [tamper] [fresh-host] [max=N]   before a run
   conform-run            run it; "! conform-run" expects the oracle to fail
   status S | error-code C|null | tools NAME... | effects PATH... |
@@ -85,6 +87,32 @@ it is read, as is one that is not UTF-8 or that names a path under .git.
 existed: the premise of fixtures that expect required command containment to
 be unavailable, on a machine where a backend verifies.
 
+Commands come from scenarios: a fixture's model double may call
+run_command, validate_project (which runs the scripts the workspace
+declares, such as package.json's), manage_session or manage_preview, and
+the host then spawns a process on this machine with your rights. conform
+trusts its own scenarios, the ones built into it: a file whose bytes are
+exactly those of one (a checkout's unchanged fixtures/matrix/ file, or a
+byte-identical copy anywhere), or a fixtures/matrix/ path that does not
+exist on disk. Every other fixture, scenario and campaign stage is a
+stranger's: its calls of those tools go to the host only when the host
+reported an active, verified containment backend at initialize (the
+reference host does where bubblewrap works, unless --forbid-containment)
+or serves the tool with a double. Otherwise conform answers the call
+itself with DENY_UNCONTAINED_COMMAND, the host never sees it, and the
+fixture fails with an "uncontainedCommand" failure naming the call. With
+--mutant conform believes no containment report and guards git_operation
+calls too, as a mutant may run git unsafely; other git_operation calls
+are not guarded: every git the reference host and conform run has hooks,
+filters and the like switched off.
+
+--allow-uncontained-commands lets a stranger's calls go to the host all
+the same: conform prints an "allowance:" line when the run starts (on
+standard error with --json) and one below each fixture for each call that
+went to the host uncontained, and the result document's item carries the
+same lines in its reason ("allowances" in --json); the repro commands
+leave the flag out.
+
 conform's own additions live under a fixture's "conform" key, as strict as
 the rest of the format: "faults" is a list of fault-proxy rules applied
 between the harness and the host (fail, close, delay, cancel, drop_ack,
@@ -125,6 +153,8 @@ stopped it.`,
 		fs.BoolVar(&f.asJSON, "json", false, "print the reports as JSON on standard output and nothing else")
 		fs.StringVar(&f.task, "task", "", "replace the task of a single fixture (the run ID does not change)")
 		fs.BoolVar(&f.forbid, "forbid-containment", false, "ask the host to behave as if no containment backend existed")
+		fs.BoolVar(&f.uncontained, strings.TrimPrefix(lab.AllowUncontainedFlag, "--"), false,
+			"let scenario files from outside conform run commands on this machine without verified containment")
 		fs.Int64Var(&f.maxSize, "max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
@@ -140,6 +170,7 @@ type runFlags struct {
 	*hostFlags
 	campaign, task, transcript string
 	keep, asJSON, forbid       bool
+	uncontained                bool
 	maxSize                    int64
 	timeout                    *time.Duration
 	env                        *hostEnv
@@ -176,6 +207,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		return usagef("host command %q cannot be started: %v", f.host, err)
 	}
 	opts := lab.Options{Argv: argv, Task: f.task, ForbidContainment: f.forbid, HostEnv: *f.env}
+	commandTrust(&opts, f.uncontained, f.mutant)
 	if f.campaign != "" {
 		if len(paths) > 0 {
 			return usagef("run: --campaign takes no fixture arguments, got %q", paths)
@@ -197,10 +229,38 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		return err
 	}
 	defer j.close()
+	if f.uncontained {
+		// Standard output is the JSON alone with --json.
+		w := out.stdout
+		if f.asJSON {
+			w = out.stderr
+		}
+		fmt.Fprintf(w, "allowance: %s: %s\n", lab.AllowUncontainedFlag, uncontainedNote)
+	}
 	if f.campaign != "" {
 		return runCampaign(j, f.campaign, opts, f.keep, f.asJSON, out.stdout, ro)
 	}
 	return runFixtures(j, paths, opts, f.keep, f.asJSON, f.transcript, out.stdout, ro)
+}
+
+// uncontainedNote is what --allow-uncontained-commands allows, printed
+// when it is given.
+const uncontainedNote = "the commands of scenario files from outside conform run on this machine even where the host reports no verified containment; each such call is listed below its fixture and in the result document"
+
+// commandTrust sets how the run treats the process-spawning calls of
+// scenarios from outside conform (runOne trusts conform's own): refused
+// without verified containment, or run uncontained. With a mutant of the
+// reference host, its report of verified containment is not evidence, nor
+// is its promise to run git with hooks and filters off: mutants exist to
+// break promises, those included.
+func commandTrust(opts *lab.Options, uncontained bool, mutant string) {
+	opts.Commands = lab.ContainCommands
+	if uncontained {
+		opts.Commands = lab.AllowUncontainedCommands
+	}
+	if mutant != "" {
+		opts.DistrustContainment = "--mutant " + mutant + ": a mutant of the reference host may break its promises about what it runs"
+	}
 }
 
 // loadError maps a fixture that cannot be loaded to an invocation error.
@@ -484,6 +544,9 @@ func printReport(w io.Writer, stage string, rep *lab.Report) {
 	}
 	if len(rep.Doubles) > 0 && !rep.Passed {
 		fmt.Fprintf(w, "      doubles: %v\n", rep.Doubles)
+	}
+	for _, a := range rep.Allowances {
+		fmt.Fprintf(w, "      allowance: %s\n", a)
 	}
 	if rep.Workspace != "" {
 		fmt.Fprintf(w, "      workspace: %s\n", rep.Workspace)

@@ -72,6 +72,11 @@ func (r *runDoc) add(name string, rep *lab.Report, d time.Duration) {
 		}
 		it.Reason = strings.Join(lines, "\n")
 	}
+	// What the user allowed is reported whatever the status, as certify
+	// reports the research allowance.
+	for _, a := range rep.Allowances {
+		it.Reason = strings.TrimSpace(it.Reason + "\nallowance: " + a)
+	}
 	r.items = append(r.items, it)
 }
 

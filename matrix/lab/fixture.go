@@ -60,6 +60,15 @@ type Options struct {
 	// in Run and RunCampaign; zero means DefaultTimeout. A fixture that
 	// reaches it fails with a "timeout" failure naming the bound.
 	Timeout time.Duration
+	// Commands says whether the fixture's calls of process-spawning tools
+	// reach the host without verified containment (see CommandTrust); the
+	// zero value trusts the fixture.
+	Commands CommandTrust
+	// DistrustContainment, when not "", says why the host's report of
+	// verified containment is not evidence (a mutant of the reference host
+	// may report containment it does not apply, or run git unsafely):
+	// ContainCommands then refuses every such call, git.exec's included.
+	DistrustContainment string
 }
 
 // Dirs are the directories of one fixture run: the workspace root and the
@@ -136,6 +145,8 @@ type fixtureRun struct {
 	host    *session.Host
 	ctrl    *run.Controller
 	proxies []*proxy.Proxy // one per host process, when the fixture declares faults
+
+	commands commandLog // what the command guards refused and allowed
 }
 
 // RunFixture runs fx once in dirs against the host of opts.Argv (LAB §3):
@@ -213,6 +224,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	r.audit(rep)
 	rep.Faults = r.faults()
 	rep.Failures = oracle.Check(fx, obs)
+	r.reportCommands(rep)
 	if outside != nil {
 		changed, err := outside.changes()
 		if err != nil {
@@ -358,7 +370,7 @@ func (r *fixtureRun) startHost(ctx context.Context) error {
 		return err
 	}
 	deps := run.Deps{
-		Model: r.model, Tools: h.Executor(), Verifier: h.Verifier(), Trace: r.trace,
+		Model: r.model, Tools: r.guardCommands(h.Executor(), h.Init), Verifier: h.Verifier(), Trace: r.trace,
 		OnEvent: r.onEvent, Clock: r.clock, IDs: r.ids, Sleeper: r.clock,
 	}
 	if s := h.RunStore(); s != nil {

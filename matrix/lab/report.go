@@ -82,6 +82,10 @@ type Report struct {
 	// processes: kill one that ignored shutdown, kill descendants it left
 	// running, note output after shutdown.
 	Incidents []string `json:"incidents,omitempty"`
+	// Allowances are the calls of process-spawning tools that ran without
+	// verified command containment because the user allowed it
+	// (AllowUncontainedCommands), in call order.
+	Allowances []string `json:"allowances,omitempty"`
 	// InitialFiles are the identities of the workspace's regular files
 	// after arrangement, before the first execution: matrix items compare
 	// them with the files after the run (a rejected mutation keeps its

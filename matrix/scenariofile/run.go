@@ -52,14 +52,31 @@ func Run(ctx context.Context, sc *Scenario, opts lab.Options, keep bool) (*lab.R
 	}
 	if s.negRun && len(failures) == 0 {
 		// The script expected the oracle to fail and it did: the oracle's
-		// failures are the scenario's evidence, not its verdict.
-		rep.ExpectedFailures, rep.Failures = rep.Failures, []oracle.Failure{}
-		rep.Passed = true
+		// failures are the scenario's evidence, not its verdict. A call
+		// conform refused to send uncontained is never expected: the
+		// scenario did not run as written.
+		var refused []oracle.Failure
+		rep.ExpectedFailures, refused = splitRefused(rep.Failures)
+		rep.Failures = append([]oracle.Failure{}, refused...)
+		rep.Passed = len(rep.Failures) == 0
 		return rep, nil
 	}
 	rep.Failures = append(rep.Failures, failures...)
 	rep.Passed = len(rep.Failures) == 0
 	return rep, nil
+}
+
+// splitRefused splits failures into the others and those of calls
+// conform refused to send uncontained (lab.UncontainedCommandAssertion).
+func splitRefused(failures []oracle.Failure) (others, refused []oracle.Failure) {
+	for _, f := range failures {
+		if f.Assertion == lab.UncontainedCommandAssertion {
+			refused = append(refused, f)
+		} else {
+			others = append(others, f)
+		}
+	}
+	return others, refused
 }
 
 // state is one scenario run: the fixture as the script's resume lines

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+)
+
+// ownFixture is an embedded scenario whose model double calls
+// run_command, as its checkout copy and as the path repro commands name.
+const (
+	ownFixture     = "fixtures/matrix/06-nonzero-exit-truncation/nonzero-exit.json"
+	checkoutSample = "../../" + ownFixture
+)
+
+// copies writes, in a fresh directory, same.json (the checkout's copy of
+// ownFixture byte for byte) and other.json (the same with one byte more),
+// and returns their paths.
+func copies(t *testing.T) (same, other string) {
+	t.Helper()
+	data, err := os.ReadFile(checkoutSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	same, other = filepath.Join(dir, "same.json"), filepath.Join(dir, "other.json")
+	if err := os.WriteFile(same, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return same, other
+}
+
+func TestOwnScenariosAreKnownByContentNotPath(t *testing.T) {
+	same, other := copies(t)
+	for _, c := range []struct {
+		path    string
+		trusted bool
+	}{
+		{checkoutSample, true},                  // a checkout's unchanged copy
+		{ownFixture, true},                      // not on disk here: the embedded copy
+		{same, true},                            // a byte-identical copy anywhere
+		{other, false},                          // one byte more
+		{"fixtures/matrix/no/such.json", false}, // names nothing embedded
+	} {
+		r, ok, err := ownRunnable(c.path)
+		if err != nil || ok != c.trusted || r.trusted != c.trusted {
+			t.Errorf("ownRunnable(%s) = trusted %v, ok %v, %v; want trusted %v", c.path, r.trusted, ok, err, c.trusted)
+		}
+		if ok && (r.fx == nil || r.fx.Name != "06-nonzero-exit" || r.fx.File != c.path) {
+			t.Errorf("ownRunnable(%s) loaded %+v, want 06-nonzero-exit named by its path", c.path, r.fx)
+		}
+	}
+	rs, err := loadRunnables(other)
+	if err != nil || len(rs) != 1 || rs[0].trusted {
+		t.Errorf("loadRunnables(one byte more) = %+v, %v; want one untrusted fixture", rs, err)
+	}
+	rs, err = loadRunnables(same)
+	if err != nil || len(rs) != 1 || !rs[0].trusted {
+		t.Errorf("loadRunnables(byte-identical) = %+v, %v; want one trusted fixture", rs, err)
+	}
+}
+
+// TestRunRefusesTheCommandsOfAChangedCopyOnly runs conform's own scenario
+// and a copy one byte longer where no containment backend is available
+// (--forbid-containment, so alike with and without bubblewrap): the first
+// passes, the second's run_command never reaches the host.
+func TestRunRefusesTheCommandsOfAChangedCopyOnly(t *testing.T) {
+	t.Setenv(hostproc.CacheEnv, t.TempDir())
+	t.Setenv("TMPDIR", t.TempDir())
+	same, other := copies(t)
+	run := func(p string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := main1([]string{"run", p, "--host", "reference", "--forbid-containment"}, &out, &errOut)
+		return code, out.String() + errOut.String()
+	}
+	if code, out := run(same); code != 0 || !strings.Contains(out, "PASS  06-nonzero-exit") {
+		t.Errorf("the byte-identical copy: exit %d, want 0 and PASS:\n%s", code, out)
+	}
+	code, out := run(other)
+	for _, want := range []string{"FAIL  06-nonzero-exit", "uncontainedCommand: conform did not send run_command", "--allow-uncontained-commands"} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("the copy one byte longer: exit %d, want 1 and %q:\n%s", code, want, out)
+		}
+	}
+}
