@@ -10,7 +10,7 @@ import (
 // fixtures' oracle checks the marker files are absent and the error codes;
 // these checks read the wire: what the host asked, what the harness
 // answered, and what the host attested.
-var _ = describeItem(7, func() {
+var _ = describeItem(7, func(c *TestContext) {
 	// refused asserts both calls of a strict-profile scenario asked for
 	// approval and were denied with code; answered says what the harness's
 	// answers must look like.
@@ -24,7 +24,7 @@ var _ = describeItem(7, func() {
 			o.deniedWith(write, code)
 		}
 	}
-	scenarios(map[string]check{
+	c.scenarios(map[string]check{
 		// The harness answered approved=false: catches
 		// execute-before-approval (the marker file exists).
 		"denied.json": refused("07-denied", "DENIED_BY_HOST", func(o *outcome, a approvalAsk) {

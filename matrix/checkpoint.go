@@ -17,8 +17,8 @@ import (
 // closed. Every durability claim is read back through a fresh host
 // process on the run's store (checkpoint_helpers.go).
 
-var _ = describeItem(10, func() {
-	scenarios(map[string]check{
+var _ = describeItem(10, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"fresh-host-resume.json": func(o *outcome) {
 			o.resumedInFreshProcess()
 			Expect(o.executesIn(1)).To(Equal([]string{"list", "create", "task-update"}), "%s: the paused execution must run exactly list, create and task-update", o.File)
@@ -60,7 +60,7 @@ func (o *outcome) taskStateDurable(h *session.Host, callID, want string) {
 	}
 	Expect(found).To(BeTrue(), "%s: the run sent no tool/execute %s", o.File, callID)
 	p.CallID, p.IdempotencyKey = callID+"-fresh", ""
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
 	r, err := h.Client().Execute(ctx, p)
 	Expect(err).NotTo(HaveOccurred(), "%s: %s (task.checkpoint read) fails in a fresh host process", o.File, p.ModelName)
@@ -68,7 +68,7 @@ func (o *outcome) taskStateDurable(h *session.Host, callID, want string) {
 	Expect(r.Content).To(ContainSubstring(want), "%s: a fresh host process on the same store does not see the task.checkpoint state the run recorded", o.File)
 }
 
-var _ = describeItem(11, func() {
+var _ = describeItem(11, func(c *TestContext) {
 	// rejected asserts the resume ran in a fresh host process and was
 	// refused before any tool work, for the reason given.
 	rejected := func(reason string, then ...func(o *outcome)) check {
@@ -83,7 +83,7 @@ var _ = describeItem(11, func() {
 	}
 	integrity := "Checkpoint integrity validation failed"
 	changed := rejected("Workspace state changed after the checkpoint was created.", (*outcome).verifyAgreesWithSnapshot)
-	scenarios(map[string]check{
+	c.scenarios(map[string]check{
 		"tampered-field.json":    rejected(integrity, (*outcome).sameSizeEditIsSeen),
 		"tampered-byte.json":     rejected(integrity),
 		"rehashed-forgery.json":  rejected("requires an explicit trusted_host provenance assertion"),
@@ -134,7 +134,7 @@ func (o *outcome) sameSizeEditIsSeen() {
 	Expect(cp.Workspace.StateFingerprint).NotTo(BeNil(), "%s: the stored checkpoint has no workspace fingerprint", o.File)
 	state := wire.WorkspaceState{ActiveFiles: wireActiveFiles(cp.Workspace.ActiveFiles), DirtyStateSummary: cp.Workspace.DirtyStateSummary, StateFingerprint: *cp.Workspace.StateFingerprint}
 	Expect(snapshot.Diff(o.Observed.Initial, o.Observed.Final)).To(BeEmpty(), "%s: the workspace changed during a rejected resume", o.File)
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
 	_, matches, err := h.Client().VerifyFingerprint(ctx, state)
 	Expect(err).NotTo(HaveOccurred(), "%s: workspace/fingerprint verify of the stored checkpoint fails in a fresh host on the unchanged workspace", o.File)
@@ -183,15 +183,15 @@ func failedClosed(want durableAfter) check {
 	}
 }
 
-var _ = describeItem(12, func() {
-	scenarios(map[string]check{
+var _ = describeItem(12, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"trace-flush-failure.json":  failedClosed(durableAfter{checkpoints: []string{"failure"}, reports: 1}),
 		"final-report-failure.json": failedClosed(durableAfter{checkpoints: []string{"failure"}}),
 	})
 })
 
-var _ = describeItem(40, func() {
-	scenarios(map[string]check{
+var _ = describeItem(40, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"final-report-throw-after-commit.json": failedClosed(durableAfter{checkpoints: []string{"failure"}, reports: 1}),
 		"final-report-drop-ack.json":           failedClosed(durableAfter{checkpoints: []string{}, reports: 1}),
 		"checkpoint-throw-after-commit.json":   failedClosed(durableAfter{checkpoints: []string{"provider_overflow", "failure"}}),
@@ -199,8 +199,8 @@ var _ = describeItem(40, func() {
 	})
 })
 
-var _ = describeItem(41, func() {
-	scenarios(map[string]check{
+var _ = describeItem(41, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"trace-append-failure.json":           failedClosed(durableAfter{checkpoints: []string{"failure"}, reports: 1}),
 		"trace-flush-throw-after-commit.json": failedClosed(durableAfter{checkpoints: []string{"failure"}, reports: 1}),
 		"trace-flush-drop-ack.json":           failedClosed(durableAfter{checkpoints: []string{}, reports: 1}),

@@ -112,7 +112,7 @@ type storedKind struct {
 // or not.
 func (o *outcome) durableStore(h *session.Host, kind string) storedKind {
 	GinkgoHelper()
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
 	entries, err := h.Client().StoreList(ctx, wire.StoreListParams{RunID: o.RunID, Kind: kind})
 	Expect(err).NotTo(HaveOccurred(), "%s: store/list of the run's %s documents fails in a fresh host process", o.File, kind)
@@ -190,7 +190,7 @@ func (o *outcome) durableTrace(h *session.Host) []string {
 	if !h.Init.Capabilities.Trace {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
 	evs, err := h.Client().TraceList(ctx, o.RunID)
 	Expect(err).NotTo(HaveOccurred(), "%s: trace/list of the run fails in a fresh host process", o.File)

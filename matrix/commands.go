@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = describeItem(5, func() {
-	scenarios(map[string]check{
+var _ = describeItem(5, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// The harness cancels the running call: the result says canceled,
 		// and nothing of the command outlives it (catches
 		// ignore-cancellation, leave-process-group).
@@ -26,11 +26,11 @@ var _ = describeItem(5, func() {
 			o.commandGone("pids.txt", "late.txt")
 		},
 	})
-	canceledDuringCommand()
+	canceledDuringCommand(c)
 })
 
-var _ = describeItem(6, func() {
-	scenarios(map[string]check{
+var _ = describeItem(6, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// A non-zero exit is an ordinary structured result with that code
 		// and both streams apart (catches mask-nonzero-exit,
 		// merge-command-streams).
@@ -76,10 +76,10 @@ func (o *outcome) bounded(c map[string]any, stream string, full []byte) {
 	Expect(strings.Contains(string(full), s)).To(BeTrue(), "%s: the retained %s is not a part of what the command wrote", o.File, stream)
 }
 
-var _ = describeItem(52, func() {
-	scenarios(map[string]check{
+var _ = describeItem(52, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"probe-environment.json": func(o *outcome) {
-			env := publishedEnvironment(o.File)
+			env := publishedEnvironment(o.TestContext, o.File)
 			pub := env.Command
 			Expect(pub.CommandMode).To(Equal("shell_string"), "%s: the host publishes commandMode %q; run_command takes a shell string", o.File, pub.CommandMode)
 			Expect(pub.Stdin).To(Equal("closed"), "%s: the host publishes stdin %q; commands run with stdin closed", o.File, pub.Stdin)

@@ -34,18 +34,18 @@ const commandStartTimeout = 10 * time.Second
 // fires before dispatch), so the spec cancels the run's context itself once
 // the command has written its three PIDs; the scenario file, under
 // external/, expects the canceled run the cancellation makes.
-func canceledDuringCommand() {
-	rel := path.Join(scenarioDir(*describing), "external", "canceled-during-command.json")
+func canceledDuringCommand(c *TestContext) {
+	rel := path.Join(c.Dir, "external", "canceled-during-command.json")
 	It("canceled-during-command", func() {
 		fx, file, err := loadScenario(rel)
 		Expect(err).NotTo(HaveOccurred(), "scenario %s does not load", rel)
-		t := hostUnderTest()
-		if reason := t.notApplicable(fx); reason != "" {
+		t := c.Host()
+		if reason := t.NotApplicable(fx); reason != "" {
 			notApplicable(reason)
 		}
-		ctx, cancel := context.WithCancel(itemContext())
+		ctx, cancel := context.WithCancel(c.Ctx())
 		defer cancel()
-		opts := t.labOptions()
+		opts := t.LabOptions()
 		w := &cancelOnCall{model: "run_command", pids: "pids.txt", want: 3, after: cancelRunAfter, cancel: cancel}
 		opts.Interpose = func(hostOut io.Reader, hostIn io.WriteCloser) (io.Reader, io.WriteCloser) {
 			w.WriteCloser = hostIn
@@ -55,7 +55,7 @@ func canceledDuringCommand() {
 		if rep != nil && rep.Workspace != "" {
 			defer os.RemoveAll(filepath.Dir(rep.Workspace))
 		}
-		AddReportEntry(reproEntry, t.certifyRepro(5), ReportEntryVisibilityFailureOrVerbose)
+		AddReportEntry(ReproEntry, t.CertifyRepro(c.Ref), ReportEntryVisibilityFailureOrVerbose)
 		Expect(err).NotTo(HaveOccurred(), "%s: the run canceled while its command ran could not be observed", file)
 		Expect(w.fired()).To(BeTrue(), "%s: the harness never sent the run_command call, so it could not cancel the run during it", file)
 		// The lab observes the run's store with the context the spec
@@ -68,7 +68,7 @@ func canceledDuringCommand() {
 			Fail(describeFailures(file, rep))
 		}
 		parent := filepath.Dir(rep.Workspace)
-		o := &outcome{Report: rep, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")}
+		o := &outcome{Report: rep, TestContext: c, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")}
 		Expect(o.Status).To(Equal("canceled"), "%s: a run canceled while its command runs must end canceled", file)
 		o.commandGone("pids.txt", "late.txt")
 	})

@@ -26,22 +26,22 @@ type dialect struct {
 // host's initialize answer — the interpreter it announces, never the
 // machine the harness runs on — says its probes apply, and reports
 // not_applicable with the reason otherwise.
-func dialectProbes(ds ...dialect) {
-	dir := scenarioDir(*describing)
+func dialectProbes(c *TestContext, ds ...dialect) {
+	dir := c.Dir
 	for _, d := range ds {
 		rel := path.Join(dir, d.File)
 		It(d.Shell, func() {
 			fx, _, err := loadScenario(rel)
 			Expect(err).NotTo(HaveOccurred(), "scenario %s does not load", rel)
-			if reason := hostUnderTest().notApplicable(fx); reason != "" {
+			if reason := c.Host().NotApplicable(fx); reason != "" {
 				notApplicable(reason)
 			}
-			env := publishedEnvironment(rel)
+			env := publishedEnvironment(c, rel)
 			if env.Command.Shell != d.Shell {
 				notApplicable(fmt.Sprintf("the host announces the %s interpreter %s on %s; the %s dialect probes apply to hosts whose commands run in %s (%s)",
 					env.Command.Shell, env.Command.Executable, env.OperatingSystem, d.Shell, d.Shell, d.Platforms))
 			}
-			runScenario(rel, d.Check)
+			c.runScenario(rel, d.Check)
 		})
 	}
 }
@@ -69,8 +69,8 @@ func dialectChecks(prefix string, want map[string]string, small string) check {
 	}
 }
 
-var _ = describeItem(53, func() {
-	dialectProbes(
+var _ = describeItem(53, func(c *TestContext) {
+	dialectProbes(c,
 		dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix-sh.json",
 			Check: func(o *outcome) {
 				dialectChecks("53-posix-", map[string]string{

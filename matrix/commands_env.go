@@ -16,9 +16,9 @@ import (
 // publishedEnvironment returns the command environment the host announced
 // in initialize, failing the spec when a host that backs command.run
 // announces none.
-func publishedEnvironment(file string) wire.CommandEnvironment {
+func publishedEnvironment(c *TestContext, file string) wire.CommandEnvironment {
 	GinkgoHelper()
-	init := hostUnderTest().initialized()
+	init := c.Host().Initialized()
 	Expect(init.CommandEnvironment).NotTo(BeNil(), "%s: the host backs command.run but its initialize answer publishes no commandEnvironment; the model cannot know which interpreter runs its commands", file)
 	return *init.CommandEnvironment
 }

@@ -92,7 +92,7 @@ func seqOutput(n int) []byte {
 // host's storeDir holds exactly want (same size, same SHA-256).
 func (o *outcome) spilled(callID, stream string, want []byte) {
 	GinkgoHelper()
-	Expect(hostUnderTest().initialized().Capabilities.Spill).To(BeTrue(),
+	Expect(o.TestContext.Host().Initialized().Capabilities.Spill).To(BeTrue(),
 		"%s: the host's initialize answer offers no spill files, so the complete output of a truncated command is lost; a host must keep it through an artifact or spill port", o.File)
 	r := o.answer(callID)
 	Expect(r.ArtifactRef).NotTo(BeEmpty(), "%s: %s truncated its %s but its result names no artifact holding the complete output", o.File, callID, stream)
@@ -137,11 +137,11 @@ func (o *outcome) spilled(callID, stream string, want []byte) {
 // the host itself, and shuts it down when the spec ends.
 func (o *outcome) commandHost() *session.Host {
 	GinkgoHelper()
-	t := hostUnderTest()
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	t := o.TestContext.Host()
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
-	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.argv, Workspace: o.Workspace, StoreDir: o.Store,
-		PassEnv: t.cfg.HostEnv, Approvals: map[string]string{"command.run": "allow"}})
+	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: o.Workspace, StoreDir: o.Store,
+		PassEnv: t.Env, Approvals: map[string]string{"command.run": "allow"}})
 	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host process on the run's workspace does not start", o.File)
 	DeferCleanup(func() { _ = h.Close() })
 	return h
@@ -157,7 +157,7 @@ func (o *outcome) callTimeoutHonored(command string) {
 	h := o.commandHost()
 	args, err := json.Marshal(map[string]any{"command": command, "timeoutMs": 500})
 	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the run_command arguments")
-	ctx, cancel := context.WithTimeout(itemContext(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(o.Ctx(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
 	r, err := h.Client().Execute(ctx, wire.ExecuteParams{CallID: "call-timeout", ModelName: "run_command", Arguments: args,

@@ -15,8 +15,8 @@ import (
 // two is set through initialize (conform.forbidContainmentBackends), never
 // assumed from the machine; the third is not applicable where the host
 // reports no verified backend.
-var _ = describeItem(28, func() {
-	scenarios(map[string]check{
+var _ = describeItem(28, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// Catches spawn-without-containment (forbidden.txt exists, the
 		// result is ok) and sandbox-label-best-effort (initialize claims
 		// a verified backend although every backend is forbidden).
@@ -45,12 +45,11 @@ var _ = describeItem(28, func() {
 	// The verified branch runs on the same machine as the others: the
 	// premise comes from the host's own initialize, not from the machine.
 	It("verified/contained", func() {
-		t := hostUnderTest()
-		c := t.initialized().Containment
-		if c == nil || !c.Active || !c.Verified {
-			notApplicable(fmt.Sprintf("the host's initialize reports no active verified containment backend (%s)", describeContainment(c)))
+		got := c.Host().Initialized().Containment
+		if got == nil || !got.Active || !got.Verified {
+			notApplicable(fmt.Sprintf("the host's initialize reports no active verified containment backend (%s)", describeContainment(got)))
 		}
-		runScenario("28-required-containment/verified/contained.json", func(o *outcome) {
+		c.runScenario("28-required-containment/verified/contained.json", func(o *outcome) {
 			got := o.containment()
 			Expect(got.Active && got.Verified).To(BeTrue(), "%s: initialize under required containment reports %s; the probe session reported a verified backend", o.File, describeContainment(&got))
 			Expect(got.FilesystemWrites).NotTo(Equal("uncontained"), "%s: a verified backend must contain filesystem writes", o.File)

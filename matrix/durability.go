@@ -15,8 +15,8 @@ import (
 // tamper-evident checkpoints and registry hashes (39), the tool-cycle
 // suffix (49) and the evidence-complete boundary (50).
 
-var _ = describeItem(37, func() {
-	scenarios(map[string]check{
+var _ = describeItem(37, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"written-exhaustion.json": func(o *outcome) {
 			// The write ran once, in the first host process; the resumed
 			// process never received it.
@@ -37,18 +37,18 @@ var _ = describeItem(37, func() {
 	})
 })
 
-var _ = describeItem(39, func() {
-	scenarios(map[string]check{
+var _ = describeItem(39, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// The checkpoint the core stored comes back from a fresh host as
 		// given: store/get and store/list agree, the document is its own
 		// canonical form with members sorted, and it verifies.
 		"stored-pause-checkpoint.json": func(o *outcome) { o.storedAsGiven() },
 	})
-	item39()
+	item39(c)
 })
 
-var _ = describeItem(49, func() {
-	scenarios(map[string]check{
+var _ = describeItem(49, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"incomplete-cycle-resume.json": func(o *outcome) {
 			// B,A,B ran before the pause; the resumed A was blocked before
 			// dispatch and never reached the fresh host.
@@ -73,8 +73,8 @@ var _ = describeItem(49, func() {
 	})
 })
 
-var _ = describeItem(50, func() {
-	scenarios(map[string]check{
+var _ = describeItem(50, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"evidence-complete-resume.json": func(o *outcome) {
 			// Every completed call ran once, before the pause; the fresh
 			// host received no tool call at all, and the first request of
@@ -109,7 +109,7 @@ func (o *outcome) replayAnswersRecorded(p wire.ExecuteParams) {
 	before, err := os.Stat(filepath.Join(o.Workspace, filepath.FromSlash(path.Path)))
 	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot stat %s", o.File, path.Path)
 	h := o.freshHost(nil)
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
 	again, err := h.Client().Execute(ctx, p)
 	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host answers the retried %s (same idempotency key) with an error", o.File, p.CallID)

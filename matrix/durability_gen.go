@@ -24,17 +24,21 @@ type genCheckpoint struct {
 // JSON.
 func (g genCheckpoint) GoString() string { return "checkpoint " + string(g.bytes) }
 
-var (
-	// cpTextRunes mixes plain letters with characters that canonical JSON
-	// escapes or orders specially, and that encoding/json escapes as
-	// HTML (<, >, &, U+2028, U+2029).
-	cpTextRunes = rapid.OneOf(
+// cpTextRunes mixes plain letters with characters that canonical JSON
+// escapes or orders specially, and that encoding/json escapes as HTML (<,
+// >, &, U+2028, U+2029).
+func cpTextRunes() *rapid.Generator[rune] {
+	return rapid.OneOf(
 		rapid.RuneFrom([]rune("abcxyz ABC0189.-_/\"\\<>&\u2028\u2029\t\n\x01\x7fé")),
 		rapid.Map(rapid.Int32Range(0xe000, 0xffff), func(r int32) rune { return r }),
 		rapid.Map(rapid.Int32Range(0x10000, 0x10ffff), func(r int32) rune { return r }),
 	)
-	cpAlnum = rapid.RuneFrom([]rune("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"))
-)
+}
+
+// cpAlnum draws the letters and digits of IDs.
+func cpAlnum() *rapid.Generator[rune] {
+	return rapid.RuneFrom([]rune("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"))
+}
 
 // cpBuilder draws the parts of one checkpoint and remembers its secrets.
 type cpBuilder struct {
@@ -44,7 +48,7 @@ type cpBuilder struct {
 }
 
 func (b *cpBuilder) text(label string) string {
-	return "t" + rapid.StringOfN(cpTextRunes, 0, 8, -1).Draw(b.t, label)
+	return "t" + rapid.StringOfN(cpTextRunes(), 0, 8, -1).Draw(b.t, label)
 }
 
 func (b *cpBuilder) id(label string) string {
@@ -61,7 +65,7 @@ func (b *cpBuilder) int(label string, lo, hi int64) int64 {
 // secretText is a text with a credential inside it (CONTRACTS §11.3); the
 // marker is what redaction must remove.
 func (b *cpBuilder) secretText(label string) string {
-	marker := "ZQX" + rapid.StringOfN(cpAlnum, 12, 16, -1).Draw(b.t, label+".marker")
+	marker := "ZQX" + rapid.StringOfN(cpAlnum(), 12, 16, -1).Draw(b.t, label+".marker")
 	b.secrets = append(b.secrets, marker)
 	var secret string
 	switch rapid.IntRange(0, 2).Draw(b.t, label+".form") {

@@ -103,7 +103,7 @@ func (o *outcome) restoredUnderCheckpointHash(process int, hash string) {
 // that hash (catches restore-ignores-snapshot-hash).
 func (o *outcome) restoreOnlyCorrect(names []string, hash string) {
 	GinkgoHelper()
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
 	restore := func(h *session.Host, names []string, hash string) error {
 		_, err := h.Client().RestoreToolSet(ctx, wire.RestoreParams{Names: names, SnapshotHash: hash})
@@ -155,11 +155,11 @@ func (o *outcome) staleHash(ctx context.Context, hash string) string {
 // store-reorders-documents).
 func (o *outcome) storedAsGiven() {
 	GinkgoHelper()
-	if !hostUnderTest().initialized().Capabilities.Store {
+	if !o.TestContext.Host().Initialized().Capabilities.Store {
 		return
 	}
 	h := o.freshHost(nil)
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
 	entries, err := h.Client().StoreList(ctx, wire.StoreListParams{RunID: o.RunID, Kind: wire.KindCheckpoint})
 	Expect(err).NotTo(HaveOccurred(), "%s: store/list fails on a fresh host", o.File)

@@ -62,12 +62,12 @@ func memoryTempDir() string {
 
 // propertyHost starts one process of the host under test on d, closed
 // when the spec ends.
-func propertyHost(d lab.Dirs) *session.Host {
+func propertyHost(c *TestContext, d lab.Dirs) *session.Host {
 	GinkgoHelper()
-	t := hostUnderTest()
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	t := c.Host()
+	ctx, cancel := context.WithTimeout(c.Ctx(), freshHostTimeout)
 	defer cancel()
-	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.argv, Workspace: d.Workspace, StoreDir: d.Store, PassEnv: t.cfg.HostEnv})
+	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: d.Workspace, StoreDir: d.Store, PassEnv: t.Env})
 	Expect(err).NotTo(HaveOccurred(), "a process of the host under test does not start")
 	DeferCleanup(func() { _ = h.Close() })
 	return h
@@ -75,9 +75,9 @@ func propertyHost(d lab.Dirs) *session.Host {
 
 // needStore ends the spec as not applicable when the host offers no
 // checkpoint store.
-func needStore() {
+func needStore(c *TestContext) {
 	GinkgoHelper()
-	if !hostUnderTest().initialized().Capabilities.Store {
+	if !c.Host().Initialized().Capabilities.Store {
 		notApplicable("the host's initialize answer says it offers no checkpoint store (capabilities.store is false)")
 	}
 }
@@ -156,10 +156,10 @@ func readMembers(dec *json.Decoder, out *[]string) error {
 // members, RFC 8785 escapes), through store/get and store/list alike,
 // verifying under the same content hash, with every credential redacted;
 // and a modified copy put under another run never changes the first.
-func storeRoundTrip(writer, reader *session.Host) func(*rapid.T) {
+func storeRoundTrip(c *TestContext, writer, reader *session.Host) func(*rapid.T) {
 	n := 0
 	return func(t *rapid.T) {
-		ctx := itemContext()
+		ctx := c.Ctx()
 		n++
 		runID := fmt.Sprintf("39-store-%d", n)
 		g := withRunID(t, runID, "checkpoint")
@@ -211,10 +211,10 @@ func storeRoundTrip(writer, reader *session.Host) func(*rapid.T) {
 // CHECKPOINT_INCOMPATIBLE before any model or tool work. A change that
 // leaves no JSON object cannot travel through the store; the core must
 // reject it all the same.
-func tamperRejected(writer, reader *session.Host) func(*rapid.T) {
+func tamperRejected(c *TestContext, writer, reader *session.Host) func(*rapid.T) {
 	n := 0
 	return func(t *rapid.T) {
-		ctx := itemContext()
+		ctx := c.Ctx()
 		n++
 		runID := fmt.Sprintf("39-tamper-%d", n)
 		g := withRunID(t, runID, "checkpoint")
@@ -285,10 +285,10 @@ func lazyCategories(h *session.Host, first port.ToolSet) []string {
 // activationChain activates the lazy categories in order through the
 // host's catalog.search (search_tools) on a fresh process and returns the
 // tool set after each step that changed it, the first set included.
-func activationChain(d lab.Dirs, categories []string) []toolSetStep {
+func activationChain(c *TestContext, d lab.Dirs, categories []string) []toolSetStep {
 	GinkgoHelper()
-	ctx := itemContext()
-	h := propertyHost(d)
+	ctx := c.Ctx()
+	h := propertyHost(c, d)
 	ts, err := h.Client().ToolSet(ctx)
 	Expect(err).NotTo(HaveOccurred(), "tools/list fails")
 	chain := []toolSetStep{stepOf(ts)}
@@ -324,9 +324,9 @@ func forge(hash string, at int) string {
 // with that hash and its definitions in canonical order. pool holds one
 // fresh process per set of chain (a restore only ever adds tools, so one
 // process serves every case of its set).
-func restoreOnlyCorrect(pool []*session.Host, chain []toolSetStep) func(*rapid.T) {
+func restoreOnlyCorrect(c *TestContext, pool []*session.Host, chain []toolSetStep) func(*rapid.T) {
 	return func(t *rapid.T) {
-		ctx := itemContext()
+		ctx := c.Ctx()
 		k := rapid.IntRange(0, len(chain)-1).Draw(t, "set")
 		step, h := chain[k], pool[k]
 		names := rapid.Permutation(step.names).Draw(t, "order")
@@ -351,39 +351,39 @@ func restoreOnlyCorrect(pool []*session.Host, chain []toolSetStep) func(*rapid.T
 }
 
 // item39 registers item 39's properties.
-func item39() {
+func item39(c *TestContext) {
 	It("store round trip through a fresh process: canonical bytes, same hash, redacted, no aliasing", func() {
-		needStore()
+		needStore(c)
 		d := propertyDirs()
-		writer, reader := propertyHost(d), propertyHost(d)
-		property(39, "store round trip", storeCases, storeRoundTrip(writer, reader))
+		writer, reader := propertyHost(c, d), propertyHost(c, d)
+		property(c, "store round trip", storeCases, storeRoundTrip(c, writer, reader))
 	})
 	It("every single-byte tamper of a stored checkpoint is rejected on resume", func() {
-		needStore()
+		needStore(c)
 		d := propertyDirs()
-		writer, reader := propertyHost(d), propertyHost(d)
-		property(39, "tamper rejected", tamperCases, tamperRejected(writer, reader))
+		writer, reader := propertyHost(c, d), propertyHost(c, d)
+		property(c, "tamper rejected", tamperCases, tamperRejected(c, writer, reader))
 	})
 	It("registry activation orders give one snapshot hash, and tools/restore accepts only it", func() {
 		d := propertyDirs()
-		probe := propertyHost(d)
-		first, err := probe.Client().ToolSet(itemContext())
+		probe := propertyHost(c, d)
+		first, err := probe.Client().ToolSet(c.Ctx())
 		Expect(err).NotTo(HaveOccurred(), "tools/list fails")
 		cats := lazyCategories(probe, first)
-		chain := activationChain(d, cats)
+		chain := activationChain(c, d, cats)
 		reversed := slices.Clone(cats)
 		slices.Reverse(reversed)
-		back := activationChain(d, reversed)
+		back := activationChain(c, d, reversed)
 		last, lastBack := chain[len(chain)-1], back[len(back)-1]
 		if last.hash != lastBack.hash || !slices.Equal(last.defs, lastBack.defs) {
-			AddReportEntry(reproEntry, hostUnderTest().certifyRepro(39))
+			AddReportEntry(ReproEntry, c.Host().CertifyRepro(c.Ref))
 			Fail(fmt.Sprintf("activating the lazy categories %v through search_tools gives snapshot hash %s (definitions %v), in reverse order %s (definitions %v); a conformant host's active set and hash do not depend on activation order",
 				cats, last.hash, last.defs, lastBack.hash, lastBack.defs))
 		}
 		pool := make([]*session.Host, len(chain))
 		for i := range pool {
-			pool[i] = propertyHost(d)
+			pool[i] = propertyHost(c, d)
 		}
-		property(39, "registry restore", registryCases, restoreOnlyCorrect(pool, chain))
+		property(c, "registry restore", registryCases, restoreOnlyCorrect(c, pool, chain))
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"regexp"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,19 +38,16 @@ const rapidSeedDefault = 39039
 // rapidShrinkTime bounds how long rapid shrinks one failing case.
 const rapidShrinkTime = 10 * time.Second
 
-var rapidFlagsOnce sync.Once
-
 // rapidFlags makes rapid runnable outside go test: rapid calls
-// testing.Short, which needs testing's flags registered and parsed.
+// testing.Short, which needs testing's flags registered and parsed. Both
+// steps do nothing the second time.
 func rapidFlags() {
-	rapidFlagsOnce.Do(func() {
-		if flag.Lookup("test.short") == nil {
-			testing.Init()
-		}
-		if !flag.Parsed() {
-			_ = flag.CommandLine.Parse(nil)
-		}
-	})
+	if flag.Lookup("test.short") == nil {
+		testing.Init()
+	}
+	if !flag.Parsed() {
+		_ = flag.CommandLine.Parse(nil)
+	}
 }
 
 // rapidSeed is the seed of this certification's properties: rapidSeedEnv
@@ -71,27 +67,27 @@ func rapidSeed() (uint64, error) {
 // property runs prop for checks cases with rapid and fails the spec with
 // rapid's shrunk counterexample and the command that replays it. what
 // names the property in the failure.
-func property(id int, what string, checks int, prop func(*rapid.T)) {
+func property(c *TestContext, what string, checks int, prop func(*rapid.T)) {
 	GinkgoHelper()
 	rapidFlags()
 	seed, err := rapidSeed()
 	if err != nil {
 		Fail(err.Error())
 	}
-	failed, log := rapidtest.Run(fmt.Sprintf("item%d/%s", id, what), map[string]string{
+	failed, log := rapidtest.Run(fmt.Sprintf("item%d/%s", c.ID, what), map[string]string{
 		"rapid.checks": strconv.Itoa(checks), "rapid.seed": strconv.FormatUint(seed, 10),
 		"rapid.nofailfile": "true", "rapid.shrinktime": rapidShrinkTime.String(),
 	}, prop)
 	if !failed {
 		return
 	}
-	repro := hostUnderTest().certifyRepro(id)
-	if m := rapidSeedLine.FindStringSubmatch(log); m != nil {
+	repro := c.Host().CertifyRepro(c.Ref)
+	if m := rapidSeedLine().FindStringSubmatch(log); m != nil {
 		repro = rapidSeedEnv + "=" + m[1] + " " + repro
 	}
-	AddReportEntry(reproEntry, repro)
-	Fail(fmt.Sprintf("item %d, property %q: rapid found a case the host fails (shrunk below); replay it with:\n  %s\n%s", id, what, repro, log))
+	AddReportEntry(ReproEntry, repro)
+	Fail(fmt.Sprintf("item %d, property %q: rapid found a case the host fails (shrunk below); replay it with:\n  %s\n%s", c.ID, what, repro, log))
 }
 
 // rapidSeedLine finds the seed in rapid's "To reproduce" line.
-var rapidSeedLine = regexp.MustCompile(`-rapid\.seed=(\d+)`)
+func rapidSeedLine() *regexp.Regexp { return regexp.MustCompile(`-rapid\.seed=(\d+)`) }

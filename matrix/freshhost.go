@@ -22,11 +22,11 @@ const freshHostTimeout = 30 * time.Second
 // not what the process that served the run still held in memory.
 func (o *outcome) freshHost(edit func(*wire.InitializeParams)) *session.Host {
 	GinkgoHelper()
-	t := hostUnderTest()
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	t := o.TestContext.Host()
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
-	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.argv, Workspace: o.Workspace, StoreDir: o.Store,
-		PassEnv: t.cfg.HostEnv, EditInitialize: edit})
+	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: o.Workspace, StoreDir: o.Store,
+		PassEnv: t.Env, EditInitialize: edit})
 	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host process on the run's store does not start", o.File)
 	DeferCleanup(func() { _ = h.Close() })
 	return h
@@ -42,7 +42,7 @@ func (o *outcome) storedCheckpoints() []storedCheckpoint {
 	if !h.Init.Capabilities.Store {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
 	docs, err := h.Checkpoints(ctx, o.RunID)
 	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host cannot list the run's checkpoints", o.File)
@@ -58,7 +58,7 @@ func (o *outcome) storedCheckpoints() []storedCheckpoint {
 // store.
 func (o *outcome) checkpointOf(reason string) (cp storedCheckpoint, ok bool) {
 	GinkgoHelper()
-	if !hostUnderTest().initialized().Capabilities.Store {
+	if !o.TestContext.Host().Initialized().Capabilities.Store {
 		return storedCheckpoint{}, false
 	}
 	cps := o.storedCheckpoints()

@@ -57,10 +57,11 @@ var registry = map[int]Item{}
 var registrationErrors []error
 
 // describeItem registers the specs of item id. Call it at package level:
-// var _ = describeItem(1, func() { scenarios(nil) }). The specs join
-// Ginkgo's tree when the certification starts (see buildTree), in item
-// order.
-func describeItem(id int, body func()) bool {
+// var _ = describeItem(1, func(c *TestContext) { c.scenarios(nil) }). The
+// specs join Ginkgo's tree when the certification starts (see buildTree),
+// in item order; the body is given the item's Context, through which its
+// specs reach the host under test.
+func describeItem(id int, body func(*TestContext)) bool {
 	it, ok := meta(id)
 	if !ok {
 		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d is not in the item catalog", id))
@@ -79,7 +80,7 @@ func describeItem(id int, body func()) bool {
 }
 
 // bodies are the spec bodies of the registered items.
-var bodies = map[int]func(){}
+var bodies = map[int]func(*TestContext){}
 
 var treeOnce sync.Once
 
@@ -100,9 +101,7 @@ func buildTree() {
 				it, body := registry[id], bodies[id]
 				Describe(fmt.Sprintf("[item %s] %s", it.Ref(), it.Title),
 					Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), func() {
-						describing = &it
-						defer func() { describing = nil }()
-						body()
+						body(bench.For(it.ID, it.Ref(), scenarioDir(it)))
 					})
 			}
 		})
@@ -132,4 +131,6 @@ func Items() []Item {
 }
 
 // RegistrationErrors returns the registration mistakes found, if any.
-func RegistrationErrors() []error { return registrationErrors }
+func RegistrationErrors() []error {
+	return append(append([]error(nil), registrationErrors...), bench.Bugs()...)
+}

@@ -22,8 +22,8 @@ import (
 // TZ, the host's environment in reverse order, the virtual clock years
 // later. Both runs must give the same replay hash; otherwise the spec names
 // the first divergent transcript event and shows its diff.
-var _ = describeItem(14, func() {
-	scenarios(map[string]check{
+var _ = describeItem(14, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"list-read.json":           secondRunAgrees,
 		"write-validate-diff.json": secondRunAgrees,
 		"fresh-host-resume.json":   secondRunAgrees,
@@ -40,18 +40,18 @@ func secondRunAgrees(o *outcome) {
 	GinkgoHelper()
 	fx, _, err := loadScenario(strings.TrimPrefix(o.File, "fixtures/matrix/"))
 	Expect(err).NotTo(HaveOccurred(), "%s: the scenario does not load for the second run", o.File)
-	t := hostUnderTest()
+	t := o.TestContext.Host()
 	parent, err := os.MkdirTemp("", "conform-replay-second-isolated-run-")
 	Expect(err).NotTo(HaveOccurred(), "the harness cannot make the second run's directory")
 	defer os.RemoveAll(parent)
 	nested := filepath.Join(parent, "another name", "deeper")
 	dirs, err := lab.NewDirs(nested)
 	Expect(err).NotTo(HaveOccurred(), "the harness cannot make the second run's workspace and store")
-	opts := t.labOptions()
+	opts := t.LabOptions()
 	opts.ClockStartMs = secondClockStartMs
 	opts.Env, err = variedHostEnv(parent, opts.HostEnv)
 	Expect(err).NotTo(HaveOccurred(), "the harness cannot build the second run's varied environment")
-	second, err := lab.RunFixture(itemContext(), fx, dirs, opts)
+	second, err := lab.RunFixture(o.Ctx(), fx, dirs, opts)
 	Expect(err).NotTo(HaveOccurred(), "%s: the second run could not happen", o.File)
 	a, b := replay.Build(o.Report), replay.Build(second)
 	ha, err := a.Hash()
@@ -61,7 +61,7 @@ func secondRunAgrees(o *outcome) {
 	if ha == hb {
 		return
 	}
-	AddReportEntry(reproEntry, t.certifyRepro(14))
+	AddReportEntry(ReproEntry, t.CertifyRepro(o.TestContext.Ref))
 	d := replay.Diverge(a, b)
 	where := "no event (the transcripts are equal but their hashes are not)"
 	if d != nil {

@@ -22,7 +22,7 @@ import (
 // real adapter (the reference host). See fixtures/matrix/R*-*/CHECKS.md.
 
 // researchIDs are the canonical research tools.
-var researchIDs = []string{"research.fetch", "research.search"}
+func researchIDs() []string { return []string{"research.fetch", "research.search"} }
 
 // doubleDisclosed reports whether a research result's summary says it is
 // deterministic contract content rather than an observed source.
@@ -35,7 +35,7 @@ func doubleDisclosed(summary string) bool {
 func (o *outcome) researchResults() []oracle.ToolResult {
 	var out []oracle.ToolResult
 	for _, r := range o.Observed.ToolResults {
-		if slices.Contains(researchIDs, r.CanonicalToolID) {
+		if slices.Contains(researchIDs(), r.CanonicalToolID) {
 			out = append(out, r)
 		}
 	}
@@ -44,8 +44,8 @@ func (o *outcome) researchResults() []oracle.ToolResult {
 }
 
 // R1: advertised only with a real adapter or a labelled double.
-var _ = describeItem(101, func() {
-	scenarios(map[string]check{"doubles-labelled.json": func(o *outcome) {
+var _ = describeItem(101, func(c *TestContext) {
+	c.scenarios(map[string]check{"doubles-labelled.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			if strings.Contains(r.Content, "Contract document") || strings.Contains(r.Content, "Deterministic result") {
 				Expect(o.Doubles).To(ContainElement(r.CanonicalToolID), "%s: %s answered fixed contract content but initialize does not list it in doubles; a host labels every deterministic double", o.File, r.CanonicalToolID)
@@ -54,10 +54,10 @@ var _ = describeItem(101, func() {
 	}})
 
 	It("a research.fetch that is not labelled a double reads the source it is given", func() {
-		failRepro(101)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true})
+		s := startResearch(c, src, researchOptions{allow: true})
 		r := s.fetch(researchsrc.PagePath, nil)
 		Expect(r.OK).To(BeTrue(), "fetch_url of the harness's allowed loopback page failed: %s", r.Content)
 		Expect(src.RequestsTo(researchsrc.PagePath)).To(BeNumerically(">=", 1),
@@ -67,17 +67,17 @@ var _ = describeItem(101, func() {
 	})
 
 	It("without the allowance, and beyond it, loopback sources are refused and never contacted", func() {
-		failRepro(101)
-		if backed, _ := researchBacking("research.fetch"); !backed {
+		failRepro(c)
+		if backed, _ := researchBacking(c, "research.fetch"); !backed {
 			notApplicable("the host does not back research.fetch (initialize did not list it)")
 		}
 		src, other := newResearchSource(""), newResearchSource("")
-		plain := startResearch(src, researchOptions{})
+		plain := startResearch(c, src, researchOptions{})
 		r := plain.result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath)})
 		Expect(r.OK).To(BeFalse(), "fetch_url of a loopback URL succeeded without research.allowLoopback: %.200q; a conformant host fetches public hosts only", r.Content)
 		Expect(src.RequestsTo(researchsrc.PagePath)).To(BeZero(), "the host contacted a loopback source it was not allowed to read")
 
-		allowed := startResearch(src, researchOptions{allow: true})
+		allowed := startResearch(c, src, researchOptions{allow: true})
 		for _, u := range []string{other.URL(researchsrc.PagePath), strings.Replace(src.URL(researchsrc.PagePath), "127.0.0.1", "localhost", 1)} {
 			r := allowed.result("fetch_url", map[string]any{"url": u})
 			Expect(r.OK).To(BeFalse(), "fetch_url of %s succeeded although initialize allowed only %s: %.200q; the allowance names exact addresses", u, src.Addr(), r.Content)
@@ -87,22 +87,22 @@ var _ = describeItem(101, func() {
 })
 
 // R2: review_only keeps research, behind permission and approval.
-var _ = describeItem(102, func() {
-	scenarios(map[string]check{"review-only-denied.json": func(o *outcome) {
+var _ = describeItem(102, func(c *TestContext) {
+	c.scenarios(map[string]check{"review-only-denied.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			Expect(r.OK).To(BeFalse(), "%s: %s ran although the harness denied its approval", o.File, r.CanonicalToolID)
 		}
 	}})
 
 	It("in review_only research stays active, asks for approval first, and a denial contacts no source", func() {
-		failRepro(102)
-		backed, double := researchBacking("research.fetch")
+		failRepro(c)
+		backed, double := researchBacking(c, "research.fetch")
 		if !backed {
 			notApplicable("the host does not back research.fetch (initialize did not list it)")
 		}
 		src := newResearchSource("")
-		denied := startResearch(src, researchOptions{allow: true, mode: "review_only", deny: true})
-		ctx, cancel := researchCtx()
+		denied := startResearch(c, src, researchOptions{allow: true, mode: "review_only", deny: true})
+		ctx, cancel := researchCtx(c)
 		defer cancel()
 		set, err := denied.h.Client().ToolSet(ctx)
 		Expect(err).NotTo(HaveOccurred(), "tools/list in review_only failed")
@@ -124,20 +124,20 @@ var _ = describeItem(102, func() {
 			Expect(r.Effects.ResearchSources).To(BeEmpty(), "a denied fetch attests research sources")
 		}
 		if !double {
-			allowed := startResearch(src, researchOptions{allow: true, mode: "review_only"})
+			allowed := startResearch(c, src, researchOptions{allow: true, mode: "review_only"})
 			r = allowed.fetch(researchsrc.PagePath, nil)
 			Expect(r.OK).To(BeTrue(), "fetch_url in review_only with the approval granted failed: %s", r.Content)
 		}
 	})
 
 	It("without the network.outbound permission research reaches no source", func() {
-		failRepro(102)
-		if _, double := researchBacking("research.fetch"); double {
+		failRepro(c)
+		if _, double := researchBacking(c, "research.fetch"); double {
 			notApplicable("research.fetch is a labelled contract double: it reaches no network with or without network.outbound, and the doubles host grants the full_contract permissions whatever the tool profile")
 		}
-		needRealFetch()
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true, hostProfile: true})
+		s := startResearch(c, src, researchOptions{allow: true, hostProfile: true})
 		r := s.result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath)})
 		Expect(r.OK).To(BeFalse(), "fetch_url ran under the host tool profile, which grants no network.outbound: %.200q", r.Content)
 		Expect(src.Requests()).To(BeEmpty(), "the host contacted a source without the network.outbound permission")
@@ -145,21 +145,21 @@ var _ = describeItem(102, func() {
 })
 
 // R3: credentials only in the host's request headers.
-var _ = describeItem(103, func() {
-	scenarios(map[string]check{"credential-in-url.json": func(o *outcome) {
+var _ = describeItem(103, func(c *TestContext) {
+	c.scenarios(map[string]check{"credential-in-url.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			Expect(r.Content+r.Summary).NotTo(ContainSubstring(urlPassword), "%s: %s echoed the URL's password", o.File, r.CanonicalToolID)
 		}
 	}})
 
 	It("a planted provider credential reaches only the search endpoint's headers", func() {
-		failRepro(103)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		const secret = "sk-conform-R3-7d3e91b04c"
 		src := newResearchSource(secret)
 		hdr, err := json.Marshal(map[string]string{"Authorization": "Bearer " + secret})
 		Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the fetch headers")
-		s := startResearch(src, researchOptions{allow: true, env: []string{
+		s := startResearch(c, src, researchOptions{allow: true, env: []string{
 			researchSearchURLEnv + "=" + src.URL(researchsrc.SearchPath), researchHeadersEnv + "=" + string(hdr)}})
 		if !slices.Contains(s.h.Init.Tools, "research.search") {
 			notApplicable("the host does not back research.search with the search endpoint conform configures (" + researchSearchURLEnv + ", " + researchHeadersEnv + ")")
@@ -188,8 +188,8 @@ var _ = describeItem(103, func() {
 		noSecret(secret, s.responses(), "a model-authored argument holding the credential came back in a host response (a tool result, summary or error); a conformant host refuses or redacts it")
 		noSecret(secret, s.h.Stderr(), "the host wrote the credential to its diagnostics (stderr)")
 		Expect(s.storeFilesContaining(secret)).To(BeEmpty(), "the host persisted the credential in these store files (checkpoints, trace, replay records)")
-		fresh := startResearch(src, researchOptions{from: s})
-		ctx, cancel := researchCtx()
+		fresh := startResearch(c, src, researchOptions{from: s})
+		ctx, cancel := researchCtx(c)
 		defer cancel()
 		if events, err := fresh.h.Client().TraceList(ctx, "research-run"); err == nil {
 			b, _ := json.Marshal(events)
@@ -203,18 +203,18 @@ var _ = describeItem(103, func() {
 const urlPassword = "R3-url-password-5b8f"
 
 // R4: bounded transport bodies, time, UTF-8 and serialized output.
-var _ = describeItem(104, func() {
-	scenarios(map[string]check{"fetch-bounded.json": func(o *outcome) {
+var _ = describeItem(104, func(c *TestContext) {
+	c.scenarios(map[string]check{"fetch-bounded.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			fitsOutputLimits(o.File+" "+r.CanonicalToolID, researchCallResult{ToolResult: toolResultOf(r)})
 		}
 	}})
 
 	It("stops reading a huge body and answers within the tool's limits", func() {
-		failRepro(104)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true})
+		s := startResearch(c, src, researchOptions{allow: true})
 		r := s.fetch(researchsrc.HugePath, nil)
 		Expect(src.HugeDelivered()).To(BeNumerically("<", researchsrc.HugeBytes),
 			"the host read the whole %d-byte body; a conformant host stops reading a transport body at its bound", researchsrc.HugeBytes)
@@ -225,10 +225,10 @@ var _ = describeItem(104, func() {
 	})
 
 	It("ends a fetch of a slow source within the call's timeout", func() {
-		failRepro(104)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true})
+		s := startResearch(c, src, researchOptions{allow: true})
 		const timeout = time.Second
 		r, err := s.call("fetch_url", map[string]any{"url": src.URL(researchsrc.SlowPath)}, timeout)
 		Expect(err).NotTo(HaveOccurred(), "fetch_url of a source that stalls was not answered within the call's %v timeout and 3 s of grace: %v", timeout, err)
@@ -239,10 +239,10 @@ var _ = describeItem(104, func() {
 	})
 
 	It("refuses or repairs content that is not UTF-8, with a hash of what it returns", func() {
-		failRepro(104)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true})
+		s := startResearch(c, src, researchOptions{allow: true})
 		r := s.fetch(researchsrc.Latin1Path, nil)
 		if !r.OK {
 			return // refused: UNSUPPORTED or similar
@@ -255,8 +255,8 @@ var _ = describeItem(104, func() {
 })
 
 // R5: attributed and untrusted.
-var _ = describeItem(105, func() {
-	scenarios(map[string]check{"fetch-attributed.json": func(o *outcome) {
+var _ = describeItem(105, func(c *TestContext) {
+	c.scenarios(map[string]check{"fetch-attributed.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			var out map[string]any
 			Expect(json.Unmarshal([]byte(r.Content), &out)).To(Succeed(), "%s: the host's %s result (tool %s) has content that is not JSON: %.200q", o.File, r.CanonicalToolID, r.ToolName, r.Content)
@@ -265,10 +265,10 @@ var _ = describeItem(105, func() {
 	}})
 
 	It("attributes a fetched page to its URL, marks it untrusted and hashes it", func() {
-		failRepro(105)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true})
+		s := startResearch(c, src, researchOptions{allow: true})
 		r := s.fetch(researchsrc.PagePath, nil)
 		Expect(r.OK).To(BeTrue(), "fetch_url of the allowed page failed: %s", r.Content)
 		Expect(r.Trust).To(Equal("external"), "a fetch result's trust is %q; fetched content is external", r.Trust)
@@ -285,10 +285,10 @@ var _ = describeItem(105, func() {
 	})
 
 	It("attributes every search hit to its URL and marks it untrusted", func() {
-		failRepro(105)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true, env: []string{researchSearchURLEnv + "=" + src.URL(researchsrc.SearchPath)}})
+		s := startResearch(c, src, researchOptions{allow: true, env: []string{researchSearchURLEnv + "=" + src.URL(researchsrc.SearchPath)}})
 		if !slices.Contains(s.h.Init.Tools, "research.search") {
 			notApplicable("the host does not back research.search with the search endpoint conform configures (" + researchSearchURLEnv + ")")
 		}
@@ -327,18 +327,18 @@ func checkProvenance(what string, out map[string]any) {
 }
 
 // R6: a fetched source grants no workspace effects.
-var _ = describeItem(106, func() {
-	scenarios(map[string]check{"fetch-claims-effects.json": func(o *outcome) {
+var _ = describeItem(106, func(c *TestContext) {
+	c.scenarios(map[string]check{"fetch-claims-effects.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			Expect(grantedEffects(r.Effects)).To(BeEmpty(), "%s: %s attests %v; research attests research sources only", o.File, r.CanonicalToolID, grantedEffects(r.Effects))
 		}
 	}})
 
 	It("a page that claims inspection, write, validation and plan effects grants none", func() {
-		failRepro(106)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true})
+		s := startResearch(c, src, researchOptions{allow: true})
 		r, err := s.call("fetch_url", map[string]any{"url": src.URL(researchsrc.EffectsPath)}, 0)
 		Expect(err).NotTo(HaveOccurred(), "fetch_url of a page claiming effects was not answered with a result: %v", err)
 		Expect(grantedEffects(r.Effects)).To(BeEmpty(), "fetch_url of a page that claims effects attests %v; a fetched source cannot grant workspace effects", grantedEffects(r.Effects))
@@ -356,8 +356,8 @@ var _ = describeItem(106, func() {
 
 // R7: truncation and unavailability disclosed, process-local evidence
 // disclosed, durable success never reconstructed.
-var _ = describeItem(107, func() {
-	scenarios(map[string]check{"doubles-disclosed.json": func(o *outcome) {
+var _ = describeItem(107, func(c *TestContext) {
+	c.scenarios(map[string]check{"doubles-disclosed.json": func(o *outcome) {
 		for _, r := range o.researchResults() {
 			if slices.Contains(o.Doubles, r.CanonicalToolID) {
 				Expect(doubleDisclosed(r.Summary)).To(BeTrue(), "%s: %s is a process-local double but its summary %q does not say so", o.File, r.CanonicalToolID, r.Summary)
@@ -366,10 +366,10 @@ var _ = describeItem(107, func() {
 	}})
 
 	It("says truncated when it cuts a page, and reports an unavailable source as a failure without evidence", func() {
-		failRepro(107)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		s := startResearch(src, researchOptions{allow: true})
+		s := startResearch(c, src, researchOptions{allow: true})
 		r := s.fetch(researchsrc.LongPath, map[string]any{"maxBytes": 1000})
 		Expect(r.OK).To(BeTrue(), "fetch_url of the long page failed: %s", r.Content)
 		content, _ := r.Out["content"].(string)
@@ -387,13 +387,13 @@ var _ = describeItem(107, func() {
 	})
 
 	It("a fresh host process reads a source again instead of presenting remembered evidence", func() {
-		failRepro(107)
-		needRealFetch()
+		failRepro(c)
+		needRealFetch(c)
 		src := newResearchSource("")
-		first := startResearch(src, researchOptions{allow: true})
+		first := startResearch(c, src, researchOptions{allow: true})
 		r := first.fetch(researchsrc.OncePath, nil)
 		Expect(r.OK).To(BeTrue(), "fetch_url of the allowed page failed: %s", r.Content)
-		fresh := startResearch(src, researchOptions{allow: true, from: first})
+		fresh := startResearch(c, src, researchOptions{allow: true, from: first})
 		r = fresh.result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
 		Expect(src.RequestsTo(researchsrc.OncePath)).To(BeNumerically(">=", 2),
 			"a fresh host process answered a fetch without reading the source: evidence remembered from another process is not an observation")

@@ -48,6 +48,7 @@ const researchTimeout = 20 * time.Second
 // network.outbound), approvals granted and, when asked, the harness's
 // loopback source allowed.
 type researchSession struct {
+	c         *TestContext
 	h         *session.Host
 	src       *researchsrc.Source
 	workspace string
@@ -86,10 +87,10 @@ func newResearchSource(secret string) *researchsrc.Source {
 }
 
 // startResearch starts a host process for a research spec.
-func startResearch(src *researchsrc.Source, o researchOptions) *researchSession {
+func startResearch(c *TestContext, src *researchsrc.Source, o researchOptions) *researchSession {
 	GinkgoHelper()
-	t := hostUnderTest()
-	s := &researchSession{src: src, mode: o.mode}
+	t := c.Host()
+	s := &researchSession{c: c, src: src, mode: o.mode}
 	if o.from != nil {
 		s.workspace, s.store = o.from.workspace, o.from.store
 	} else {
@@ -104,7 +105,7 @@ func startResearch(src *researchsrc.Source, o researchOptions) *researchSession 
 			Fail(err.Error())
 		}
 	}
-	pass := slices.Clone(t.cfg.HostEnv)
+	pass := slices.Clone(t.Env)
 	for _, kv := range o.env {
 		k, v, _ := strings.Cut(kv, "=")
 		GinkgoT().Setenv(k, v)
@@ -117,7 +118,7 @@ func startResearch(src *researchsrc.Source, o researchOptions) *researchSession 
 	if o.hostProfile {
 		profile = wire.ToolProfileHost
 	}
-	cfg := session.HostConfig{Argv: t.argv, Workspace: s.workspace, StoreDir: s.store, PassEnv: pass,
+	cfg := session.HostConfig{Argv: t.Argv, Workspace: s.workspace, StoreDir: s.store, PassEnv: pass,
 		ToolProfile: profile, ForbidContainment: true, Mode: o.mode,
 		Approvals: map[string]string{"research.fetch": decision, "research.search": decision},
 		OnRecv: func(line []byte) {
@@ -131,7 +132,7 @@ func startResearch(src *researchsrc.Source, o researchOptions) *researchSession 
 		cfg.EditInitialize = func(p *wire.InitializeParams) { p.Research = &wire.ResearchParams{AllowLoopback: allowance} }
 		AddReportEntry(allowanceEntry, "initialize research.allowLoopback = [127.0.0.1:<port of the harness's own source>], for this spec only; never the default")
 	}
-	ctx, cancel := context.WithTimeout(itemContext(), freshHostTimeout)
+	ctx, cancel := context.WithTimeout(c.Ctx(), freshHostTimeout)
 	defer cancel()
 	h, err := session.StartHost(ctx, cfg)
 	Expect(err).NotTo(HaveOccurred(), "the host does not start and initialize for a research spec")
@@ -170,7 +171,7 @@ func (s *researchSession) call(model string, args map[string]any, timeout time.D
 		TimeoutMs: int(timeout / time.Millisecond), Context: wire.RunContext{RunID: "research-run", TaskID: "research-task", Mode: mode}}
 	// The harness gives the host the call's timeout and a few seconds more
 	// before it stops waiting.
-	ctx, cancel := context.WithTimeout(itemContext(), timeout+3*time.Second)
+	ctx, cancel := context.WithTimeout(s.c.Ctx(), timeout+3*time.Second)
 	defer cancel()
 	start := time.Now()
 	r, err := s.h.Client().Execute(ctx, p)
@@ -249,17 +250,17 @@ func (s *researchSession) storeFilesContaining(needle string) []string {
 
 // researchBacking says how the host under test backs research tool id: not
 // at all, with a labelled double, or with what it says is a real adapter.
-func researchBacking(id string) (backed, double bool) {
+func researchBacking(c *TestContext, id string) (backed, double bool) {
 	GinkgoHelper()
-	init := hostUnderTest().initialized()
+	init := c.Host().Initialized()
 	return slices.Contains(init.Tools, id), slices.Contains(init.Doubles, id)
 }
 
 // needRealFetch makes the spec not applicable unless the host backs
 // research.fetch with what it says is a real adapter.
-func needRealFetch() {
+func needRealFetch(c *TestContext) {
 	GinkgoHelper()
-	backed, double := researchBacking("research.fetch")
+	backed, double := researchBacking(c, "research.fetch")
 	switch {
 	case !backed:
 		notApplicable("the host does not back research.fetch (initialize did not list it)")
@@ -324,13 +325,13 @@ func grantedEffects(e *port.Effects) []string {
 }
 
 // failRepro records the item's certify repro before a Go spec asserts.
-func failRepro(id int) {
-	AddReportEntry(reproEntry, hostUnderTest().certifyRepro(id))
+func failRepro(c *TestContext) {
+	AddReportEntry(ReproEntry, c.Host().CertifyRepro(c.Ref))
 }
 
 // researchCtx bounds one wire call of a research spec beyond tool/execute.
-func researchCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(itemContext(), freshHostTimeout)
+func researchCtx(c *TestContext) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.Ctx(), freshHostTimeout)
 }
 
 // toolResultOf is the part of a scenario's observed tool result that the

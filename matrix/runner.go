@@ -65,22 +65,23 @@ type InvocationError = lab.InvocationError
 // target is the host under test for the specs of this process.
 type target struct {
 	cfg  Config
-	argv []string
+	host *Host
 
 	mu    sync.Mutex
-	host  *wire.InitializeResult
+	init  *wire.InitializeResult // the host's first initialize answer
 	items map[int]*reports.Item
 	order []int
-
-	probeOnce sync.Once
-	probe     wire.InitializeResult
-	probeErr  error
 
 	started time.Time
 	prog    *progress
 }
 
-var current *target
+// current is the certification of this process, and bench what its items
+// read: the runner's state, never read by item code.
+var (
+	current *target
+	bench   = &Bench{}
+)
 
 func newTarget(cfg Config) (*target, error) {
 	argv, err := builtin.Command(cfg.Host)
@@ -96,7 +97,8 @@ func newTarget(cfg Config) (*target, error) {
 	if err := hostcmd.Check(argv); err != nil {
 		return nil, &InvocationError{Err: fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
 	}
-	t := &target{cfg: cfg, argv: argv, items: map[int]*reports.Item{}, started: time.Now()}
+	t := &target{cfg: cfg, items: map[int]*reports.Item{}, started: time.Now()}
+	t.host = &Host{Name: cfg.Host, Mutant: cfg.Mutant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost}
 	if cfg.Out != nil {
 		t.prog = &progress{w: cfg.Out, color: cfg.Color, tty: cfg.TTY}
 		for _, it := range registry {
@@ -171,6 +173,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 		defer undo()
 	}
 	current = t
+	bench.SetHost(t.host)
 	setRunContext(ctx)
 	defer setRunContext(nil)
 	suite, rep := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
@@ -187,7 +190,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	t.prog.finish()
 	d := t.document()
 	if words, err := builtin.Words(cfg.Host); err == nil && !builtin.IsBuiltin(cfg.Host) {
-		id := hostcmd.Identify(words, t.argv)
+		id := hostcmd.Identify(words, t.host.Argv)
 		d.Host.ProgramPath, d.Host.ProgramSHA256 = id.Program, id.ProgramSHA256
 	}
 	return d, nil
@@ -201,6 +204,7 @@ func UseHost(cfg Config) error {
 		return err
 	}
 	current = t
+	bench.SetHost(t.host)
 	buildTree()
 	return nil
 }
@@ -267,7 +271,7 @@ func (t *target) collect(r SpecReport) {
 	// running, ignore output after shutdown) is reported whatever the
 	// status: a passing item says so too.
 	for _, e := range r.ReportEntries {
-		if e.Name == incidentEntry {
+		if e.Name == IncidentEntry {
 			reason = strings.TrimSpace(reason + "\nincident: " + e.StringRepresentation())
 		}
 		if e.Name == allowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
@@ -312,7 +316,7 @@ func (t *target) collect(r SpecReport) {
 // specRepro returns the repro command a spec recorded, or "".
 func specRepro(r SpecReport) string {
 	for _, e := range r.ReportEntries {
-		if e.Name == reproEntry {
+		if e.Name == ReproEntry {
 			return e.StringRepresentation()
 		}
 	}
@@ -347,15 +351,15 @@ func rank(s string) int {
 
 func (t *target) repro(id int) string {
 	cmd := "conform certify --host " + shellQuote(t.cfg.Host)
-	return cmd + t.faultFlags() + " --only " + RefOf(id)
+	return cmd + faultFlags(t.cfg.Mutant, t.cfg.CoreFault) + " --only " + RefOf(id)
 }
 
 // sawHost records what the host said it is, from its first session.
 func (t *target) sawHost(h wire.InitializeResult) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.host == nil {
-		t.host = &h
+	if t.init == nil {
+		t.init = &h
 	}
 }
 
@@ -367,15 +371,15 @@ func (t *target) document() *reports.Document {
 		Kind:          reports.KindCertify,
 		Harness:       reports.NewHarness(),
 		StartedAt:     t.started.UTC().Format(time.RFC3339),
-		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.argv[0])},
+		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.host.Argv[0])},
 		OS:            runtime.GOOS, Arch: runtime.GOARCH,
 		MatrixVersion: Version,
 		Items:         []reports.Item{},
 	}
-	if t.host != nil {
-		d.Host.Name, d.Host.Version, d.Host.Doubles = t.host.Host.Name, t.host.Host.Version, t.host.Doubles
-		d.Host.Tools = slices.Sorted(slices.Values(t.host.Tools))
-		d.Host.ToolProfile = lab.ToolProfile(t.host.Tools)
+	if t.init != nil {
+		d.Host.Name, d.Host.Version, d.Host.Doubles = t.init.Host.Name, t.init.Host.Version, t.init.Doubles
+		d.Host.Tools = slices.Sorted(slices.Values(t.init.Tools))
+		d.Host.ToolProfile = lab.ToolProfile(t.init.Tools)
 	}
 	for _, it := range itemCatalog {
 		if _, runnable := registry[it.ID]; !runnable && len(t.cfg.Only) == 0 && (t.cfg.Area == "" || t.cfg.Area == it.Area) {

@@ -4,7 +4,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = describeItem(43, func() {
+var _ = describeItem(43, func(c *TestContext) {
 	// inOrder asserts the host received the batch in emitted order, each
 	// call under its own toolCallId with its own idempotency key (catches
 	// batch-dispatch-reversed at the wire).
@@ -23,13 +23,13 @@ var _ = describeItem(43, func() {
 			Expect(got[:len(ids)]).To(Equal(ids), "%s: the host must receive the batch's calls in the order the model emitted them", o.File)
 		}
 	}
-	scenarios(map[string]check{
+	c.scenarios(map[string]check{
 		"same-name-reads.json": inOrder("list", "read-alpha", "read-beta"),
 		"write-then-read.json": inOrder("write-notes", "read-notes", "read-readme", "review"),
 	})
 })
 
-var _ = describeItem(44, func() {
+var _ = describeItem(44, func(c *TestContext) {
 	// refused asserts which calls reached the host and which preflight step
 	// refused the batch.
 	refused := func(message string, reached ...string) check {
@@ -38,7 +38,7 @@ var _ = describeItem(44, func() {
 			Expect(o.ErrorMessage).To(ContainSubstring(message), "%s: the batch must be refused by its preflight step", o.File)
 		}
 	}
-	scenarios(map[string]check{
+	c.scenarios(map[string]check{
 		"duplicate-ids.json":    refused("duplicate or empty toolCallId"),
 		"reused-id.json":        refused("toolCallId first was already used in this run", "list_files"),
 		"budget-overflow.json":  refused("maxToolCalls=2"),
@@ -48,9 +48,9 @@ var _ = describeItem(44, func() {
 	})
 })
 
-var _ = describeItem(45, func() {
+var _ = describeItem(45, func(c *TestContext) {
 	stops := func(reached ...string) check { return func(o *outcome) { o.dispatched(reached...) } }
-	scenarios(map[string]check{
+	c.scenarios(map[string]check{
 		"cancel-stops.json":                stops("read_file"),
 		"pause-stops.json":                 stops("read_file"),
 		"output-schema-failure-stops.json": stops("read_file", "read_file"),

@@ -27,42 +27,35 @@ type check func(o *outcome)
 // directories, which exist until the check returns.
 type outcome struct {
 	*lab.Report
+	// Context is the item's: the host under test and the spec's bound.
+	*TestContext
 	// File is the scenario's repository path.
 	File string
 	// Workspace, Outside and Store are the run's directories.
 	Workspace, Outside, Store string
 }
 
-// describing is the item whose specs describeItem is building; scenarios
-// reads it while Ginkgo builds the tree.
-var describing *Item
-
 // scenarios registers one spec per scenario file of the item being
 // described (fixtures/matrix/NN-name/*.json). Each runs the fixture against
 // the host under test through the lab's runner and oracle; checks, keyed by
 // file name, add the item's own assertions for that scenario. A check for a
 // file that does not exist is a registration error.
-func scenarios(checks map[string]check) {
-	it := describing
-	if it == nil {
-		registrationErrors = append(registrationErrors, fmt.Errorf("scenarios called outside describeItem"))
-		return
-	}
-	dir := scenarioDir(*it)
+func (c *TestContext) scenarios(checks map[string]check) {
+	dir := c.Dir
 	names, err := scenarioFiles(dir)
 	if err != nil || len(names) == 0 {
-		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d: no scenarios in %s/%s (%v)", it.ID, fixtures.MatrixDir, dir, err))
+		c.Bug(fmt.Errorf("matrix item %d: no scenarios in %s/%s (%v)", c.ID, fixtures.MatrixDir, dir, err))
 		return
 	}
 	for name := range checks {
 		if !slices.Contains(names, name) {
-			registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d: a check names %s, which is not a scenario of %s", it.ID, name, dir))
+			c.Bug(fmt.Errorf("matrix item %d: a check names %s, which is not a scenario of %s", c.ID, name, dir))
 		}
 	}
 	for _, name := range names {
 		file := path.Join(dir, name)
-		c := checks[name]
-		It(strings.TrimSuffix(name, ".json"), func() { runScenario(file, c) })
+		chk := checks[name]
+		It(strings.TrimSuffix(name, ".json"), func() { c.runScenario(file, chk) })
 	}
 }
 
@@ -106,19 +99,19 @@ func loadScenario(rel string) (*fixture.Fixture, string, error) {
 
 // runScenario runs the scenario rel against the host under test, fails the
 // spec with the oracle's failures and a repro command that runs the file
-// alone, then runs c, if any, on the outcome.
-func runScenario(rel string, c check) {
+// alone, then runs chk, if any, on the outcome.
+func (c *TestContext) runScenario(rel string, chk check) {
 	GinkgoHelper()
 	fx, file, err := loadScenario(rel)
 	if err != nil {
 		Fail(fmt.Sprintf("scenario %s does not load: %v", rel, err))
 	}
-	t := hostUnderTest()
-	if reason := t.notApplicable(fx); reason != "" {
+	t := c.Host()
+	if reason := t.NotApplicable(fx); reason != "" {
 		notApplicable(reason)
 	}
-	ctx := itemContext()
-	rep, err := lab.Run(ctx, fx, t.labOptions(), true)
+	ctx := c.Ctx()
+	rep, err := lab.Run(ctx, fx, t.LabOptions(), true)
 	if rep != nil && rep.Workspace != "" {
 		defer os.RemoveAll(filepath.Dir(rep.Workspace))
 	}
@@ -129,18 +122,18 @@ func runScenario(rel string, c check) {
 		Fail(fmt.Sprintf("scenario %s could not run: %v", file, err))
 	}
 	for _, inc := range rep.Incidents {
-		AddReportEntry(incidentEntry, inc)
+		AddReportEntry(IncidentEntry, inc)
 	}
 	if rep.NotApplicable != "" {
 		notApplicable(rep.NotApplicable)
 	}
 	if !rep.Passed {
-		AddReportEntry(reproEntry, t.runRepro(file))
+		AddReportEntry(ReproEntry, t.RunRepro(file))
 		Fail(describeFailures(file, rep))
 	}
-	if c != nil {
+	if chk != nil {
 		parent := filepath.Dir(rep.Workspace)
-		c(&outcome{Report: rep, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")})
+		chk(&outcome{Report: rep, TestContext: c, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")})
 	}
 }
 
@@ -164,7 +157,9 @@ func describeFailures(file string, rep *lab.Report) string {
 // requiredTools are the tools every host must back: a host without a
 // workspace is no host of this runtime. A scenario calling any other tool
 // the host does not back is not applicable to it.
-var requiredTools = []string{"workspace.list", "workspace.read", "workspace.write", "workspace.edit", "workspace.glob", "workspace.grep"}
+func requiredTools() []string {
+	return []string{"workspace.list", "workspace.read", "workspace.write", "workspace.edit", "workspace.glob", "workspace.grep"}
+}
 
 // usedTools returns the canonical IDs of the catalog tools fx's model
 // calls, sorted; names the catalog does not know are left out (they are

@@ -12,9 +12,11 @@ import (
 // hostileNames are the file names of 54-git-paths that look like shell
 // syntax or options; starDecoy is the file a glob pathspec "star*.txt"
 // would also match.
-var hostileNames = []string{"semi;touch INJECTED_semi.txt", "$(touch INJECTED_subst.txt).txt", "`touch INJECTED_tick.txt`.txt",
-	"pipe|touch INJECTED_pipe.txt", "amp&touch INJECTED_amp.txt", `it's "quoted".txt`, "--output=x54.txt", "-n.txt",
-	"with space.txt", "star*.txt"}
+func hostileNames() []string {
+	return []string{"semi;touch INJECTED_semi.txt", "$(touch INJECTED_subst.txt).txt", "`touch INJECTED_tick.txt`.txt",
+		"pipe|touch INJECTED_pipe.txt", "amp&touch INJECTED_amp.txt", `it's "quoted".txt`, "--output=x54.txt", "-n.txt",
+		"with space.txt", "star*.txt"}
+}
 
 const starDecoy = "star-decoy.txt"
 
@@ -23,17 +25,17 @@ const starDecoy = "star-decoy.txt"
 // builds, and in the command string it hands the published interpreter.
 // The oracle checks no injected command left its marker file and no
 // option-like name created its file; these checks read what Git reported.
-var _ = describeItem(54, func() {
-	scenarios(map[string]check{
+var _ = describeItem(54, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// Catches git-paths-as-options (--output=x54.txt, -n.txt become
 		// options), git-through-shell (the names run as shell) and
 		// glob-pathspecs (star*.txt also reports the decoy).
 		"git-paths.json": func(o *outcome) {
-			Expect(o.statusPaths("54-git-status")).To(Equal(sorted(hostileNames)),
+			Expect(o.statusPaths("54-git-status")).To(Equal(sorted(hostileNames())),
 				"%s: git_operation status with every hostile name as a path must report exactly those files, each by its own name", o.File)
 			Expect(o.statusPaths("54-git-star")).To(Equal([]string{"star*.txt"}),
 				"%s: git_operation status with the path star*.txt must report that file only, not %s: paths are literal, never globs", o.File, starDecoy)
-			Expect(o.diffPaths("54-git-diff")).To(Equal(sorted(append([]string{starDecoy}, hostileNames...))),
+			Expect(o.diffPaths("54-git-diff")).To(Equal(sorted(append([]string{starDecoy}, hostileNames()...))),
 				"%s: git_operation diff with every changed file as a path must show exactly those files", o.File)
 		},
 		// Catches implicit-shell: the command string is parsed once, by

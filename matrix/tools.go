@@ -11,8 +11,8 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = describeItem(3, func() {
-	scenarios(map[string]check{
+var _ = describeItem(3, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// A scoped validation is attested as scoped, and the final diff is
 		// hashed.
 		"happy-path.json": func(o *outcome) {
@@ -51,7 +51,7 @@ var _ = describeItem(3, func() {
 	})
 })
 
-var _ = describeItem(8, func() {
+var _ = describeItem(8, func(c *TestContext) {
 	// Preflight refusals never reach the host.
 	nothingDispatched := func(o *outcome) { o.dispatched() }
 	// A review_only tool set backs no mutating tool (catches ignore-mode).
@@ -67,7 +67,7 @@ var _ = describeItem(8, func() {
 			}
 		}
 	}
-	scenarios(map[string]check{
+	c.scenarios(map[string]check{
 		"unknown-tool.json":       nothingDispatched,
 		"inactive-lazy-tool.json": nothingDispatched,
 		"review-only-write.json":  reviewOnly,
@@ -89,7 +89,7 @@ var _ = describeItem(8, func() {
 	})
 })
 
-var _ = describeItem(9, func() {
+var _ = describeItem(9, func(c *TestContext) {
 	// names asserts the final error names what the forged result broke,
 	// and that the proxy injected the one fault: the host's own answer was
 	// conformant.
@@ -101,7 +101,7 @@ var _ = describeItem(9, func() {
 			Expect(o.Faults).To(HaveLen(1), "%s: the proxy must inject exactly the fixture's one fault", o.File)
 		}
 	}
-	scenarios(map[string]check{
+	c.scenarios(map[string]check{
 		"mismatch-read-as-list.json":      names("identity mismatch", "workspace.read"),
 		"mismatch-write-as-edit.json":     names("identity mismatch", "workspace.write"),
 		"forged-write-on-read.json":       names("write"),
@@ -111,8 +111,8 @@ var _ = describeItem(9, func() {
 	})
 })
 
-var _ = describeItem(20, func() {
-	scenarios(map[string]check{
+var _ = describeItem(20, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"complete-diff.json": func(o *outcome) {
 			d := o.answer("20-complete-diff")
 			Expect(d.Effects).NotTo(BeNil(), "%s: git_operation diff attests no effects", o.File)
@@ -152,13 +152,13 @@ func unknownOutcomeDurable(call string) check {
 	}
 }
 
-var _ = describeItem(29, func() {
+var _ = describeItem(29, func(c *TestContext) {
 	partial := func(call string) check {
 		return func(o *outcome) {
 			o.typedWrite(call, "report.md", "missing", "", "file", hashOf("partial report\n"))
 		}
 	}
-	scenarios(map[string]check{
+	c.scenarios(map[string]check{
 		// The mutating call reached the host once; nothing retried it. And
 		// a host that returns an output its schema refuses reports an
 		// unknown outcome, not a result (catches skip-output-validation).
@@ -208,8 +208,8 @@ func impossibleListOutput(p *wire.InitializeParams) {
 	}
 }
 
-var _ = describeItem(34, func() {
-	scenarios(map[string]check{
+var _ = describeItem(34, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"malformed-after-write.json":   unknownOutcomeDurable("34-malformed-write-write"),
 		"malformed-after-edit.json":    unknownOutcomeDurable("34-malformed-edit-edit"),
 		"throw-after-commit-edit.json": unknownOutcomeDurable("34-throw-after-edit-edit"),
@@ -217,8 +217,8 @@ var _ = describeItem(34, func() {
 	})
 })
 
-var _ = describeItem(35, func() {
-	scenarios(map[string]check{
+var _ = describeItem(35, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// A failed result carries no effects but approval (catches
 		// failed-result-effects at the wire).
 		"failed-write-recovers.json": func(o *outcome) {

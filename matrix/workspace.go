@@ -9,8 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = describeItem(1, func() {
-	scenarios(map[string]check{
+var _ = describeItem(1, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"inspect.json": func(o *outcome) {
 			for _, r := range o.Observed.ToolResults {
 				Expect(r.EffectsAuthority).To(Equal("host"), "%s carries host-attested effects", r.ToolName)
@@ -31,8 +31,8 @@ var _ = describeItem(1, func() {
 	})
 })
 
-var _ = describeItem(2, func() {
-	scenarios(map[string]check{
+var _ = describeItem(2, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// A create is typed missing → file, never a replacement.
 		"create-new.json": func(o *outcome) {
 			o.typedWrite("create", "docs", "missing", "", "directory", "")
@@ -69,8 +69,8 @@ func noLeak(o *outcome) {
 	}
 }
 
-var _ = describeItem(13, func() {
-	scenarios(map[string]check{
+var _ = describeItem(13, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		"file-symlink.json":  noLeak,
 		"dir-symlink.json":   noLeak,
 		"symlink-chain.json": noLeak,
@@ -78,8 +78,8 @@ var _ = describeItem(13, func() {
 	})
 })
 
-var _ = describeItem(27, func() {
-	scenarios(map[string]check{
+var _ = describeItem(27, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// An incomplete scan says so and warns, both (catches
 		// incomplete-scan-as-complete).
 		"deep-tree.json": func(o *outcome) {
@@ -94,8 +94,8 @@ var _ = describeItem(27, func() {
 	})
 })
 
-var _ = describeItem(30, func() {
-	scenarios(map[string]check{
+var _ = describeItem(30, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// Every entry kind stays typed in the host's evidence (catches
 		// untyped-entries).
 		"command-entries-resume.json": func(o *outcome) {
@@ -132,10 +132,10 @@ var _ = describeItem(30, func() {
 	})
 })
 
-var _ = describeItem(32, func() { scenarios(nil) })
+var _ = describeItem(32, func(c *TestContext) { c.scenarios(nil) })
 
-var _ = describeItem(33, func() {
-	scenarios(map[string]check{
+var _ = describeItem(33, func(c *TestContext) {
+	c.scenarios(map[string]check{
 		// A directory named like a lock file gives no package manager
 		// (catches manifest-directories).
 		"manifest-named-directories.json": func(o *outcome) {
