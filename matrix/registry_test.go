@@ -1,6 +1,13 @@
 package matrix
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+
+	toolcatalog "github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/matrix/kit"
+)
 
 func TestRegistryIsConsistent(t *testing.T) {
 	for _, err := range RegistrationErrors() {
@@ -72,8 +79,28 @@ func TestEveryRunnableItemHasScenarios(t *testing.T) {
 		if !it.Runnable {
 			continue
 		}
-		if names, err := scenarioFiles(scenarioDir(it)); err != nil || len(names) == 0 {
+		if names, err := kit.ScenarioFiles(scenarioDir(it)); err != nil || len(names) == 0 {
 			t.Errorf("item %d has no scenario files in fixtures/matrix/%s", it.ID, scenarioDir(it))
 		}
+	}
+}
+
+// catalogIDs is the set of canonical tool IDs of the catalog.
+func catalogIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, d := range toolcatalog.ForHost().Tools {
+		ids[d.ID] = true
+	}
+	return ids
+}
+
+// TestRunWithoutItemsSaysWhatToImport: a program that forgot the items
+// package is told so, instead of certifying nothing.
+func TestRunWithoutItemsSaysWhatToImport(t *testing.T) {
+	saved := catalog
+	catalog = map[int]Item{}
+	t.Cleanup(func() { catalog = saved })
+	if _, err := Run(context.Background(), Config{Host: "reference"}); !errors.Is(err, errNoItems) {
+		t.Errorf("Run with no registered item = %v, want %v", err, errNoItems)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/matrix/kit"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
@@ -65,7 +66,7 @@ type InvocationError = lab.InvocationError
 // target is the host under test for the specs of this process.
 type target struct {
 	cfg  Config
-	host *Host
+	host *kit.Host
 
 	mu    sync.Mutex
 	init  *wire.InitializeResult // the host's first initialize answer
@@ -80,7 +81,7 @@ type target struct {
 // read: the runner's state, never read by item code.
 var (
 	current *target
-	bench   = &Bench{}
+	bench   = &kit.Bench{}
 )
 
 func newTarget(cfg Config) (*target, error) {
@@ -98,7 +99,7 @@ func newTarget(cfg Config) (*target, error) {
 		return nil, &InvocationError{Err: fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
 	}
 	t := &target{cfg: cfg, items: map[int]*reports.Item{}, started: time.Now()}
-	t.host = &Host{Name: cfg.Host, Mutant: cfg.Mutant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost}
+	t.host = &kit.Host{Name: cfg.Host, Mutant: cfg.Mutant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost}
 	if cfg.Out != nil {
 		t.prog = &progress{w: cfg.Out, color: cfg.Color, tty: cfg.TTY}
 		for _, it := range registry {
@@ -141,6 +142,9 @@ func checkSelection(cfg Config) error {
 	return nil
 }
 
+// errNoItems is Run's error in a program that registered no item.
+var errNoItems = errors.New("matrix: no item is registered; import github.com/galaxy-stack/conform/matrix/items for its registrations")
+
 type failRecorder struct{ failed bool }
 
 func (f *failRecorder) Fail() { f.failed = true }
@@ -157,6 +161,9 @@ func (f *failRecorder) Fail() { f.failed = true }
 func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	if errs := RegistrationErrors(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	if len(catalog) == 0 {
+		return nil, errNoItems
 	}
 	if err := checkSelection(cfg); err != nil {
 		return nil, err
@@ -251,7 +258,7 @@ func (t *target) collect(r SpecReport) {
 	case r.State == types.SpecStateSkipped:
 		status = reports.Skipped
 		reason = r.Failure.Message
-		if s, ok := strings.CutPrefix(reason, notApplicablePrefix); ok {
+		if s, ok := strings.CutPrefix(reason, kit.NotApplicablePrefix); ok {
 			status, reason = reports.NotApplicable, s
 		}
 	case r.State.Is(types.SpecStateInterrupted),
@@ -271,10 +278,10 @@ func (t *target) collect(r SpecReport) {
 	// running, ignore output after shutdown) is reported whatever the
 	// status: a passing item says so too.
 	for _, e := range r.ReportEntries {
-		if e.Name == IncidentEntry {
+		if e.Name == kit.IncidentEntry {
 			reason = strings.TrimSpace(reason + "\nincident: " + e.StringRepresentation())
 		}
-		if e.Name == allowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
+		if e.Name == kit.AllowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
 			reason = strings.TrimSpace(reason + "\nallowance: " + e.StringRepresentation())
 		}
 	}
@@ -316,7 +323,7 @@ func (t *target) collect(r SpecReport) {
 // specRepro returns the repro command a spec recorded, or "".
 func specRepro(r SpecReport) string {
 	for _, e := range r.ReportEntries {
-		if e.Name == ReproEntry {
+		if e.Name == kit.ReproEntry {
 			return e.StringRepresentation()
 		}
 	}
@@ -350,8 +357,8 @@ func rank(s string) int {
 }
 
 func (t *target) repro(id int) string {
-	cmd := "conform certify --host " + shellQuote(t.cfg.Host)
-	return cmd + faultFlags(t.cfg.Mutant, t.cfg.CoreFault) + " --only " + RefOf(id)
+	cmd := "conform certify --host " + kit.Quote(t.cfg.Host)
+	return cmd + kit.FaultFlags(t.cfg.Mutant, t.cfg.CoreFault) + " --only " + RefOf(id)
 }
 
 // sawHost records what the host said it is, from its first session.
@@ -381,7 +388,7 @@ func (t *target) document() *reports.Document {
 		d.Host.Tools = slices.Sorted(slices.Values(t.init.Tools))
 		d.Host.ToolProfile = lab.ToolProfile(t.init.Tools)
 	}
-	for _, it := range itemCatalog {
+	for _, it := range Items() {
 		if _, runnable := registry[it.ID]; !runnable && len(t.cfg.Only) == 0 && (t.cfg.Area == "" || t.cfg.Area == it.Area) {
 			d.Planned = append(d.Planned, it.ID)
 		}
@@ -405,11 +412,4 @@ func binaryHash(name string) string {
 	}
 	sum, _ := hostcmd.HashFile(p)
 	return sum
-}
-
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -15,21 +15,59 @@ import (
 	"testing"
 )
 
-// runnerFiles are the files of the registry and the runner, which own the
-// package's state; every other file of the package is item code.
-var runnerFiles = map[string]bool{
-	"context.go": true, "contract.go": true, "doc.go": true, "failure.go": true,
-	"guarantees.go": true, "items.go": true, "limits.go": true, "progress.go": true,
-	"ref.go": true, "registry.go": true, "runner.go": true,
-}
+// itemCode are the packages of item code: the kit and the area specs.
+var itemCode = []string{"kit", "items"}
 
 // TestItemCodeReadsNoPackageState fails when item code reads (or writes) a
-// package-level variable: what an item needs comes through its
-// TestContext, never from the package.
+// package-level variable, its own package's or the registry's: what an
+// item needs comes through its TestContext, never from a package. The
+// registrations themselves (var _ = matrix.DescribeItem(…)) declare no
+// variable anyone reads.
 func TestItemCodeReadsNoPackageState(t *testing.T) {
-	for _, use := range packageVarUses(t, ".", func(file string) bool { return !runnerFiles[file] }) {
-		t.Errorf("%s: item code reads the package-level variable %s; give it to the item through its TestContext, or make it a constant or a function", use.pos, use.name)
+	all := func(string) bool { return true }
+	for _, dir := range itemCode {
+		for _, use := range packageVarUses(t, dir, all) {
+			t.Errorf("%s/%s: item code reads the package-level variable %s; give it to the item through its TestContext, or make it a constant or a function", dir, use.pos, use.name)
+		}
 	}
+	vars := map[string]map[string]bool{"matrix": exportedVars(t, "."), "kit": exportedVars(t, "kit")}
+	for _, dir := range itemCode {
+		for _, f := range parseDir(t, token.NewFileSet(), dir) {
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && vars[x.Name][sel.Sel.Name] {
+					t.Errorf("%s: item code reads the package-level variable %s.%s", dir, x.Name, sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+}
+
+// exportedVars returns the exported package-level variables of the
+// package in dir.
+func exportedVars(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for _, f := range parseDir(t, token.NewFileSet(), dir) {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, s := range g.Specs {
+				for _, n := range s.(*ast.ValueSpec).Names {
+					if n.IsExported() {
+						out[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // A varUse is one use of a package-level variable.
@@ -42,26 +80,8 @@ type varUse struct{ pos, name string }
 // imports cause are ignored.
 func packageVarUses(t *testing.T, dir string, keep func(file string) bool) []varUse {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	files := parseDir(t, fset, dir)
 	conf := types.Config{Importer: noImports{}, Error: func(error) {}}
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
 	pkg, _ := conf.Check(dir, fset, files, info)
@@ -79,6 +99,31 @@ func packageVarUses(t *testing.T, dir string, keep func(file string) bool) []var
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	return out
+}
+
+// parseDir parses the non-test Go files of dir built for this platform.
+func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }
 
 // noImports resolves no import: the check needs only the package's own
