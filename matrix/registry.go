@@ -145,7 +145,7 @@ func buildTree() {
 				it, body := registry[id], bodies[id]
 				Describe(fmt.Sprintf("[item %s] %s", it.Ref(), it.Title),
 					Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), func() {
-						body(bench.For(it.ID, it.Ref(), scenarioDir(it)))
+						body(bench.For(it.ID, it.Ref(), it.ScenarioDir()))
 					})
 			}
 		})
@@ -176,10 +176,10 @@ func RegistrationErrors() []error {
 	return append(append([]error(nil), registrationErrors...), bench.Bugs()...)
 }
 
-// scenarioDir is the directory of an item's scenarios, relative to
-// fixtures.Matrix(): "NN-name" for a seed item, "R1-name" for an
-// extension item.
-func scenarioDir(it Item) string {
+// ScenarioDir is the folder of the item's scenarios, relative to
+// fixtures.Matrix() (fixtures/matrix in the repository): "NN-name" for a
+// seed item, "R1-name" for an extension item.
+func (it Item) ScenarioDir() string {
 	if it.ID > ExtensionBase {
 		return it.Ref() + "-" + it.Name
 	}

@@ -3,6 +3,7 @@ package matrix
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	toolcatalog "github.com/galaxy-stack/conform/core/catalog"
@@ -79,8 +80,8 @@ func TestEveryRunnableItemHasScenarios(t *testing.T) {
 		if !it.Runnable {
 			continue
 		}
-		if names, err := kit.ScenarioFiles(scenarioDir(it)); err != nil || len(names) == 0 {
-			t.Errorf("item %d has no scenario files in fixtures/matrix/%s", it.ID, scenarioDir(it))
+		if names, err := kit.ScenarioFiles(it.ScenarioDir()); err != nil || len(names) == 0 {
+			t.Errorf("item %d has no scenario files in fixtures/matrix/%s", it.ID, it.ScenarioDir())
 		}
 	}
 }
@@ -102,5 +103,16 @@ func TestRunWithoutItemsSaysWhatToImport(t *testing.T) {
 	t.Cleanup(func() { catalog = saved })
 	if _, err := Run(context.Background(), Config{Host: "reference"}); !errors.Is(err, errNoItems) {
 		t.Errorf("Run with no registered item = %v, want %v", err, errNoItems)
+	}
+}
+
+// TestEveryItemLivesInItsAreaFile: an item's metadata and body are
+// registered together in the file of package matrix/items named for its
+// area, so one file says everything about it.
+func TestEveryItemLivesInItsAreaFile(t *testing.T) {
+	for _, it := range Items() {
+		if want := "matrix/items/" + it.Area + ".go:"; !strings.HasPrefix(it.Source, want) {
+			t.Errorf("item %d (area %s) is registered at %q, want in %s", it.ID, it.Area, it.Source, strings.TrimSuffix(want, ":"))
+		}
 	}
 }
