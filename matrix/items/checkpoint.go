@@ -152,7 +152,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		// canonical form with members sorted, and it verifies.
 		"stored-pause-checkpoint.json": func(o *kit.Outcome) { o.StoredAsGiven() },
 	})
-	kit.Item39(c)
+	kit.CheckpointProperties(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

@@ -350,8 +350,8 @@ func restoreOnlyCorrect(c *TestContext, pool []*session.Host, chain []toolSetSte
 	}
 }
 
-// Item39 registers item 39's properties.
-func Item39(c *TestContext) {
+// CheckpointProperties registers item 39's properties.
+func CheckpointProperties(c *TestContext) {
 	It("store round trip through a fresh process: canonical bytes, same hash, redacted, no aliasing", func() {
 		needStore(c)
 		d := propertyDirs()
