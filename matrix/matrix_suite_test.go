@@ -7,7 +7,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/matrix"
-	_ "github.com/galaxy-stack/conform/matrix/items"
+	_ "github.com/galaxy-stack/conform/matrix/items" // registers the items, for the package's internal tests too
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )

@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// An approvalAsk is one approval/request a host process of the run sent
+// An ApprovalAsk is one approval/request a host process of the run sent
 // the harness, with what became of it on the wire.
 type ApprovalAsk struct {
 	Process int

@@ -377,7 +377,7 @@ func (o *Outcome) SameSizeEditIsSeen() {
 	}
 }
 
-// A durableAfter is what a fresh host process must hold after a run whose
+// A DurableAfter is what a fresh host process must hold after a run whose
 // persistence failed: the reasons of the stored checkpoints, in order, and
 // the number of final reports.
 type DurableAfter struct {

@@ -11,7 +11,7 @@ import (
 // gives its TestContext: the item being described, and through its Bench
 // the host under test and the bound of the running spec. The body runs
 // while the suite's tree is built; the specs it declares read the host and
-// the spec's context from their Context when they run. Item code reads no
+// the spec's context from their TestContext when they run. Item code reads no
 // package-level state: whatever it needs comes through here.
 type TestContext struct {
 	// ID is the item's number and Ref its printed reference ("13", "R2").
@@ -44,7 +44,7 @@ func (c *TestContext) Bug(err error) { c.bench.bug(err) }
 
 // A Bench is what the runner sets up for the items of one certification:
 // the host under test and the context of the running spec. The runner
-// writes it; item bodies read it only through their Context.
+// writes it; item bodies read it only through their TestContext.
 type Bench struct {
 	mu       sync.Mutex
 	hostNow  *Host
@@ -52,7 +52,7 @@ type Bench struct {
 	bugsSeen []error
 }
 
-// For returns the Context of one item on the bench.
+// For returns the TestContext of one item on the bench.
 func (b *Bench) For(id int, ref, dir string) *TestContext {
 	return &TestContext{ID: id, Ref: ref, Dir: dir, bench: b}
 }

@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// A dialect is one half of item 53: the probes of one shell dialect, run
+// A Dialect is one half of item 53: the probes of one shell dialect, run
 // only against a host whose announced interpreter speaks it.
 type Dialect struct {
 	// Shell is the hostEnvironment.command.shell the probes are written in.

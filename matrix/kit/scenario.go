@@ -19,15 +19,15 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// A check is an item's Gomega assertions on one scenario's outcome beyond
+// A Check is an item's Gomega assertions on one scenario's outcome beyond
 // what the fixture's oracle checks.
 type Check func(o *Outcome)
 
-// An outcome is one scenario run: the lab's report, and the run's
+// An Outcome is one scenario run: the lab's report, and the run's
 // directories, which exist until the check returns.
 type Outcome struct {
 	*lab.Report
-	// Context is the item's: the host under test and the spec's bound.
+	// TestContext is the item's: the host under test and the spec's bound.
 	*TestContext
 	// File is the scenario's repository path.
 	File string
