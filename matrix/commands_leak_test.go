@@ -2,7 +2,6 @@ package matrix
 
 import (
 	"bytes"
-	"github.com/galaxy-stack/conform/internal/proc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/galaxy-stack/conform/internal/proc"
 )
 
 // TestCommandsLeaveNoProcess runs the commands area against the reference

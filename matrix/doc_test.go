@@ -1,12 +1,19 @@
-package matrix
+package matrix_test
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/galaxy-stack/conform/fixtures"
+	"github.com/galaxy-stack/conform/matrix"
+	_ "github.com/galaxy-stack/conform/matrix/items"
+	"github.com/galaxy-stack/conform/matrix/selftest"
 )
 
 var updateDoc = flag.Bool("update-doc", false, "rewrite matrix/MATRIX.md from the item registry")
@@ -19,7 +26,7 @@ func matrixDoc() []byte {
 	b.WriteString("`conform matrix` prints the same list. Planned items are listed but not yet run by `conform certify`.\n\n")
 	b.WriteString("Scope: `host` items certify a duty of the host (some mutant of the reference host fails them), `core` items a rule of conform's bundled core exercised through the host (some named core fault fails them).\n\n")
 	b.WriteString("| ID | area | scope | state | title | guarantee | tools | checks |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
-	for _, it := range Items() {
+	for _, it := range matrix.Items() {
 		state := "planned"
 		if it.Runnable {
 			state = "runnable"
@@ -27,16 +34,56 @@ func matrixDoc() []byte {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", it.Ref(), it.Area, it.Scope, state, it.Title, it.Guarantee,
 			strings.Join(it.Tools, ", "), strings.Join(it.Guarantees, ", "))
 	}
+	writePlaces(&b)
 	b.WriteString("\n## Required host guarantees\n\nEvery sentence of the seed's \"Required host guarantees\", with the items that check it (`conform matrix --guarantees`).\n\n")
 	b.WriteString("| key | section | sentence | items |\n| --- | --- | --- | --- |\n")
-	for _, tr := range Traces() {
+	for _, tr := range matrix.Traces() {
 		ids := make([]string, len(tr.Items))
 		for i, id := range tr.Items {
-			ids[i] = RefOf(id)
+			ids[i] = matrix.RefOf(id)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", tr.Key, tr.Section, strings.ReplaceAll(tr.Text, "|", "\\|"), strings.Join(ids, ", "))
 	}
 	return b.Bytes()
+}
+
+// writePlaces renders where each item lives: its spec (metadata and body,
+// where matrix.DescribeItem or matrix.PlanItem registers it), its
+// scenario folder, and the faults `conform selftest` expects it to catch.
+func writePlaces(b *bytes.Buffer) {
+	b.WriteString("\n## Where each item lives\n\n")
+	b.WriteString("Each item's spec (its metadata beside its body, in the file of its area), its scenario folder, and the faults `conform selftest` certifies it against: the mutants of the reference host (`matrix/selftest/targets.go`) and the named core faults (`core/faults`) it is there to catch.\n\n")
+	b.WriteString("| ID | name | spec | scenarios | mutants | core faults |\n| --- | --- | --- | --- | --- | --- |\n")
+	mutants, cores := map[int][]string{}, map[int][]string{}
+	for _, f := range selftest.Faults() {
+		for _, id := range f.Targets {
+			if f.Kind == selftest.KindCore {
+				cores[id] = append(cores[id], f.Name)
+			} else {
+				mutants[id] = append(mutants[id], f.Name)
+			}
+		}
+	}
+	for _, it := range matrix.Items() {
+		spec := "—"
+		if file, line, ok := strings.Cut(it.Source, ":"); ok {
+			rel := strings.TrimPrefix(file, "matrix/")
+			spec = fmt.Sprintf("[%s:%s](%s#L%s)", rel, line, rel, line)
+		}
+		scen := "—"
+		if _, err := fs.Stat(fixtures.Matrix(), it.ScenarioDir()); err == nil {
+			scen = fmt.Sprintf("[%s](../%s/%s)", it.ScenarioDir(), fixtures.MatrixDir, it.ScenarioDir())
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", it.Ref(), it.Name, spec, scen, names(mutants[it.ID]), names(cores[it.ID]))
+	}
+}
+
+// names lists fault names sorted, or "—".
+func names(s []string) string {
+	if len(s) == 0 {
+		return "—"
+	}
+	return strings.Join(slices.Sorted(slices.Values(s)), ", ")
 }
 
 func TestMatrixDoc(t *testing.T) {

@@ -44,9 +44,8 @@ const DefaultItemTimeout = DefaultCallBound + 2*time.Minute
 const notRunPrefix = "not run: "
 
 var limits struct {
-	mu   sync.Mutex
-	run  context.Context // the run's context; Background unless Run set one
-	item context.Context // the running spec's context
+	mu  sync.Mutex
+	run context.Context // the run's context; Background unless Run set one
 }
 
 // setRunContext makes ctx the parent of every session's context.
@@ -65,17 +64,6 @@ func runContext() context.Context {
 	return limits.run
 }
 
-// itemContext returns the context of the running spec, bounded by the
-// item timeout and ended with the run.
-func itemContext() context.Context {
-	limits.mu.Lock()
-	defer limits.mu.Unlock()
-	if limits.item == nil {
-		return context.Background()
-	}
-	return limits.item
-}
-
 func itemTimeout() time.Duration {
 	if current != nil && current.cfg.ItemTimeout > 0 {
 		return current.cfg.ItemTimeout
@@ -91,9 +79,7 @@ var _ = BeforeEach(func() {
 	id, _ := itemOf(CurrentSpecReport().Labels())
 	d := itemTimeout()
 	ctx, cancel := context.WithTimeoutCause(run, d, fmt.Errorf("item %d timed out after %s (the per-item bound)", id, d))
-	limits.mu.Lock()
-	limits.item = ctx
-	limits.mu.Unlock()
+	bench.SetSpec(ctx)
 	DeferCleanup(cancel)
 })
 

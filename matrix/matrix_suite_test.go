@@ -1,4 +1,4 @@
-package matrix
+package matrix_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/internal/suite"
+	"github.com/galaxy-stack/conform/matrix"
+	_ "github.com/galaxy-stack/conform/matrix/items" // registers the items, for the package's internal tests too
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -19,7 +21,7 @@ func TestMain(m *testing.M) {
 // test binary re-executing itself.
 func TestMatrix(t *testing.T) {
 	RegisterFailHandler(Fail)
-	if err := UseHost(Config{Host: "reference"}); err != nil {
+	if err := matrix.UseHost(matrix.Config{Host: "reference"}); err != nil {
 		t.Fatal(err)
 	}
 	s, r := suite.Config()

@@ -2,9 +2,14 @@ package matrix
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
+	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
+	"github.com/galaxy-stack/conform/matrix/kit"
 	. "github.com/onsi/ginkgo/v2"
 )
 
@@ -35,6 +40,9 @@ type Item struct {
 	Contract string `json:"contract,omitempty"`
 	// Runnable is true when the item's specs are registered.
 	Runnable bool `json:"runnable"`
+	// Source is where the item is registered, its metadata beside its
+	// body: a repository path and line, "matrix/items/workspace.go:14".
+	Source string `json:"-"`
 }
 
 // Scopes of an item.
@@ -50,36 +58,73 @@ func (it Item) HostScoped() bool { return it.Scope == ScopeHost || it.Scope == S
 // CoreScoped reports whether the item certifies a rule of the bundled core.
 func (it Item) CoreScoped() bool { return it.Scope == ScopeCore || it.Scope == ScopeBoth }
 
-var registry = map[int]Item{}
+// catalog is every item of the matrix, runnable or planned; registry the
+// runnable ones. The area files of package matrix/items fill both when
+// they are initialized.
+var (
+	catalog  = map[int]Item{}
+	registry = map[int]Item{}
+)
 
 // registrationErrors collects mistakes in item registration; a test reports
 // them all at once.
 var registrationErrors []error
 
-// describeItem registers the specs of item id. Call it at package level:
-// var _ = describeItem(1, func() { scenarios(nil) }). The specs join
-// Ginkgo's tree when the certification starts (see buildTree), in item
-// order.
-func describeItem(id int, body func()) bool {
-	it, ok := meta(id)
-	if !ok {
-		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d is not in the item catalog", id))
-		it = Item{ID: id, Area: "runtime", Title: fmt.Sprintf("item %d", id)}
-	}
-	if _, dup := registry[id]; dup {
-		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d registered twice", id))
-	}
-	if !validArea(it.Area) {
-		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d has unknown area %q", id, it.Area))
-	}
+// DescribeItem registers item it and the body that declares its specs. Call
+// it at package level, with the item's metadata beside its body:
+//
+//	var _ = matrix.DescribeItem(matrix.Item{ID: 1, Name: "read-only-inspect", …},
+//		func(c *kit.TestContext) { c.Scenarios(nil) })
+//
+// The specs join Ginkgo's tree when the certification starts (see
+// buildTree), in item order; the body is given the item's TestContext,
+// through which its specs reach the host under test.
+func DescribeItem(it Item, body func(*kit.TestContext)) bool {
 	it.Runnable = true
-	registry[id] = it
-	bodies[id] = body
+	if !record(it, 2) {
+		return false
+	}
+	registry[it.ID] = catalog[it.ID]
+	bodies[it.ID] = body
 	return true
 }
 
+// PlanItem records item it, whose specs are not written yet: `conform matrix`
+// lists it as planned and `conform certify` does not run it.
+func PlanItem(it Item) bool {
+	it.Runnable = false
+	return record(it, 2)
+}
+
+// record adds it to the catalog with the position of the call skip frames
+// up, or records why it cannot.
+func record(it Item, skip int) bool {
+	if _, dup := catalog[it.ID]; dup {
+		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d registered twice", it.ID))
+		return false
+	}
+	if !validArea(it.Area) {
+		registrationErrors = append(registrationErrors, fmt.Errorf("matrix item %d has unknown area %q", it.ID, it.Area))
+	}
+	if _, file, line, ok := runtime.Caller(skip); ok {
+		it.Source = fmt.Sprintf("%s:%d", repoPath(file), line)
+	}
+	catalog[it.ID] = it
+	return true
+}
+
+// repoPath is file's path from the repository root, whatever the build
+// (a checkout path, or a module path under -trimpath).
+func repoPath(file string) string {
+	file = filepath.ToSlash(file)
+	if i := strings.LastIndex(file, "/matrix/"); i >= 0 {
+		return file[i+1:]
+	}
+	return path.Base(file)
+}
+
 // bodies are the spec bodies of the registered items.
-var bodies = map[int]func(){}
+var bodies = map[int]func(*kit.TestContext){}
 
 var treeOnce sync.Once
 
@@ -100,9 +145,7 @@ func buildTree() {
 				it, body := registry[id], bodies[id]
 				Describe(fmt.Sprintf("[item %s] %s", it.Ref(), it.Title),
 					Label(fmt.Sprintf("item:%d", it.ID), "area:"+it.Area), func() {
-						describing = &it
-						defer func() { describing = nil }()
-						body()
+						body(bench.For(it.ID, it.Ref(), it.ScenarioDir()))
 					})
 			}
 		})
@@ -120,11 +163,8 @@ func validArea(a string) bool {
 
 // Items returns every item of the matrix sorted by ID, runnable or not.
 func Items() []Item {
-	out := make([]Item, 0, len(itemCatalog))
-	for _, it := range itemCatalog {
-		if r, ok := registry[it.ID]; ok {
-			it = r
-		}
+	out := make([]Item, 0, len(catalog))
+	for _, it := range catalog {
 		out = append(out, it)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -132,4 +172,22 @@ func Items() []Item {
 }
 
 // RegistrationErrors returns the registration mistakes found, if any.
-func RegistrationErrors() []error { return registrationErrors }
+func RegistrationErrors() []error {
+	return append(append([]error(nil), registrationErrors...), bench.Bugs()...)
+}
+
+// ScenarioDir is the folder of the item's scenarios, relative to
+// fixtures.Matrix() (fixtures/matrix in the repository): "NN-name" for a
+// seed item, "R1-name" for an extension item.
+func (it Item) ScenarioDir() string {
+	if it.ID > ExtensionBase {
+		return it.Ref() + "-" + it.Name
+	}
+	return fmt.Sprintf("%02d-%s", it.ID, it.Name)
+}
+
+// meta returns the catalog entry for id.
+func meta(id int) (Item, bool) {
+	it, ok := catalog[id]
+	return it, ok
+}

@@ -1,6 +1,14 @@
 package matrix
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	toolcatalog "github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/matrix/kit"
+)
 
 func TestRegistryIsConsistent(t *testing.T) {
 	for _, err := range RegistrationErrors() {
@@ -72,8 +80,39 @@ func TestEveryRunnableItemHasScenarios(t *testing.T) {
 		if !it.Runnable {
 			continue
 		}
-		if names, err := scenarioFiles(scenarioDir(it)); err != nil || len(names) == 0 {
-			t.Errorf("item %d has no scenario files in fixtures/matrix/%s", it.ID, scenarioDir(it))
+		if names, err := kit.ScenarioFiles(it.ScenarioDir()); err != nil || len(names) == 0 {
+			t.Errorf("item %d has no scenario files in fixtures/matrix/%s", it.ID, it.ScenarioDir())
+		}
+	}
+}
+
+// catalogIDs is the set of canonical tool IDs of the catalog.
+func catalogIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, d := range toolcatalog.ForHost().Tools {
+		ids[d.ID] = true
+	}
+	return ids
+}
+
+// TestRunWithoutItemsSaysWhatToImport: a program that forgot the items
+// package is told so, instead of certifying nothing.
+func TestRunWithoutItemsSaysWhatToImport(t *testing.T) {
+	saved := catalog
+	catalog = map[int]Item{}
+	t.Cleanup(func() { catalog = saved })
+	if _, err := Run(context.Background(), Config{Host: "reference"}); !errors.Is(err, errNoItems) {
+		t.Errorf("Run with no registered item = %v, want %v", err, errNoItems)
+	}
+}
+
+// TestEveryItemLivesInItsAreaFile: an item's metadata and body are
+// registered together in the file of package matrix/items named for its
+// area, so one file says everything about it.
+func TestEveryItemLivesInItsAreaFile(t *testing.T) {
+	for _, it := range Items() {
+		if want := "matrix/items/" + it.Area + ".go:"; !strings.HasPrefix(it.Source, want) {
+			t.Errorf("item %d (area %s) is registered at %q, want in %s", it.ID, it.Area, it.Source, strings.TrimSuffix(want, ":"))
 		}
 	}
 }

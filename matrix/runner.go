@@ -18,6 +18,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/matrix/kit"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
@@ -65,22 +66,23 @@ type InvocationError = lab.InvocationError
 // target is the host under test for the specs of this process.
 type target struct {
 	cfg  Config
-	argv []string
+	host *kit.Host
 
 	mu    sync.Mutex
-	host  *wire.InitializeResult
+	init  *wire.InitializeResult // the host's first initialize answer
 	items map[int]*reports.Item
 	order []int
-
-	probeOnce sync.Once
-	probe     wire.InitializeResult
-	probeErr  error
 
 	started time.Time
 	prog    *progress
 }
 
-var current *target
+// current is the certification of this process, and bench what its items
+// read: the runner's state, never read by item code.
+var (
+	current *target
+	bench   = &kit.Bench{}
+)
 
 func newTarget(cfg Config) (*target, error) {
 	argv, err := builtin.Command(cfg.Host)
@@ -96,7 +98,8 @@ func newTarget(cfg Config) (*target, error) {
 	if err := hostcmd.Check(argv); err != nil {
 		return nil, &InvocationError{Err: fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
 	}
-	t := &target{cfg: cfg, argv: argv, items: map[int]*reports.Item{}, started: time.Now()}
+	t := &target{cfg: cfg, items: map[int]*reports.Item{}, started: time.Now()}
+	t.host = &kit.Host{Name: cfg.Host, Mutant: cfg.Mutant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost}
 	if cfg.Out != nil {
 		t.prog = &progress{w: cfg.Out, color: cfg.Color, tty: cfg.TTY}
 		for _, it := range registry {
@@ -139,6 +142,9 @@ func checkSelection(cfg Config) error {
 	return nil
 }
 
+// errNoItems is Run's error in a program that registered no item.
+var errNoItems = errors.New("matrix: no item is registered; import github.com/galaxy-stack/conform/matrix/items for its registrations")
+
 type failRecorder struct{ failed bool }
 
 func (f *failRecorder) Fail() { f.failed = true }
@@ -156,6 +162,9 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	if errs := RegistrationErrors(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if len(catalog) == 0 {
+		return nil, errNoItems
+	}
 	if err := checkSelection(cfg); err != nil {
 		return nil, err
 	}
@@ -171,6 +180,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 		defer undo()
 	}
 	current = t
+	bench.SetHost(t.host)
 	setRunContext(ctx)
 	defer setRunContext(nil)
 	suite, rep := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
@@ -187,7 +197,7 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	t.prog.finish()
 	d := t.document()
 	if words, err := builtin.Words(cfg.Host); err == nil && !builtin.IsBuiltin(cfg.Host) {
-		id := hostcmd.Identify(words, t.argv)
+		id := hostcmd.Identify(words, t.host.Argv)
 		d.Host.ProgramPath, d.Host.ProgramSHA256 = id.Program, id.ProgramSHA256
 	}
 	return d, nil
@@ -201,6 +211,7 @@ func UseHost(cfg Config) error {
 		return err
 	}
 	current = t
+	bench.SetHost(t.host)
 	buildTree()
 	return nil
 }
@@ -247,7 +258,7 @@ func (t *target) collect(r SpecReport) {
 	case r.State == types.SpecStateSkipped:
 		status = reports.Skipped
 		reason = r.Failure.Message
-		if s, ok := strings.CutPrefix(reason, notApplicablePrefix); ok {
+		if s, ok := strings.CutPrefix(reason, kit.NotApplicablePrefix); ok {
 			status, reason = reports.NotApplicable, s
 		}
 	case r.State.Is(types.SpecStateInterrupted),
@@ -267,10 +278,10 @@ func (t *target) collect(r SpecReport) {
 	// running, ignore output after shutdown) is reported whatever the
 	// status: a passing item says so too.
 	for _, e := range r.ReportEntries {
-		if e.Name == incidentEntry {
+		if e.Name == kit.IncidentEntry {
 			reason = strings.TrimSpace(reason + "\nincident: " + e.StringRepresentation())
 		}
-		if e.Name == allowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
+		if e.Name == kit.AllowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
 			reason = strings.TrimSpace(reason + "\nallowance: " + e.StringRepresentation())
 		}
 	}
@@ -312,7 +323,7 @@ func (t *target) collect(r SpecReport) {
 // specRepro returns the repro command a spec recorded, or "".
 func specRepro(r SpecReport) string {
 	for _, e := range r.ReportEntries {
-		if e.Name == reproEntry {
+		if e.Name == kit.ReproEntry {
 			return e.StringRepresentation()
 		}
 	}
@@ -346,16 +357,16 @@ func rank(s string) int {
 }
 
 func (t *target) repro(id int) string {
-	cmd := "conform certify --host " + shellQuote(t.cfg.Host)
-	return cmd + t.faultFlags() + " --only " + RefOf(id)
+	cmd := "conform certify --host " + kit.Quote(t.cfg.Host)
+	return cmd + kit.FaultFlags(t.cfg.Mutant, t.cfg.CoreFault) + " --only " + RefOf(id)
 }
 
 // sawHost records what the host said it is, from its first session.
 func (t *target) sawHost(h wire.InitializeResult) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.host == nil {
-		t.host = &h
+	if t.init == nil {
+		t.init = &h
 	}
 }
 
@@ -367,17 +378,17 @@ func (t *target) document() *reports.Document {
 		Kind:          reports.KindCertify,
 		Harness:       reports.NewHarness(),
 		StartedAt:     t.started.UTC().Format(time.RFC3339),
-		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.argv[0])},
+		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.host.Argv[0])},
 		OS:            runtime.GOOS, Arch: runtime.GOARCH,
 		MatrixVersion: Version,
 		Items:         []reports.Item{},
 	}
-	if t.host != nil {
-		d.Host.Name, d.Host.Version, d.Host.Doubles = t.host.Host.Name, t.host.Host.Version, t.host.Doubles
-		d.Host.Tools = slices.Sorted(slices.Values(t.host.Tools))
-		d.Host.ToolProfile = lab.ToolProfile(t.host.Tools)
+	if t.init != nil {
+		d.Host.Name, d.Host.Version, d.Host.Doubles = t.init.Host.Name, t.init.Host.Version, t.init.Doubles
+		d.Host.Tools = slices.Sorted(slices.Values(t.init.Tools))
+		d.Host.ToolProfile = lab.ToolProfile(t.init.Tools)
 	}
-	for _, it := range itemCatalog {
+	for _, it := range Items() {
 		if _, runnable := registry[it.ID]; !runnable && len(t.cfg.Only) == 0 && (t.cfg.Area == "" || t.cfg.Area == it.Area) {
 			d.Planned = append(d.Planned, it.ID)
 		}
@@ -401,11 +412,4 @@ func binaryHash(name string) string {
 	}
 	sum, _ := hostcmd.HashFile(p)
 	return sum
-}
-
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

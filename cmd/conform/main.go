@@ -13,6 +13,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix"
+	_ "github.com/galaxy-stack/conform/matrix/items" // registers the matrix items
 )
 
 func main() {

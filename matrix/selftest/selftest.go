@@ -31,6 +31,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/matrix"
+	_ "github.com/galaxy-stack/conform/matrix/items" // registers the matrix items
 	"github.com/galaxy-stack/conform/reports"
 )
 

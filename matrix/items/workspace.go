@@ -1,0 +1,205 @@
+package items
+
+import (
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/kit"
+	. "github.com/onsi/gomega"
+)
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 1, Name: "read-only-inspect", Area: "workspace", Title: "read-only inspect and report",
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.list", "workspace.read", "project.detect"}, Guarantees: []string{"W1", "W4", "T5"},
+	Contract: "hosts/wire/CONTRACTS.md#evidence-types", Guarantee: "A host MUST serve list, read and detect calls on a real workspace with host-attested inspect evidence, and MUST NOT change the workspace while doing so.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Check{
+		"inspect.json": func(o *kit.Outcome) {
+			for _, r := range o.Observed.ToolResults {
+				Expect(r.EffectsAuthority).To(Equal("host"), "%s carries host-attested effects", r.ToolName)
+				Expect(r.Effects).NotTo(BeNil(), "%s attests its effects", r.ToolName)
+				Expect(r.Effects.InspectedPaths).NotTo(BeEmpty(), "%s attests what it inspected", r.ToolName)
+				Expect(r.Effects.Writes).To(BeEmpty(), "%s is read-only and attests no writes", r.ToolName)
+			}
+		},
+		// A page is bounded by the limit asked for, and says more follows
+		// (catches ignore-page-limit).
+		"paged-list.json": func(o *kit.Outcome) {
+			c := o.ContentOf("01-paged-list")
+			Expect(c["entries"]).To(HaveLen(2), "%s: list_files with limit 2 over four files must answer one page of two entries", o.File)
+			Expect(c["truncated"]).To(Equal(true), "%s: a page with more entries after it must say truncated: true", o.File)
+			Expect(c["nextCursor"]).To(BeAssignableToTypeOf(""), "%s: a truncated page must carry the nextCursor that continues it", o.File)
+			Expect(c["nextCursor"]).NotTo(BeEmpty(), "%s: a truncated page must carry the nextCursor that continues it", o.File)
+		},
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 2, Name: "preconditioned-write", Area: "workspace", Title: "preconditioned create and edit",
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.write", "workspace.edit"}, Guarantees: []string{"W3", "W4", "T7"},
+	Contract: "hosts/wire/tools/workspace.write.md#errors", Guarantee: "A host MUST create only when the path does not exist and replace or edit only when the content hash matches, checked in the same serialized commit, with typed before/after evidence.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Check{
+		// A create is typed missing → file, never a replacement.
+		"create-new.json": func(o *kit.Outcome) {
+			o.TypedWrite("create", "docs", "missing", "", "directory", "")
+			o.TypedWrite("create", "docs/notes.txt", "missing", "", "file", kit.HashOf("first note\n"))
+		},
+		// Replacements chain: each before hash is the previous after hash,
+		// and the last after hash is the file on disk.
+		"stale-hash.json": func(o *kit.Outcome) {
+			edit := o.TypedWrite("edit", "settings.txt", "file", "*", "file", "*")
+			o.TypedWrite("replace", "settings.txt", "file", *edit.AfterHash, "file", o.FileHash("settings.txt"))
+		},
+		"failure-keeps-inode.json": func(o *kit.Outcome) { o.KeptInode("settings.txt") },
+	})
+})
+
+// leakChecked are the item 13 scenarios whose outside/secret.txt holds the
+// word "classified", which the model's arguments never contain.
+func noLeak(o *kit.Outcome) {
+	for _, c := range o.Executes() {
+		text := []string{}
+		if c.Result != nil {
+			text = append(text, c.Result.Content, c.Result.Summary)
+			if c.Result.Error != nil {
+				text = append(text, c.Result.Error.Message)
+			}
+		}
+		if c.Error != nil {
+			text = append(text, c.Error.Message)
+		}
+		for _, s := range text {
+			Expect(strings.ToLower(s)).NotTo(ContainSubstring("classified"),
+				"%s: the answer to %s quotes outside/secret.txt; a host must refuse an escape before reading its target", o.File, c.CallID)
+		}
+	}
+}
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 13, Name: "symlink-traversal", Area: "workspace", Title: "symlink and path traversal attempts",
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.read", "workspace.write", "command.run"}, Guarantees: []string{"W1", "W2", "C6"},
+	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "A host MUST resolve every path beneath the workspace root and reject lexical and symlink escapes without touching anything outside it.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Check{
+		"file-symlink.json":  noLeak,
+		"dir-symlink.json":   noLeak,
+		"symlink-chain.json": noLeak,
+		"dotdot.json":        noLeak,
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 27, Name: "incomplete-discovery", Area: "workspace", Title: "project discovery reports incomplete scans and malformed manifests",
+	Scope: matrix.ScopeHost, Tools: []string{"project.detect"}, Guarantees: []string{"W5"},
+	Contract: "hosts/wire/tools/project.detect.md#output", Guarantee: "Project discovery MUST report incomplete scans and malformed manifests instead of treating missing evidence as proof of absence.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Check{
+		// An incomplete scan says so and warns, both (catches
+		// incomplete-scan-as-complete).
+		"deep-tree.json": func(o *kit.Outcome) {
+			c := o.ContentOf("detect")
+			scan, _ := c["scan"].(map[string]any)
+			Expect(scan).NotTo(BeNil(), "%s: detect_project answers no scan object", o.File)
+			Expect(scan["complete"]).To(Equal(false), "%s: a scan that hit its depth limit must report complete: false", o.File)
+			Expect(scan["deepestDepth"]).To(BeNumerically("==", 20), "%s: the scan stopped at depth 20", o.File)
+			Expect(c["warnings"]).To(ContainElement(ContainSubstring("depth")), "%s: an incomplete scan must warn about the depth limit", o.File)
+			Expect(c["languages"]).NotTo(ContainElement("Python"), "%s: the only .py file lies below the depth limit", o.File)
+		},
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 30, Name: "typed-entries", Area: "workspace", Title: "directory/symlink/special-entry mutations remain typed",
+	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"T8"},
+	Contract: "hosts/wire/CONTRACTS.md#evidence-types", Guarantee: "Directory, symlink and special-entry mutations MUST stay typed through completion, checkpoint and resume verification.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Check{
+		// Every entry kind stays typed in the host's evidence (catches
+		// untyped-entries).
+		"command-entries-resume.json": func(o *kit.Outcome) {
+			made := []port.Write{
+				o.TypedWrite("make-entries", "made-fifo.txt", "missing", "", "other", "*"),
+				o.TypedWrite("make-entries", "made-link.txt", "missing", "", "symlink", "*"),
+				o.TypedWrite("make-entries", "made.d", "missing", "", "directory", ""),
+			}
+			// The pause checkpoint a fresh host reads back keeps the same
+			// kinds and hashes.
+			cp, ok := o.CheckpointOf("pause")
+			if !ok {
+				return
+			}
+			for _, w := range made {
+				var found bool
+				for _, e := range cp.Edits {
+					if e.Path != w.Path {
+						continue
+					}
+					found = true
+					Expect(string(e.BeforeKind)).To(Equal(w.BeforeKind), "%s: the pause checkpoint types %s before as %s", o.File, w.Path, e.BeforeKind)
+					Expect(string(e.AfterKind)).To(Equal(w.AfterKind), "%s: the pause checkpoint types %s after as %s", o.File, w.Path, e.AfterKind)
+					Expect(e.AfterHash).To(Equal(w.AfterHash), "%s: the pause checkpoint's after hash of %s differs from the host's evidence", o.File, w.Path)
+				}
+				Expect(found).To(BeTrue(), "%s: the pause checkpoint holds no edit evidence for %s", o.File, w.Path)
+			}
+		},
+		"command-retypes.json": func(o *kit.Outcome) {
+			o.TypedWrite("retype", "empty-dir.txt", "directory", "", "file", o.FileHash("empty-dir.txt"))
+			o.TypedWrite("retype", "gone.txt", "file", "*", "directory", "")
+			o.TypedWrite("retype", "notes.txt", "file", "*", "symlink", "*")
+		},
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 32, Name: "invalid-utf8", Area: "workspace", Title: "invalid UTF-8 is rejected by text mutation paths",
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.edit", "workspace.write", "workspace.read"}, Guarantees: []string{"W3"},
+	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "Text mutations MUST reject invalid UTF-8 without rewriting bytes or replacing the inode.",
+}, func(c *kit.TestContext) { c.Scenarios(nil) })
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 33, Name: "detection-exclusions", Area: "workspace", Title: "project detection ignores manifest-like directory names and discloses exclusions",
+	Scope: matrix.ScopeHost, Tools: []string{"project.detect"}, Guarantees: []string{"W5"},
+	Contract: "hosts/wire/tools/project.detect.md#choices", Guarantee: "Project detection MUST ignore directories named like manifests or sources and disclose its traversal exclusions.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Check{
+		// A directory named like a lock file gives no package manager
+		// (catches manifest-directories).
+		"manifest-named-directories.json": func(o *kit.Outcome) {
+			c := o.ContentOf("detect")
+			Expect(c).NotTo(HaveKey("packageManager"), "%s: yarn.lock and package.json are directories; no package manager may be reported", o.File)
+		},
+		// The disclosed exclusions are sorted and cover every root
+		// directory the host's listing leaves out.
+		"excluded-trees.json": func(o *kit.Outcome) {
+			c := o.ContentOf("detect")
+			var names []string
+			for _, w := range c["warnings"].([]any) {
+				s, _ := w.(string)
+				if _, list, ok := strings.Cut(s, "excluded directory names: "); ok {
+					for _, n := range strings.Split(strings.TrimSuffix(list, "."), ",") {
+						names = append(names, strings.TrimSpace(n))
+					}
+				}
+			}
+			Expect(names).NotTo(BeEmpty(), "%s: detect_project must disclose the directory names it excludes from traversal", o.File)
+			Expect(sort.StringsAreSorted(names)).To(BeTrue(), "%s: the excluded names %v must be sorted", o.File, names)
+			listed := map[string]bool{}
+			for _, e := range o.ContentOf("list")["entries"].([]any) {
+				if m, ok := e.(map[string]any); ok {
+					listed[m["path"].(string)] = true
+				}
+			}
+			entries, err := os.ReadDir(o.Workspace)
+			Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot list the workspace after the run", o.File)
+			for _, e := range entries {
+				if e.IsDir() && !listed[e.Name()] {
+					Expect(names).To(ContainElement(e.Name()), "%s: the host hides %s/ from its listing but does not disclose it as excluded", o.File, e.Name())
+				}
+			}
+		},
+	})
+})

@@ -1,0 +1,183 @@
+package kit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/internal/proc"
+	"github.com/galaxy-stack/conform/matrix/session"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// lateWindow is how long a check waits after a run before it looks for a
+// canceled command's late write. The scenarios' commands schedule it 0.5 s
+// after a command that exits at once, or 1 s after the start of one that
+// is canceled 0.3–0.5 s in, so a process that survived has made it by
+// then; the process table catches the survivors that have not.
+const lateWindow = 800 * time.Millisecond
+
+// CommandGone asserts that no process of the scenario's command is left
+// and that its late write never happened. The command wrote the PIDs of
+// its interpreter and of its children to the workspace file pids, which
+// shows it started. Where the system has /proc, the process table decides:
+// every live process whose working directory is inside the workspace is
+// the command's (the listed PIDs may belong to the PID namespace of a
+// Containment backend and name other processes out here). Without /proc,
+// the listed PIDs are probed with kill(pid, 0). A process found is killed,
+// so the certification leaves nothing running, and fails the spec. Call it
+// before the check starts any host process of its own: a host runs in the
+// workspace too.
+func (o *Outcome) CommandGone(pids, late string) {
+	GinkgoHelper()
+	time.Sleep(lateWindow)
+	listed := o.pidsIn(pids)
+	live, table := processesUnder(o.Workspace)
+	if !table {
+		for _, pid := range listed {
+			if proc.Alive(pid) {
+				live = append(live, pid)
+			}
+		}
+	}
+	sort.Ints(live)
+	for _, pid := range live {
+		proc.Kill(pid)
+	}
+	Expect(live).To(BeEmpty(), "%s: %d process(es) of the command were still alive %s after the run ended (the harness killed them); a host must end the command's whole process group before it answers the call",
+		o.File, len(live), lateWindow)
+	_, err := os.Lstat(filepath.Join(o.Workspace, late))
+	Expect(os.IsNotExist(err)).To(BeTrue(), "%s: %s appeared in the workspace after the run ended: a process of the canceled command outlived the call and made its late write", o.File, late)
+}
+
+// pidsIn reads the PIDs a command wrote to the workspace file rel, one a
+// line, failing the spec when the command never wrote any.
+func (o *Outcome) pidsIn(rel string) []int {
+	GinkgoHelper()
+	b, err := os.ReadFile(filepath.Join(o.Workspace, rel))
+	Expect(err).NotTo(HaveOccurred(), "%s: the command never wrote %s: the host did not start it before the cancellation", o.File, rel)
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		Expect(err).NotTo(HaveOccurred(), "%s: %s holds %q, which is not a PID", o.File, rel, f)
+		pids = append(pids, pid)
+	}
+	Expect(pids).NotTo(BeEmpty(), "%s: the command wrote no PID to %s", o.File, rel)
+	return pids
+}
+
+// SeqOutput is what `seq 1 n` prints.
+func SeqOutput(n int) []byte {
+	var b []byte
+	for i := 1; i <= n; i++ {
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// Spilled asserts that the host kept the complete output want of one
+// stream of call callID: the result names an artifact, and a file in the
+// host's storeDir holds exactly want (same size, same SHA-256).
+func (o *Outcome) Spilled(callID, stream string, want []byte) {
+	GinkgoHelper()
+	Expect(o.TestContext.Host().Initialized().Capabilities.Spill).To(BeTrue(),
+		"%s: the host's initialize answer offers no spill files, so the complete output of a truncated command is lost; a host must keep it through an artifact or spill port", o.File)
+	r := o.Answer(callID)
+	Expect(r.ArtifactRef).NotTo(BeEmpty(), "%s: %s truncated its %s but its result names no artifact holding the complete output", o.File, callID, stream)
+	sum := sha256.Sum256(want)
+	wantHash := hex.EncodeToString(sum[:])
+	var seen []string
+	found := false
+	err := filepath.WalkDir(o.Store, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || found {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(o.Store, p)
+		if info.Size() != int64(len(want)) {
+			if strings.Contains(r.ArtifactRef, d.Name()) {
+				seen = append(seen, fmt.Sprintf("%s (%d bytes)", filepath.ToSlash(rel), info.Size()))
+			}
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		got := sha256.Sum256(b)
+		if hex.EncodeToString(got[:]) == wantHash {
+			found = true
+		} else {
+			seen = append(seen, fmt.Sprintf("%s (%d bytes, another hash)", filepath.ToSlash(rel), info.Size()))
+		}
+		return nil
+	})
+	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot read the host's storeDir", o.File)
+	Expect(found).To(BeTrue(), "%s: no file of the host's storeDir holds the complete %s of %s (%d bytes, sha256 %s); the result names artifact %q, and the candidates were: %s. A host must keep the whole output in its spill file",
+		o.File, stream, callID, len(want), wantHash, r.ArtifactRef, join(seen))
+}
+
+// commandHost starts a fresh process of the host under test on the run's
+// workspace and store with command.run approved, for a check that calls
+// the host itself, and shuts it down when the spec ends.
+func (o *Outcome) commandHost() *session.Host {
+	GinkgoHelper()
+	t := o.TestContext.Host()
+	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
+	defer cancel()
+	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: o.Workspace, StoreDir: o.Store,
+		PassEnv: t.Env, Approvals: map[string]string{"command.run": "allow"}})
+	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host process on the run's workspace does not start", o.File)
+	DeferCleanup(func() { _ = h.Close() })
+	return h
+}
+
+// CallTimeoutHonored calls run_command on a fresh host with a timeoutMs
+// argument far below the dispatch bound the harness gives the call: the
+// command's own timeout must end it, not the dispatch bound (catches
+// ignore-call-timeout, which the core's run cannot show: it sends the
+// argument as the dispatch bound too).
+func (o *Outcome) CallTimeoutHonored(command string) {
+	GinkgoHelper()
+	h := o.commandHost()
+	args, err := json.Marshal(map[string]any{"command": command, "timeoutMs": 500})
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the run_command arguments")
+	ctx, cancel := context.WithTimeout(o.Ctx(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	r, err := h.Client().Execute(ctx, wire.ExecuteParams{CallID: "call-timeout", ModelName: "run_command", Arguments: args,
+		IdempotencyKey: "call-timeout", TimeoutMs: 20000, Context: wire.RunContext{RunID: "call-timeout", TaskID: "call-timeout", Mode: "auto"}})
+	took := time.Since(start)
+	Expect(err).NotTo(HaveOccurred(), "%s: run_command with timeoutMs 500 under a 20 s dispatch bound failed", o.File)
+	Expect(r.OK).To(BeTrue(), "%s: a command that timed out is a structured result; the host answered %s", o.File, r.Content)
+	var c map[string]any
+	Expect(json.Unmarshal([]byte(r.Content), &c)).To(Succeed(), "%s: the host's result for call call-timeout (tool run_command) has content that is not a JSON object: %.200q", o.File, r.Content)
+	Expect(c["timedOut"]).To(Equal(true), "%s: run_command %q with timeoutMs 500 ran %s and answered timedOut %v; the host must enforce the call's own timeoutMs, not only the dispatch bound", o.File, command, took.Round(time.Millisecond), c["timedOut"])
+	Expect(took).To(BeNumerically("<", 2500*time.Millisecond), "%s: run_command with timeoutMs 500 took %s", o.File, took.Round(time.Millisecond))
+}
+
+// Bounded asserts that the stream of a command output is truncated: shorter
+// than the full output the command wrote, flagged truncated, and a part of
+// that output rather than something else.
+func (o *Outcome) Bounded(c map[string]any, stream string, full []byte) {
+	GinkgoHelper()
+	Expect(c["truncated"]).To(Equal(true), "%s: %d bytes on %s must be truncated to the host's bound and flagged truncated: true", o.File, len(full), stream)
+	s, _ := c[stream].(string)
+	Expect(len(s)).To(BeNumerically("<", len(full)), "%s: the host returned all %d bytes of %s; each stream must be bounded", o.File, len(full), stream)
+	Expect(strings.Contains(string(full), s)).To(BeTrue(), "%s: the retained %s is not a part of what the command wrote", o.File, stream)
+}

@@ -1,0 +1,84 @@
+package kit
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/wire"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// PublishedEnvironment returns the command environment the host announced
+// in initialize, failing the spec when a host that backs command.run
+// announces none.
+func PublishedEnvironment(c *TestContext, file string) wire.CommandEnvironment {
+	GinkgoHelper()
+	init := c.Host().Initialized()
+	Expect(init.CommandEnvironment).NotTo(BeNil(), "%s: the host backs command.run but its initialize answer publishes no commandEnvironment; the model cannot know which interpreter runs its commands", file)
+	return *init.CommandEnvironment
+}
+
+// probeLines parses a probe's stdout of key=value lines.
+func probeLines(stdout string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(stdout, "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// realExecutable resolves an executable name as the machine would run it:
+// a bare name through PATH, then every symbolic link.
+func realExecutable(name string) string {
+	if !filepath.IsAbs(name) {
+		if p, err := exec.LookPath(name); err == nil {
+			name = p
+		}
+	}
+	if p, err := filepath.EvalSymlinks(name); err == nil {
+		return p
+	}
+	return name
+}
+
+// SpawnedAsPublished asserts that the interpreter probe of call callID ran
+// in the published interpreter: $0 is the published executable, and where
+// /proc shows the process, its executable is the published one and its
+// argv is the executable, the published prefix and the command string,
+// nothing else (catches other-interpreter, implicit-shell,
+// publish-other-environment).
+func (o *Outcome) SpawnedAsPublished(callID string, env wire.CommandEnvironment) {
+	GinkgoHelper()
+	var sent string
+	for _, c := range o.Executes() {
+		if c.CallID == callID {
+			var a struct {
+				Command string `json:"command"`
+			}
+			Expect(json.Unmarshal(c.Arguments, &a)).To(Succeed(), "%s: the harness's own %s arguments do not decode", o.File, callID)
+			sent = a.Command
+		}
+	}
+	c := o.ContentOf(callID)
+	stdout, _ := c["stdout"].(string)
+	p := probeLines(stdout)
+	pub := env.Command
+	Expect(p["zero"]).To(Equal(pub.Executable), "%s: the command's $0 is %q, but the host published executable %q: the host spawns another interpreter than the one the model was told about", o.File, p["zero"], pub.Executable)
+	if exe, ok := p["exe"]; ok {
+		Expect(realExecutable(exe)).To(Equal(realExecutable(pub.Executable)), "%s: /proc shows the command's interpreter is %s, but the host published %s", o.File, exe, pub.Executable)
+	}
+	if enc, ok := p["argv"]; ok {
+		raw, err := base64.StdEncoding.DecodeString(enc)
+		Expect(err).NotTo(HaveOccurred(), "%s: the probe's argv line is not base64: %q", o.File, enc)
+		got := strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00")
+		want := slices.Concat([]string{pub.Executable}, pub.ArgumentsPrefix, []string{sent})
+		Expect(got).To(Equal(want), "%s: /proc shows the interpreter was spawned with argv %q; a host must spawn exactly the published executable, then the published argumentsPrefix %q, then the command string as one argument", o.File, got, pub.ArgumentsPrefix)
+	}
+}

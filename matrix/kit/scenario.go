@@ -1,0 +1,185 @@
+package kit
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/fixtures"
+	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/matrix/lab"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// A Check is an item's Gomega assertions on one scenario's outcome beyond
+// what the fixture's oracle checks.
+type Check func(o *Outcome)
+
+// An Outcome is one scenario run: the lab's report, and the run's
+// directories, which exist until the check returns.
+type Outcome struct {
+	*lab.Report
+	// TestContext is the item's: the host under test and the spec's bound.
+	*TestContext
+	// File is the scenario's repository path.
+	File string
+	// Workspace, Outside and Store are the run's directories.
+	Workspace, Outside, Store string
+}
+
+// Scenarios registers one spec per scenario file of the item being
+// described (fixtures/matrix/NN-name/*.json). Each runs the fixture against
+// the host under test through the lab's runner and oracle; checks, keyed by
+// file name, add the item's own assertions for that scenario. A check for a
+// file that does not exist is a registration error.
+func (c *TestContext) Scenarios(checks map[string]Check) {
+	dir := c.Dir
+	names, err := ScenarioFiles(dir)
+	if err != nil || len(names) == 0 {
+		c.Bug(fmt.Errorf("matrix item %d: no scenarios in %s/%s (%v)", c.ID, fixtures.MatrixDir, dir, err))
+		return
+	}
+	for name := range checks {
+		if !slices.Contains(names, name) {
+			c.Bug(fmt.Errorf("matrix item %d: a check names %s, which is not a scenario of %s", c.ID, name, dir))
+		}
+	}
+	for _, name := range names {
+		file := path.Join(dir, name)
+		chk := checks[name]
+		It(strings.TrimSuffix(name, ".json"), func() { c.RunScenario(file, chk) })
+	}
+}
+
+// ScenarioFiles lists the .json files of dir, sorted.
+func ScenarioFiles(dir string) ([]string, error) {
+	entries, err := fs.ReadDir(fixtures.Matrix(), dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// loadScenario parses the embedded scenario at rel (relative to
+// fixtures.Matrix()), naming it by its repository path.
+func loadScenario(rel string) (*fixture.Fixture, string, error) {
+	data, err := fs.ReadFile(fixtures.Matrix(), rel)
+	if err != nil {
+		return nil, "", err
+	}
+	file := fixtures.MatrixDir + "/" + rel
+	fx, err := fixture.Parse(file, data)
+	return fx, file, err
+}
+
+// RunScenario runs the scenario rel against the host under test, fails the
+// spec with the oracle's failures and a repro command that runs the file
+// alone, then runs chk, if any, on the outcome.
+func (c *TestContext) RunScenario(rel string, chk Check) {
+	GinkgoHelper()
+	fx, file, err := loadScenario(rel)
+	if err != nil {
+		Fail(fmt.Sprintf("scenario %s does not load: %v", rel, err))
+	}
+	t := c.Host()
+	if reason := t.NotApplicable(fx); reason != "" {
+		NotApplicable(reason)
+	}
+	ctx := c.Ctx()
+	rep, err := lab.Run(ctx, fx, t.LabOptions(), true)
+	if rep != nil && rep.Workspace != "" {
+		defer os.RemoveAll(filepath.Dir(rep.Workspace))
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		Fail(fmt.Sprintf("scenario %s: %v", file, cause))
+	}
+	if err != nil {
+		Fail(fmt.Sprintf("scenario %s could not run: %v", file, err))
+	}
+	for _, inc := range rep.Incidents {
+		AddReportEntry(IncidentEntry, inc)
+	}
+	if rep.NotApplicable != "" {
+		NotApplicable(rep.NotApplicable)
+	}
+	if !rep.Passed {
+		AddReportEntry(ReproEntry, t.RunRepro(file))
+		Fail(describeFailures(file, rep))
+	}
+	if chk != nil {
+		parent := filepath.Dir(rep.Workspace)
+		chk(&Outcome{Report: rep, TestContext: c, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")})
+	}
+}
+
+// describeFailures renders a failed report: the scenario, then each failed
+// assertion with its message.
+func describeFailures(file string, rep *lab.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: status %s", file, rep.Status)
+	if rep.ErrorCode != nil {
+		fmt.Fprintf(&b, " %s", *rep.ErrorCode)
+	}
+	if rep.ErrorMessage != "" {
+		fmt.Fprintf(&b, " (%s)", rep.ErrorMessage)
+	}
+	for _, f := range rep.Failures {
+		fmt.Fprintf(&b, "\n  %s: %s", f.Assertion, f.Message)
+	}
+	return b.String()
+}
+
+// requiredTools are the tools every host must back: a host without a
+// workspace is no host of this runtime. A scenario calling any other tool
+// the host does not back is not applicable to it.
+func requiredTools() []string {
+	return []string{"workspace.list", "workspace.read", "workspace.write", "workspace.edit", "workspace.glob", "workspace.grep"}
+}
+
+// usedTools returns the canonical IDs of the catalog tools fx's model
+// calls, sorted; names the catalog does not know are left out (they are
+// what some scenarios test).
+func usedTools(fx *fixture.Fixture) []string {
+	byName := map[string]string{}
+	for _, d := range catalog.ForHost().Tools {
+		byName[d.ModelName] = d.ID
+	}
+	seen := map[string]bool{}
+	for _, r := range fx.Rounds {
+		for _, call := range r.ToolCalls {
+			if id, ok := byName[call.ToolName]; ok {
+				seen[id] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// KeptInode asserts that the workspace file rel is still the inode it was
+// before the run: a rejected mutation must not replace its target.
+func (o *Outcome) KeptInode(rel string) {
+	GinkgoHelper()
+	same, err := o.InitialFiles.SameFile(o.Workspace, rel)
+	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot compare %s with the file before the run", o.File, rel)
+	Expect(same).To(BeTrue(), "%s: %s was replaced by another inode; a rejected mutation must leave its target untouched", o.File, rel)
+}
