@@ -42,7 +42,11 @@ func (c *checker) files() {
 			continue
 		}
 		if got.ErrorCode != "" {
-			c.fail(at, "readable file '"+w.Path+"'", got.Kind+" ("+got.ErrorCode+")",
+			actual := got.Kind
+			if got.Target != "" {
+				actual += " to " + text(got.Target)
+			}
+			c.fail(at, "readable file '"+w.Path+"'", actual+" ("+got.ErrorCode+")",
 				fmt.Sprintf("Expected file '%s' is unreadable: %s.", w.Path, got.ErrorCode))
 			continue
 		}
