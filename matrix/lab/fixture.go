@@ -60,12 +60,11 @@ type Options struct {
 	// in Run and RunCampaign; zero means DefaultTimeout. A fixture that
 	// reaches it fails with a "timeout" failure naming the bound.
 	Timeout time.Duration
-	// MaxReadBytes caps each read of an expected file
-	// (oracle.DefaultMaxReadBytes when zero): a larger file is
-	// LIMIT_EXCEEDED, never read.
+	// MaxReadBytes caps each read of an expected file (oracle.MaxReadBytes
+	// when zero): a larger file is LIMIT_EXCEEDED, never read.
 	MaxReadBytes int64
 	// MaxSnapshotFileBytes is the largest file the harness's snapshots
-	// hash (snapshot.DefaultMaxFileBytes when zero): a larger one is
+	// hash (snapshot.MaxFileBytes when zero): a larger one is
 	// listed with its size and the reason it was not hashed.
 	MaxSnapshotFileBytes int64
 }

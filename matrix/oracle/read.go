@@ -15,10 +15,14 @@ import (
 // a fixture can expect fits.
 const DefaultMaxReadBytes int64 = 16 << 20
 
+// MaxReadBytes is the cap ReadFiles applies when its caller gives none
+// (conform run and certify --max-read-size).
+var MaxReadBytes = DefaultMaxReadBytes
+
 // ReadFiles reads the final state of every path fx's expected.files names
 // from root, the workspace after the last execution, for Observed.Files.
-// A file larger than max bytes (DefaultMaxReadBytes when max <= 0) is not
-// read: it is LIMIT_EXCEEDED.
+// A file larger than max bytes (MaxReadBytes when max <= 0) is not read:
+// it is LIMIT_EXCEEDED.
 //
 // Symbolic links are followed only as far as each one's target string
 // stays inside the workspace (wsfs.Root.Resolve): a link that leaves it is
@@ -34,7 +38,7 @@ func ReadFiles(root *wsfs.Root, fx *fixture.Fixture, max int64) map[string]File 
 		return out
 	}
 	if max <= 0 {
-		max = DefaultMaxReadBytes
+		max = MaxReadBytes
 	}
 	for _, w := range fx.Expected.Files {
 		if _, done := out[w.Path]; !done {

@@ -40,11 +40,15 @@ type Entry struct {
 // Limits say otherwise: 64 MiB, four times the largest fixture.
 const DefaultMaxFileBytes int64 = 64 << 20
 
+// MaxFileBytes is the cap of Limits that set none (conform run and certify
+// --max-snapshot-file-size).
+var MaxFileBytes = DefaultMaxFileBytes
+
 // Limits bound a snapshot.
 type Limits struct {
 	// MaxFileBytes is the largest regular file hashed; a larger one (a
 	// sparse file of terabytes costs nothing to make) is listed with its
-	// size and a Skipped reason instead. Zero means DefaultMaxFileBytes.
+	// size and a Skipped reason instead. Zero means MaxFileBytes.
 	MaxFileBytes int64
 }
 
@@ -52,7 +56,7 @@ func (l Limits) maxFile() int64 {
 	if l.MaxFileBytes > 0 {
 		return l.MaxFileBytes
 	}
-	return DefaultMaxFileBytes
+	return MaxFileBytes
 }
 
 // A Snapshot is the sorted list of a workspace's entries, by
