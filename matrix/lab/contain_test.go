@@ -172,3 +172,31 @@ var _ = Describe("a fixture the workspace cannot hold", func() {
 		Expect(os.ReadDir(dirs.Workspace)).To(BeEmpty(), "nothing is arranged after the context ended")
 	})
 })
+
+var _ = Describe("a link made between two stages of a campaign", func() {
+	It("is not followed by the next stage's arrangement", func() {
+		simple := func(name string) *fixture.Fixture {
+			p := filepath.Join(GinkgoT().TempDir(), name+".json")
+			Expect(os.WriteFile(p, []byte(`{"schemaVersion": 2, "name": "`+name+`", "task": "List the workspace.",
+  "rounds": [
+    { "toolCalls": [{ "toolCallId": "l", "toolName": "list_files", "arguments": { "path": "." } }], "finishReason": "tool_calls" },
+    { "content": "Listed.", "finishReason": "stop" }
+  ]}`), 0o644)).To(Succeed())
+			return loadOne(p)
+		}
+		first, second := simple("first"), simple("second")
+		// Stage 1 leaves esc, a link to its outside directory, in the
+		// shared workspace; stage 2 arranges a file under it.
+		first.Conform = &fixture.Conform{Entries: []fixture.Entry{{Path: "esc", Kind: fixture.EntrySymlink, Target: fixture.OutsideVar}}}
+		second.InitialFiles = []fixture.File{{Path: "esc/planted.txt", Content: "planted\n"}}
+		rep, err := lab.RunCampaign(context.Background(), &fixture.Campaign{Path: "c", Stages: []*fixture.Fixture{first, second}},
+			lab.Options{Argv: hostArgv("reference"), ForbidContainment: true}, true)
+		Expect(err).NotTo(HaveOccurred())
+		parent := filepath.Dir(rep.Workspace)
+		DeferCleanup(os.RemoveAll, parent)
+		Expect(filepath.Join(parent, "outside-001", "planted.txt")).NotTo(BeAnExistingFile())
+		Expect(rep.Passed).To(BeFalse())
+		Expect(rep.Stages).To(HaveLen(2))
+		Expect(failuresOf(rep.Stages[1].Report)).To(ContainElement(ContainSubstring(`"esc" is a symbolic link`)))
+	})
+})
