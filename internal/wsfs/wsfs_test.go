@@ -2,6 +2,7 @@ package wsfs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -236,5 +237,22 @@ func TestWriteMakesParentsAndKeepsMode(t *testing.T) {
 	}
 	if err := r.WriteFile("a", nil, 0o644); err == nil {
 		t.Error("WriteFile over a directory succeeded")
+	}
+}
+
+// BenchmarkWriteFile writes new small files three directories deep, the
+// cost of arranging one initial file.
+func BenchmarkWriteFile(b *testing.B) {
+	r, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	i := 0
+	for b.Loop() {
+		i++
+		if err := r.WriteFile(fmt.Sprintf("a/b/%d/f%d.txt", i%100, i), []byte("content\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
