@@ -17,12 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
@@ -165,38 +165,40 @@ func Transcript(ctx context.Context, root string, s Scenario, opts lab.Options) 
 	return replay.Build(rep).Mask(Volatile[s.Path]...), nil
 }
 
-// Read reads the golden transcript of s.
+// MaxBytes is the largest golden file Read reads: 64 MiB, far above any
+// transcript of a shipped scenario.
+const MaxBytes int64 = 64 << 20
+
+// Read reads the golden transcript of s. Like Write, it follows no
+// symbolic link under root.
 func Read(root string, s Scenario) (*replay.Transcript, error) {
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(s.Golden)))
+	r, err := wsfs.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := r.ReadFile(s.Golden, MaxBytes)
 	if err != nil {
 		return nil, err
 	}
 	return replay.Parse(b)
 }
 
-// Write writes t as the golden transcript of s, atomically.
+// Write writes t as the golden transcript of s, atomically, through
+// package wsfs: a symbolic link anywhere on the way under root (golden/
+// itself, golden/scenarios, …) refuses the write, and a link at the file
+// is replaced, never followed, so nothing outside root is written.
 func Write(root string, s Scenario, t *replay.Transcript) error {
 	b, err := t.JSON()
 	if err != nil {
 		return err
 	}
-	p := filepath.Join(root, filepath.FromSlash(s.Golden))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*.tmp")
+	r, err := wsfs.Open(root)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	defer r.Close()
+	return r.WriteFile(s.Golden, b, 0o644)
 }
 
 // Update runs every shipped scenario under root against the host of opts,
@@ -237,9 +239,14 @@ func Update(ctx context.Context, root string, opts lab.Options, parallel int) (w
 	if err != nil {
 		return written, nil, err
 	}
+	r, err := wsfs.Open(root)
+	if err != nil {
+		return written, nil, err
+	}
+	defer r.Close()
 	for _, g := range gs {
 		if !keep[g] {
-			if err := os.Remove(filepath.Join(root, filepath.FromSlash(g))); err != nil {
+			if err := r.RemoveAll(g); err != nil {
 				return written, removed, err
 			}
 			removed = append(removed, g)

@@ -2,7 +2,9 @@ package golden_test
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"strings"
 	"sync"
@@ -86,7 +88,7 @@ func TestGolden(t *testing.T) {
 		t.Run(strings.TrimPrefix(s.Path, "fixtures/"), func(t *testing.T) {
 			t.Parallel()
 			want, err := golden.Read(root, s)
-			if os.IsNotExist(err) {
+			if errors.Is(err, fs.ErrNotExist) {
 				t.Fatalf("%s has no golden transcript (%s): %s", s.Path, s.Golden, hint)
 			}
 			if err != nil {

@@ -15,7 +15,7 @@ import (
 
 var _ = register(def[certifyFlags]{
 	Name:      "certify",
-	UsageLine: "conform certify --host HOST [--mutant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--timeout D] [--host-env NAME] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
+	UsageLine: "conform certify --host HOST [--mutant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
 	Short:     "run the host-conformance matrix against a host",
 	Long: `Certify runs the items of the host-conformance matrix against one host and
 prints one line per item as it finishes ("✓ 13 <title> 0.21s"; ✗ failed,
@@ -50,6 +50,8 @@ plus a 60 s dispatch margin before the host counts as hung; any other call
 ends a session is named in the item's reason, for example "run timed out
 after 10m (--timeout)"; items after the end of the run are skipped.
 
+` + capsHelp + `
+
 SIGINT or SIGTERM stops the run: no new item starts, the hosts are stopped,
 the item that was running is skipped as interrupted (never failed), the
 finished results are printed and written with "interrupted": true, and
@@ -63,6 +65,7 @@ once.`,
 		f.reports = addReportFlags(fs, "the result document")
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
+		f.caps = addCapFlags(fs)
 		return f
 	},
 	Run: runCertify,
@@ -76,6 +79,7 @@ type certifyFlags struct {
 	reports    *reportFlags
 	timeout    *time.Duration
 	env        *hostEnv
+	caps       *capFlags
 }
 
 func runCertify(f *certifyFlags, args []string, out streams) error {
@@ -84,6 +88,9 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	}
 	if f.host == "" {
 		return usagef("certify: --host is required (try --host reference)")
+	}
+	if err := f.caps.apply("certify"); err != nil {
+		return err
 	}
 	ids, err := parseIDs(f.only)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -22,7 +23,13 @@ rewrites its golden transcript, golden/X/Y.json for fixtures/X/Y.*; golden
 files whose scenario is gone are removed. Run it from the repository root (or
 name it with --root) after adding or changing a scenario, and review the diff:
 'go test ./golden' checks the files, and fails with "run conform golden update"
-for a scenario without one.`,
+for a scenario without one. Flags may come before or after update.
+
+No symbolic link under the root is followed: a golden/ or fixtures/ that is a
+link, or a link on the way to a golden file (golden/scenarios pointing
+elsewhere), is an error, and a link at a golden file is replaced, never
+written through.`,
+	Interspersed: true,
 	Flags: func(fs *flag.FlagSet) *goldenFlags {
 		f := &goldenFlags{}
 		fs.StringVar(&f.root, "root", ".", "the repository root, holding fixtures/ and golden/")
@@ -46,7 +53,11 @@ func runGolden(f *goldenFlags, args []string, out streams) error {
 		return usagef("golden: want the subcommand update\nusage: conform golden update [--root DIR] [--parallel N] [--timeout D]")
 	}
 	for _, d := range []string{"fixtures", golden.Dir} {
-		if st, err := os.Stat(filepath.Join(f.root, d)); err != nil || !st.IsDir() {
+		st, err := os.Lstat(filepath.Join(f.root, d))
+		if err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return usagef("golden update: %s is a symbolic link, which golden update does not follow: make it a directory", filepath.Join(f.root, d))
+		}
+		if err != nil || !st.IsDir() {
 			return usagef("golden update: %s has no %s/ directory: run it from the repository root or pass --root", f.root, d)
 		}
 	}

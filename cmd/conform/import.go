@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
@@ -31,7 +32,10 @@ matrix/scenariofile: conform-run, resume, status, error-code, tools,
 effects, file, changes, replay-hash) to assert more.
 
 An existing output file is an error unless --force. A malformed fixture is
-an invocation error (exit 2) naming the file and the JSON path.`,
+an invocation error (exit 2) naming the file and the JSON path. Below the
+output directory nothing is followed: a symbolic link on the way to an output
+file is an error, and --force replaces a link at the file itself, never what
+it points to.`,
 	Interspersed: true,
 	Flags: func(fs *flag.FlagSet) *importFlags {
 		f := &importFlags{}
@@ -60,7 +64,7 @@ func runImport(f *importFlags, args []string, out streams) error {
 		return usagef("import: no fixture given\nusage: conform import FIXTURE.json... -o DIR")
 	}
 	fixture.MaxFileSize = f.maxSize
-	type job struct{ src, dst string }
+	type job struct{ src, rel string }
 	var jobs []job
 	seen := map[string]string{}
 	for _, p := range paths {
@@ -75,15 +79,24 @@ func runImport(f *importFlags, args []string, out streams) error {
 					rel = r
 				}
 			}
-			dst := filepath.Join(f.out, strings.TrimSuffix(rel, filepath.Ext(rel))+scenariofile.Ext)
-			if prev, dup := seen[dst]; dup {
-				return usagef("import: %s and %s would both be written to %s", prev, fx.File, dst)
+			rel = filepath.ToSlash(strings.TrimSuffix(rel, filepath.Ext(rel)) + scenariofile.Ext)
+			if prev, dup := seen[rel]; dup {
+				return usagef("import: %s and %s would both be written to %s", prev, fx.File, filepath.Join(f.out, rel))
 			}
-			seen[dst] = fx.File
-			jobs = append(jobs, job{fx.File, dst})
+			seen[rel] = fx.File
+			jobs = append(jobs, job{fx.File, rel})
 		}
 	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return usagef("import: %v", err)
+	}
+	root, err := wsfs.Open(f.out)
+	if err != nil {
+		return usagef("import: %v", err)
+	}
+	defer root.Close()
 	for _, j := range jobs {
+		dst := filepath.Join(f.out, filepath.FromSlash(j.rel))
 		data, err := os.ReadFile(j.src)
 		if err != nil {
 			return usagef("import: %v", err)
@@ -92,18 +105,15 @@ func runImport(f *importFlags, args []string, out streams) error {
 		if err != nil {
 			return loadError(err)
 		}
-		if _, err := os.Lstat(j.dst); err == nil && !f.force {
-			return usagef("import: %s exists (use --force to overwrite)", j.dst)
+		if _, err := root.Lstat(j.rel); err == nil && !f.force {
+			return usagef("import: %s exists (use --force to overwrite)", dst)
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return usagef("import: %v", err)
+			return usagef("import: %s: %v", f.out, err)
 		}
-		if err := os.MkdirAll(filepath.Dir(j.dst), 0o755); err != nil {
-			return usagef("import: %v", err)
+		if err := root.WriteFile(j.rel, ar, 0o644); err != nil {
+			return usagef("import: %s: %v", f.out, err)
 		}
-		if err := writeFileAtomic(j.dst, ar); err != nil {
-			return usagef("import: %v", err)
-		}
-		fmt.Fprintf(out.stdout, "%s -> %s\n", j.src, j.dst)
+		fmt.Fprintf(out.stdout, "%s -> %s\n", j.src, dst)
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -82,6 +82,16 @@ conform, so the repro commands certify prints work anywhere.
 
 A fixture file over --max-fixture-size (16 MiB unless set) is refused before
 it is read, as is one that is not UTF-8 or that names a path under .git.
+
+` + capsHelp + `
+
+The harness writes a fixture's files, entries and resume mutations only
+inside its workspace: it follows no symbolic link on the way (a link in a
+parent component, or .git, fails the fixture with a reason naming the path,
+status arrange_failed, and the next fixture runs), and replaces a link at the
+path itself, never its target. It reads an expected file through a link only
+while the link stays inside the workspace; a link that leaves is reported
+with its target string, and nothing behind it is read.
 
 --forbid-containment asks the host to behave as if no containment backend
 existed: the premise of fixtures that expect required command containment to
@@ -156,6 +166,7 @@ stopped it.`,
 		fs.BoolVar(&f.uncontained, strings.TrimPrefix(lab.AllowUncontainedFlag, "--"), false,
 			"let scenario files from outside conform run commands on this machine without verified containment")
 		fs.Int64Var(&f.maxSize, "max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
+		f.caps = addCapFlags(fs)
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
 		f.reports = addReportFlags(fs, "the result document")
@@ -172,6 +183,7 @@ type runFlags struct {
 	keep, asJSON, forbid       bool
 	uncontained                bool
 	maxSize                    int64
+	caps                       *capFlags
 	timeout                    *time.Duration
 	env                        *hostEnv
 	reports                    *reportFlags
@@ -183,6 +195,9 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		return usagef("run: --max-fixture-size must be a positive number of bytes")
 	}
 	fixture.MaxFileSize = f.maxSize
+	if err := f.caps.apply("run"); err != nil {
+		return err
+	}
 	if f.host == "" {
 		return usagef("run: --host is required (try --host reference)")
 	}

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 )
 
@@ -22,68 +22,65 @@ import (
 // idempotently; a missing file is created with its parent directories and
 // permission 0600; a file with other content is replaced keeping its
 // permission bits; any other kind of entry at the path is an error.
-func arrange(root string, files []fixture.File) error {
+//
+// Every change goes through root (package wsfs): no link is followed, in a
+// parent component or at the path, and .git is refused. A path the
+// workspace refuses is an *arrangeError naming it; when ctx ends, arrange
+// stops between two files and returns ctx's cause.
+func arrange(ctx context.Context, root *wsfs.Root, stage string, files []fixture.File) error {
 	for _, f := range files {
-		abs := filepath.Join(root, filepath.FromSlash(f.Path))
-		st, err := os.Lstat(abs)
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		st, err := root.Lstat(f.Path)
 		perm := fs.FileMode(0o600)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return fmt.Errorf("unable to stat %q: %w", f.Path, err)
+			return &arrangeError{stage, f.Path, err}
 		case st.Mode().IsRegular():
-			old, err := os.ReadFile(abs)
-			if err != nil {
-				return fmt.Errorf("unable to arrange %q: %w", f.Path, err)
-			}
-			if bytes.Equal(old, []byte(f.Content)) {
+			// One byte more than the content tells a longer file apart
+			// without reading all of it.
+			old, err := root.ReadFile(f.Path, int64(len(f.Content)))
+			if err == nil && string(old) == f.Content {
 				continue
+			}
+			if err != nil && !errors.Is(err, wsfs.ErrTooLarge) {
+				return &arrangeError{stage, f.Path, err}
 			}
 			perm = st.Mode().Perm()
 		default:
-			return fmt.Errorf("unable to arrange %q: target is %s", f.Path, kindOf(st.Mode()))
+			return &arrangeError{stage, f.Path, fmt.Errorf("the path is a %s", wsfs.Kind(st.Mode()))}
 		}
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return fmt.Errorf("unable to arrange %q: %w", f.Path, err)
-		}
-		if err := writeAtomic(abs, []byte(f.Content), perm); err != nil {
-			return fmt.Errorf("unable to arrange %q: %w", f.Path, err)
+		if err := root.WriteFile(f.Path, []byte(f.Content), perm); err != nil {
+			return &arrangeError{stage, f.Path, err}
 		}
 	}
 	return nil
 }
 
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	}
-	return "other"
+// An arrangeError is a path of the fixture that the workspace refused while
+// the harness arranged it: the fixture fails with a reason naming the path,
+// and the run goes on with the next fixture.
+type arrangeError struct {
+	stage string // "initialFiles", "conform.entries", …
+	path  string
+	err   error
 }
 
-// writeAtomic replaces path with data through a temporary file in the same
-// directory.
-func writeAtomic(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+func (e *arrangeError) Error() string {
+	return fmt.Sprintf("%s: the workspace cannot hold %q: %v", e.stage, e.path, e.err)
+}
+
+func (e *arrangeError) Unwrap() error { return e.err }
+
+// openRoot opens dir for the contained operations of an arrangement.
+func openRoot(stage, dir string) (*wsfs.Root, error) {
+	root, err := wsfs.Open(dir)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("%s: opening %s: %w", stage, dir, err)
 	}
-	name := tmp.Name()
-	defer os.Remove(name)
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
+	return root, nil
 }
 
 // gitTimeout bounds each command of the Git baseline (LAB §3.4).

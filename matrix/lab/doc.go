@@ -52,10 +52,25 @@
 // # Errors and reports
 //
 // Every ordinary outcome is a Report, including a host that breaks the
-// protocol (a failure on the assertion "host"). RunFixture returns an error
-// only when the run cannot happen: the arrangement fails, the host command
-// cannot be started or the core refuses the fixture's run request (both an
-// *InvocationError, exit status 2 on the command line), or ctx ends.
+// protocol (a failure on the assertion "host") and a fixture path the
+// workspace refuses while the harness arranges it (a failure on the
+// assertion "arrange" naming the path, status "arrange_failed"): the next
+// fixture still runs. RunFixture returns an error only when the run cannot
+// happen: the host command cannot be started or the core refuses the
+// fixture's run request (both an *InvocationError, exit status 2 on the
+// command line), or ctx ends.
+//
+// # The workspace is the fixture's only reach
+//
+// Every change the harness makes on a fixture's behalf — initialFiles,
+// conform.entries, mutateBeforeResume, conform.entriesBeforeResume,
+// conform.outsideFiles in the outside directory — and every read of an
+// expected file goes through package internal/wsfs: no symbolic link is
+// followed in a parent component, a link at the path is replaced or
+// reported, never followed, and .git is refused. Arrangement stops when
+// ctx ends. The snapshots honour ctx too and list a file over
+// Options.MaxSnapshotFileBytes with its size and the reason it was not
+// hashed; expected-file reads are capped by Options.MaxReadBytes.
 //
 // # Fixtures are evidence
 //

@@ -1,37 +1,53 @@
 package lab
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/snapshot"
 )
 
-// makeEntries makes the fixture's conform.entries in the workspace root:
-// symbolic links (a $OUTSIDE/ target resolved against outside), empty
-// directories and FIFOs, each with its parent directories.
-func makeEntries(root, outside string, entries []fixture.Entry) error {
+// makeEntries makes the fixture's entries (conform.entries, or
+// conform.entriesBeforeResume for stage) in the workspace root: symbolic
+// links (a $OUTSIDE/ target resolved against outside), empty directories
+// and FIFOs, each with its parent directories. Like arrange, every change
+// goes through root and follows no link; a link whose target names .git
+// is refused too, so no later path reaches the baseline through it.
+func makeEntries(ctx context.Context, root *wsfs.Root, outside, stage string, entries []fixture.Entry) error {
 	for _, e := range entries {
-		abs := filepath.Join(root, filepath.FromSlash(e.Path))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return fmt.Errorf("unable to make entry %q: %w", e.Path, err)
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
 		}
 		var err error
 		switch e.Kind {
 		case fixture.EntrySymlink:
-			err = os.Symlink(filepath.FromSlash(e.ResolveTarget(outside)), abs)
+			if err = refuseGitTarget(e.Target); err == nil {
+				err = root.Symlink(filepath.FromSlash(e.ResolveTarget(outside)), e.Path)
+			}
 		case fixture.EntryDirectory:
-			err = os.Mkdir(abs, 0o755)
+			err = root.Mkdir(e.Path)
 		case fixture.EntryFIFO:
-			err = mkfifo(abs)
+			err = root.Mkfifo(e.Path)
 		default:
 			err = fmt.Errorf("unknown kind %q", e.Kind)
 		}
 		if err != nil {
-			return fmt.Errorf("unable to make entry %q: %w", e.Path, err)
+			return &arrangeError{stage, e.Path, err}
+		}
+	}
+	return nil
+}
+
+// refuseGitTarget refuses a link target with a .git segment.
+func refuseGitTarget(target string) error {
+	for seg := range strings.SplitSeq(strings.ReplaceAll(target, "\\", "/"), "/") {
+		if strings.EqualFold(seg, ".git") {
+			return fmt.Errorf("link target %q: %w", target, wsfs.ErrGit)
 		}
 	}
 	return nil
@@ -47,7 +63,7 @@ type outsideCheck struct {
 // prepareOutside writes the fixture's outsideFiles into dir and snapshots
 // it. A fixture without outside files and without a directory gets no
 // check.
-func prepareOutside(dir string, files []fixture.File) (*outsideCheck, error) {
+func prepareOutside(ctx context.Context, dir string, files []fixture.File) (*outsideCheck, error) {
 	if dir == "" {
 		if len(files) > 0 {
 			return nil, fmt.Errorf("the fixture has conform.outsideFiles but the run has no outside directory")
@@ -57,10 +73,15 @@ func prepareOutside(dir string, files []fixture.File) (*outsideCheck, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := arrange(dir, files); err != nil {
-		return nil, fmt.Errorf("outside directory: %w", err)
+	root, err := openRoot("conform.outsideFiles", dir)
+	if err != nil {
+		return nil, err
 	}
-	before, err := snapshot.Take(dir)
+	defer root.Close()
+	if err := arrange(ctx, root, "conform.outsideFiles", files); err != nil {
+		return nil, err
+	}
+	before, err := snapshot.TakeContext(ctx, dir, snapshot.Limits{})
 	if err != nil {
 		return nil, fmt.Errorf("snapshotting the outside directory: %w", err)
 	}
@@ -68,8 +89,8 @@ func prepareOutside(dir string, files []fixture.File) (*outsideCheck, error) {
 }
 
 // changes lists what changed in the outside directory since prepareOutside.
-func (o *outsideCheck) changes() ([]snapshot.Change, error) {
-	after, err := snapshot.Take(o.dir)
+func (o *outsideCheck) changes(ctx context.Context) ([]snapshot.Change, error) {
+	after, err := snapshot.TakeContext(ctx, o.dir, snapshot.Limits{})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"io"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
+	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
 	"github.com/galaxy-stack/conform/matrix/session"
@@ -69,6 +69,13 @@ type Options struct {
 	// may report containment it does not apply, or run git unsafely):
 	// ContainCommands then refuses every such call, git.exec's included.
 	DistrustContainment string
+	// MaxReadBytes caps each read of an expected file (oracle.MaxReadBytes
+	// when zero): a larger file is LIMIT_EXCEEDED, never read.
+	MaxReadBytes int64
+	// MaxSnapshotFileBytes is the largest file the harness's snapshots
+	// hash (snapshot.MaxFileBytes when zero): a larger one is
+	// listed with its size and the reason it was not hashed.
+	MaxSnapshotFileBytes int64
 }
 
 // Dirs are the directories of one fixture run: the workspace root and the
@@ -121,6 +128,7 @@ type fixtureRun struct {
 	set      fixture.Settings
 	opts     Options
 	dirs     Dirs
+	root     *wsfs.Root // the workspace, for every change made on the fixture's behalf
 	git      bool
 	model    *model.Scripted
 	controls *model.Controls
@@ -156,9 +164,12 @@ type fixtureRun struct {
 // checks the oracle.
 //
 // Ordinary outcomes, a host that breaks the protocol included, are
-// reports. The error is for what stops the run from happening: an
-// arrangement that fails, an *InvocationError (the host command cannot be
-// started, the core refuses the request), a cancelled ctx.
+// reports; so is a fixture path the workspace refuses while the harness
+// arranges it (a failure on the assertion "arrange" naming the path, and
+// status "arrange_failed"), so the next fixture still runs. The error is
+// for what stops the run from happening: an *InvocationError (the host
+// command cannot be started, the core refuses the request), a cancelled
+// ctx.
 func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Options) (*Report, error) {
 	set := fx.Settings()
 	r := &fixtureRun{
@@ -167,30 +178,36 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 		clock: clock.NewFake(opts.ClockStartMs), ids: clock.NewIDs("fixture"),
 		trace: &recordingTrace{}, rec: &recorder{},
 	}
-	if err := arrange(dirs.Workspace, fx.InitialFiles); err != nil {
+	root, err := openRoot("workspace", dirs.Workspace)
+	if err != nil {
 		return nil, err
 	}
+	defer root.Close()
+	r.root = root
+	rep := &Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID()}
+	if err := arrange(ctx, root, "initialFiles", fx.InitialFiles); err != nil {
+		return r.arrangeFailed(rep, err)
+	}
 	r.git, _ = gitBaseline(ctx, dirs.Workspace)
+	rep.Git = r.git
 	var conform fixture.Conform
 	if fx.Conform != nil {
 		conform = *fx.Conform
 	}
-	if err := makeEntries(dirs.Workspace, dirs.Outside, conform.Entries); err != nil {
-		return nil, err
+	if err := makeEntries(ctx, root, dirs.Outside, "conform.entries", conform.Entries); err != nil {
+		return r.arrangeFailed(rep, err)
 	}
-	outside, err := prepareOutside(dirs.Outside, conform.OutsideFiles)
+	outside, err := prepareOutside(ctx, dirs.Outside, conform.OutsideFiles)
 	if err != nil {
-		return nil, err
+		return r.arrangeFailed(rep, err)
 	}
-	initial, err := snapshot.Take(dirs.Workspace)
+	initial, err := snapshot.TakeContext(ctx, dirs.Workspace, r.snapshotLimits())
 	if err != nil {
 		return nil, fmt.Errorf("snapshotting the workspace: %w", err)
 	}
-	ids, err := snapshot.TakeIdentities(dirs.Workspace)
-	if err != nil {
+	if rep.InitialFiles, err = snapshot.TakeIdentities(ctx, dirs.Workspace); err != nil {
 		return nil, fmt.Errorf("recording the workspace's file identities: %w", err)
 	}
-	rep := &Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID(), Git: r.git, InitialFiles: ids}
 	if err := r.startHost(ctx); err != nil {
 		var ee *exec.Error
 		if errors.As(err, &ee) {
@@ -210,6 +227,12 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 		}
 	}
 	results, err := r.executions(ctx)
+	var ae *arrangeError
+	if errors.As(err, &ae) {
+		r.closeHost()
+		rep.Incidents = r.incidents
+		return r.arrangeFailed(rep, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +249,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	rep.Failures = oracle.Check(fx, obs)
 	r.reportCommands(rep)
 	if outside != nil {
-		changed, err := outside.changes()
+		changed, err := outside.changes(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -443,10 +466,10 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := arrange(r.dirs.Workspace, resume.MutateBeforeResume); err != nil {
+		if err := arrange(ctx, r.root, "mutateBeforeResume", resume.MutateBeforeResume); err != nil {
 			return nil, err
 		}
-		if err := r.entriesBeforeResume(); err != nil {
+		if err := r.entriesBeforeResume(ctx); err != nil {
 			return nil, err
 		}
 		if resume.RecreateHost {
@@ -530,16 +553,32 @@ func (r *fixtureRun) observe(ctx context.Context, results []run.Result, initial 
 		return nil, err
 	}
 	obs.Checkpoints = cps
-	if obs.Final, err = snapshot.Take(r.dirs.Workspace); err != nil {
+	if obs.Final, err = snapshot.TakeContext(ctx, r.dirs.Workspace, r.snapshotLimits()); err != nil {
 		return nil, fmt.Errorf("snapshotting the workspace: %w", err)
 	}
-	root, err := os.OpenRoot(r.dirs.Workspace)
-	if err != nil {
+	obs.Files = oracle.ReadFiles(r.root, r.fx, r.opts.MaxReadBytes)
+	return obs, nil
+}
+
+// snapshotLimits are the bounds of the run's snapshots.
+func (r *fixtureRun) snapshotLimits() snapshot.Limits {
+	return snapshot.Limits{MaxFileBytes: r.opts.MaxSnapshotFileBytes}
+}
+
+// arrangeFailed ends the run with rep failed when err is an arrangeError:
+// the fixture names a path the workspace refuses. Any other error stops
+// the run as it is.
+func (r *fixtureRun) arrangeFailed(rep *Report, err error) (*Report, error) {
+	var ae *arrangeError
+	if !errors.As(err, &ae) {
 		return nil, err
 	}
-	defer root.Close()
-	obs.Files = oracle.ReadFiles(root.FS(), r.fx)
-	return obs, nil
+	rep.Status = "arrange_failed"
+	rep.Failures = append(rep.Failures, oracle.Failure{File: r.fx.File, Assertion: "arrange",
+		Expected: "the workspace holds every path the fixture arranges", Actual: ae.Error(),
+		Message: "The harness could not arrange the fixture: " + ae.Error()})
+	rep.Passed = false
+	return rep, nil
 }
 
 // persistedCheckpoints reads back every checkpoint the run store holds for

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
@@ -116,14 +114,17 @@ func rehashedForgery(data []byte) ([]byte, error) {
 
 // entriesBeforeResume makes the fixture's conform.entriesBeforeResume,
 // each replacing whatever was at its path.
-func (r *fixtureRun) entriesBeforeResume() error {
+// No link is followed: a link at the path is removed itself, a link above
+// it refuses the entry (package wsfs).
+func (r *fixtureRun) entriesBeforeResume(ctx context.Context) error {
 	if r.fx.Conform == nil || len(r.fx.Conform.EntriesBeforeResume) == 0 {
 		return nil
 	}
+	const stage = "conform.entriesBeforeResume"
 	for _, e := range r.fx.Conform.EntriesBeforeResume {
-		if err := os.RemoveAll(filepath.Join(r.dirs.Workspace, filepath.FromSlash(e.Path))); err != nil {
-			return fmt.Errorf("unable to replace entry %q before the resume: %w", e.Path, err)
+		if err := r.root.RemoveAll(e.Path); err != nil {
+			return &arrangeError{stage, e.Path, err}
 		}
 	}
-	return makeEntries(r.dirs.Workspace, r.dirs.Outside, r.fx.Conform.EntriesBeforeResume)
+	return makeEntries(ctx, r.root, r.dirs.Outside, stage, r.fx.Conform.EntriesBeforeResume)
 }

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
 	"github.com/galaxy-stack/conform/matrix/snapshot"
@@ -62,7 +63,7 @@ const baseDoc = `{
 type run struct {
 	fx   *fixture.Fixture
 	obs  *oracle.Observed
-	root *os.Root
+	root *wsfs.Root
 	dir  string
 }
 
@@ -93,7 +94,7 @@ func baseRun() *run {
 	write(dir, "src/b.txt", "b\n")
 	final, err := snapshot.Take(dir)
 	Expect(err).NotTo(HaveOccurred())
-	root, err := os.OpenRoot(dir)
+	root, err := wsfs.Open(dir)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(root.Close)
 	r := &run{fx: fx, root: root, dir: dir}
@@ -131,7 +132,7 @@ func baseRun() *run {
 
 // read refreshes the observed files for the fixture's expected.files, as a
 // runner does after the last execution.
-func (r *run) read() { r.obs.Files = oracle.ReadFiles(r.root.FS(), r.fx) }
+func (r *run) read() { r.obs.Files = oracle.ReadFiles(r.root, r.fx, 0) }
 
 // retake refreshes the final snapshot and the observed files.
 func (r *run) retake() {

@@ -100,8 +100,11 @@ type File struct {
 	// ErrorCode is "" for a readable regular file, else why it cannot be
 	// read as text, as a workspace port would say it: NOT_FOUND,
 	// INVALID_INPUT (not a regular file, not UTF-8), PERMISSION_DENIED or
-	// IO_ERROR.
+	// IO_ERROR, or LIMIT_EXCEEDED for a file over the read cap.
 	ErrorCode string `json:"errorCode,omitempty"`
+	// Target is the target string of a symbolic link that leads out of the
+	// workspace: the harness reports the link and reads nothing behind it.
+	Target string `json:"target,omitempty"`
 }
 
 // CheckpointReasons returns the reason of every persisted checkpoint, in

@@ -7,9 +7,19 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
 )
+
+// openRoot opens dir as a workspace root for the spec.
+func openRoot(dir string) *wsfs.Root {
+	GinkgoHelper()
+	root, err := wsfs.Open(dir)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(root.Close)
+	return root
+}
 
 var _ = Describe("ReadFiles", func() {
 	It("reads each expected file's final state", func() {
@@ -22,29 +32,65 @@ var _ = Describe("ReadFiles", func() {
 		Expect(os.Symlink("a.txt", filepath.Join(dir, "in"))).To(Succeed())
 		Expect(os.Symlink("d", filepath.Join(dir, "dirlink"))).To(Succeed())
 		Expect(os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "out"))).To(Succeed())
-		root, err := os.OpenRoot(dir)
-		Expect(err).NotTo(HaveOccurred())
-		defer root.Close()
 
 		fx := &fixture.Fixture{Expected: &fixture.Expected{Files: []fixture.ExpectedFile{
 			{Path: "a.txt"}, {Path: "d"}, {Path: "missing.txt", Absent: true}, {Path: "bad.bin"},
 			{Path: "in"}, {Path: "dirlink"}, {Path: "out"}, {Path: "a.txt", Unchanged: true},
+			{Path: "dirlink/x.txt"}, {Path: "dirlink/none", Absent: true},
 		}}}
-		got := oracle.ReadFiles(root.FS(), fx)
-		Expect(got).To(HaveLen(7))
+		got := oracle.ReadFiles(openRoot(dir), fx, 0)
+		Expect(got).To(HaveLen(9))
 		Expect(got).To(HaveKeyWithValue("a.txt", oracle.File{Kind: "file", Content: "a\n"}))
 		Expect(got).To(HaveKeyWithValue("d", oracle.File{Kind: "directory", ErrorCode: "INVALID_INPUT"}))
 		Expect(got).To(HaveKeyWithValue("missing.txt", oracle.File{Kind: "missing", ErrorCode: "NOT_FOUND"}))
 		Expect(got).To(HaveKeyWithValue("bad.bin", oracle.File{Kind: "file", ErrorCode: "INVALID_INPUT"}))
 		Expect(got).To(HaveKeyWithValue("in", oracle.File{Kind: "symlink", Content: "a\n"}))
 		Expect(got).To(HaveKeyWithValue("dirlink", oracle.File{Kind: "symlink", ErrorCode: "INVALID_INPUT"}))
-		Expect(got["out"].Kind).To(Equal("symlink"))
-		Expect(got["out"].Content).To(BeEmpty(), "a link out of the workspace must not be read")
-		Expect(got["out"].ErrorCode).To(BeElementOf("PERMISSION_DENIED", "IO_ERROR"))
+		Expect(got).To(HaveKeyWithValue("dirlink/x.txt", oracle.File{Kind: "file", Content: "x"}))
+		Expect(got).To(HaveKeyWithValue("dirlink/none", oracle.File{Kind: "missing", ErrorCode: "NOT_FOUND"}))
+		Expect(got).To(HaveKeyWithValue("out", oracle.File{Kind: "symlink", Target: filepath.Join(outside, "secret.txt"), ErrorCode: "PERMISSION_DENIED"}),
+			"a link out of the workspace is reported as a link, never read")
+	})
+
+	It("never quotes what lies behind a link that leaves the workspace", func() {
+		parent := GinkgoT().TempDir()
+		ws := filepath.Join(parent, "workspace")
+		write(parent, "outside/secret.txt", "TOPSECRET first line\n")
+		write(ws, "ok.txt", "ok\n")
+		Expect(os.Symlink("../outside/secret.txt", filepath.Join(ws, "s"))).To(Succeed())
+		Expect(os.Symlink("..", filepath.Join(ws, "up"))).To(Succeed())
+		want := "x"
+		fx := &fixture.Fixture{File: "f.json", Expected: &fixture.Expected{Files: []fixture.ExpectedFile{
+			{Path: "s", Content: &want}, {Path: "up/outside/secret.txt", Content: &want},
+		}}}
+		obs := &oracle.Observed{Status: fixture.StatusCompleted, Files: oracle.ReadFiles(openRoot(ws), fx, 0)}
+		fails := oracle.Check(fx, obs)
+		Expect(fails).NotTo(BeEmpty())
+		for _, f := range fails {
+			Expect(f.String()).NotTo(ContainSubstring("TOPSECRET"))
+		}
+		Expect(obs.Files["s"]).To(Equal(oracle.File{Kind: "symlink", Target: "../outside/secret.txt", ErrorCode: "PERMISSION_DENIED"}))
+		Expect(obs.Files["up/outside/secret.txt"]).To(Equal(oracle.File{Kind: "symlink", Target: "..", ErrorCode: "PERMISSION_DENIED"}))
+	})
+
+	It("caps each read, refusing a huge sparse file from its size", func() {
+		dir := GinkgoT().TempDir()
+		f, err := os.Create(filepath.Join(dir, "huge"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(f.Truncate(64 << 30)).To(Succeed())
+		Expect(f.Close()).To(Succeed())
+		Expect(os.Symlink("huge", filepath.Join(dir, "link"))).To(Succeed())
+		write(dir, "small.txt", "12345")
+		fx := &fixture.Fixture{Expected: &fixture.Expected{Files: []fixture.ExpectedFile{{Path: "huge"}, {Path: "link"}, {Path: "small.txt"}}}}
+		got := oracle.ReadFiles(openRoot(dir), fx, 4)
+		Expect(got).To(HaveKeyWithValue("huge", oracle.File{Kind: "file", ErrorCode: "LIMIT_EXCEEDED"}))
+		Expect(got).To(HaveKeyWithValue("link", oracle.File{Kind: "symlink", ErrorCode: "LIMIT_EXCEEDED"}))
+		Expect(got).To(HaveKeyWithValue("small.txt", oracle.File{Kind: "file", ErrorCode: "LIMIT_EXCEEDED"}))
+		Expect(oracle.ReadFiles(openRoot(dir), fx, 0)).To(HaveKeyWithValue("small.txt", oracle.File{Kind: "file", Content: "12345"}))
 	})
 
 	It("reads nothing for a fixture without expectations", func() {
-		Expect(oracle.ReadFiles(os.DirFS(GinkgoT().TempDir()), &fixture.Fixture{})).To(BeEmpty())
+		Expect(oracle.ReadFiles(openRoot(GinkgoT().TempDir()), &fixture.Fixture{}, 0)).To(BeEmpty())
 	})
 
 	It("reports a path the runner never read instead of passing it", func() {

@@ -42,7 +42,11 @@ func (c *checker) files() {
 			continue
 		}
 		if got.ErrorCode != "" {
-			c.fail(at, "readable file '"+w.Path+"'", got.Kind+" ("+got.ErrorCode+")",
+			actual := got.Kind
+			if got.Target != "" {
+				actual += " to " + text(got.Target)
+			}
+			c.fail(at, "readable file '"+w.Path+"'", actual+" ("+got.ErrorCode+")",
 				fmt.Sprintf("Expected file '%s' is unreadable: %s.", w.Path, got.ErrorCode))
 			continue
 		}
@@ -59,7 +63,10 @@ func (c *checker) files() {
 		if w.Unchanged {
 			before, okBefore := find(c.obs.Initial, w.Path)
 			after, okAfter := find(c.obs.Final, w.Path)
-			if !okBefore || !okAfter || before.Kind != after.Kind || before.Hash != after.Hash {
+			if skipped := firstSkipped(before, after); skipped != "" {
+				c.fail(at+".unchanged", "same entry before and after", skipped,
+					fmt.Sprintf("File '%s' cannot be checked byte for byte: the harness's snapshot %s (raise --max-snapshot-file-size).", w.Path, skipped))
+			} else if !okBefore || !okAfter || before.Kind != after.Kind || before.Hash != after.Hash {
 				c.fail(at+".unchanged", "same entry before and after", entryText(before, okBefore)+" -> "+entryText(after, okAfter),
 					fmt.Sprintf("File '%s' was expected to remain byte-identical.", w.Path))
 			}
@@ -121,7 +128,10 @@ func (c *checker) writeEvidence() {
 			c.fail("writeEvidence", "'"+p+"' ending as "+wantKind+" (write evidence)", gotKind,
 				fmt.Sprintf("Mutation evidence for '%s' ended as %s, workspace ended as %s.", p, wantKind, gotKind))
 		}
-		if w.AfterHash != nil && hashComparable(gotKind) && !sameHash(*w.AfterHash, after.Hash) {
+		if w.AfterHash != nil && hashComparable(gotKind) && after.Skipped != "" {
+			c.fail("writeEvidence", "'"+p+"' with hash "+*w.AfterHash+" (write evidence)", after.Skipped,
+				fmt.Sprintf("Mutation evidence hash for '%s' cannot be checked: the harness's snapshot %s (raise --max-snapshot-file-size).", p, after.Skipped))
+		} else if w.AfterHash != nil && hashComparable(gotKind) && !sameHash(*w.AfterHash, after.Hash) {
 			c.fail("writeEvidence", "'"+p+"' with hash "+*w.AfterHash+" (write evidence)", entryText(after, okAfter),
 				fmt.Sprintf("Mutation evidence hash for '%s' does not match final workspace bytes.", p))
 		}
@@ -163,6 +173,14 @@ func find(s snapshot.Snapshot, p string) (snapshot.Entry, bool) {
 		}
 	}
 	return snapshot.Entry{}, false
+}
+
+// firstSkipped returns the reason the snapshot did not hash a or b, or "".
+func firstSkipped(a, b snapshot.Entry) string {
+	if a.Skipped != "" {
+		return a.Skipped
+	}
+	return b.Skipped
 }
 
 // entryText renders a snapshot entry as "kind hash", or "missing".

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,10 +14,13 @@ import (
 type Identities map[string]os.FileInfo
 
 // TakeIdentities records the identities of the regular files under root,
-// skipping Ignored directories.
-func TakeIdentities(root string) (Identities, error) {
+// skipping Ignored directories. It stops with ctx's cause when ctx ends.
+func TakeIdentities(ctx context.Context, root string) (Identities, error) {
 	ids := Identities{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,7 +17,7 @@ func TestIdentitiesTellReplacedFromRewritten(t *testing.T) {
 	}
 	write("a.txt", "a")
 	write("b.txt", "b")
-	ids, err := TakeIdentities(root)
+	ids, err := TakeIdentities(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,3 +1,8 @@
 package snapshot
 
-const nonBlock = 0
+import "io/fs"
+
+const openFlags = 0
+
+// allocated is unknown on Windows.
+func allocated(fs.FileInfo) (int64, bool) { return 0, false }

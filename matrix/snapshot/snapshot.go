@@ -5,6 +5,7 @@
 package snapshot
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -25,11 +26,37 @@ const (
 )
 
 // Entry is one workspace entry. Hash is "" for directories and other
-// entries.
+// entries, and for a file the snapshot did not hash: Skipped then says why
+// and Size is the file's size, so a change of size still shows in Diff.
 type Entry struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"`
-	Hash string `json:"hash,omitempty"`
+	Path    string `json:"path"`
+	Kind    string `json:"kind"`
+	Hash    string `json:"hash,omitempty"`
+	Size    int64  `json:"size,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// DefaultMaxFileBytes is the largest file a snapshot hashes unless its
+// Limits say otherwise: 64 MiB, four times the largest fixture.
+const DefaultMaxFileBytes int64 = 64 << 20
+
+// MaxFileBytes is the cap of Limits that set none (conform run and certify
+// --max-snapshot-file-size).
+var MaxFileBytes = DefaultMaxFileBytes
+
+// Limits bound a snapshot.
+type Limits struct {
+	// MaxFileBytes is the largest regular file hashed; a larger one (a
+	// sparse file of terabytes costs nothing to make) is listed with its
+	// size and a Skipped reason instead. Zero means MaxFileBytes.
+	MaxFileBytes int64
+}
+
+func (l Limits) maxFile() int64 {
+	if l.MaxFileBytes > 0 {
+		return l.MaxFileBytes
+	}
+	return MaxFileBytes
 }
 
 // A Snapshot is the sorted list of a workspace's entries, by
@@ -40,10 +67,20 @@ type Snapshot []Entry
 // harness itself keeps.
 var Ignored = map[string]bool{".git": true}
 
-// Take snapshots the tree under root.
+// Take snapshots the tree under root with the default limits.
 func Take(root string) (Snapshot, error) {
+	return TakeContext(context.Background(), root, Limits{})
+}
+
+// TakeContext snapshots the tree under root within lim, and stops with
+// ctx's cause when ctx ends, between two entries or while a file is
+// hashed.
+func TakeContext(ctx context.Context, root string, lim Limits) (Snapshot, error) {
 	var out Snapshot
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		if err != nil {
 			return err
 		}
@@ -62,7 +99,7 @@ func Take(root string) (Snapshot, error) {
 		switch t := d.Type(); {
 		case t.IsRegular():
 			e.Kind = KindFile
-			if e.Hash, err = hashFile(p); err != nil {
+			if e.Hash, e.Size, e.Skipped, err = hashFile(ctx, p, lim.maxFile()); err != nil {
 				return err
 			}
 		case t.IsDir():
@@ -87,23 +124,46 @@ func Take(root string) (Snapshot, error) {
 	return out, nil
 }
 
-// hashFile hashes the regular file at p. It opens without blocking and
-// checks the opened file is still regular, so an entry a host swapped for a
-// FIFO after the walk saw a file cannot stall the snapshot.
-func hashFile(p string) (string, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|nonBlock, 0)
+// hashFile hashes the regular file at p. It opens without blocking or
+// following a link and checks the opened file is still regular, so an
+// entry a host swapped for a FIFO or a link after the walk saw a file
+// cannot stall or redirect the snapshot. A file over max bytes is not
+// hashed: it returns its size and the reason instead.
+func hashFile(ctx context.Context, p string, max int64) (hash string, size int64, skipped string, err error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
 	if err != nil {
-		return "", err
+		return "", 0, "", err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s changed while it was being snapshotted", p)
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return "", 0, "", fmt.Errorf("%s changed while it was being snapshotted", p)
+	}
+	if st.Size() > max {
+		why := fmt.Sprintf("not hashed: %d bytes, over the snapshot cap of %d bytes", st.Size(), max)
+		if a, ok := allocated(st); ok && a < st.Size()/2 {
+			why += fmt.Sprintf(" (a sparse file: %d bytes allocated)", a)
+		}
+		return "", st.Size(), why, nil
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
+	if _, err := io.Copy(h, ctxReader{ctx, io.LimitReader(f, max+1)}); err != nil {
+		return "", 0, "", err
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), 0, "", nil
+}
+
+// ctxReader stops reading when ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(b []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
+	return c.r.Read(b)
 }
 
 func hashBytes(b []byte) string {
