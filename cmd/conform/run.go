@@ -21,7 +21,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--max-fixture-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--max-fixture-size BYTES] [--max-fixture-files N] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -79,7 +79,13 @@ that does not exist on disk is read from the matrix scenarios built into
 conform, so the repro commands certify prints work anywhere.
 
 A fixture file over --max-fixture-size (16 MiB unless set) is refused before
-it is read, as is one that is not UTF-8 or that names a path under .git.
+it is read, as is one that is not UTF-8 or that names a path under .git. So
+is, when it loads, a fixture that declares more than --max-fixture-files
+workspace files and entries (100000 unless set), or one whose workspace
+cannot be arranged: a path over 1024 bytes or with a segment over 255, a
+file that another path needs as its directory, an entry over a path made
+before it, a write through a symlink the fixture declares, or a symlink to
+.git. The error names the fixture, the JSON path and the workspace path.
 
 --forbid-containment asks the host to behave as if no containment backend
 existed: the premise of fixtures that expect required command containment to
@@ -126,6 +132,7 @@ stopped it.`,
 		fs.StringVar(&f.task, "task", "", "replace the task of a single fixture (the run ID does not change)")
 		fs.BoolVar(&f.forbid, "forbid-containment", false, "ask the host to behave as if no containment backend existed")
 		fs.Int64Var(&f.maxSize, "max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
+		fs.IntVar(&f.maxFiles, "max-fixture-files", fixture.DefaultMaxFiles, "refuse fixtures that declare more than `N` workspace files and entries")
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
 		f.reports = addReportFlags(fs, "the result document")
@@ -141,6 +148,7 @@ type runFlags struct {
 	campaign, task, transcript string
 	keep, asJSON, forbid       bool
 	maxSize                    int64
+	maxFiles                   int
 	timeout                    *time.Duration
 	env                        *hostEnv
 	reports                    *reportFlags
@@ -152,6 +160,10 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		return usagef("run: --max-fixture-size must be a positive number of bytes")
 	}
 	fixture.MaxFileSize = f.maxSize
+	if f.maxFiles <= 0 {
+		return usagef("run: --max-fixture-files must be a positive number")
+	}
+	fixture.MaxFiles = f.maxFiles
 	if f.host == "" {
 		return usagef("run: --host is required (try --host reference)")
 	}

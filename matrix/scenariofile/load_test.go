@@ -58,6 +58,10 @@ func TestParseRefuses(t *testing.T) {
 		{"negated resume", "! resume\n-- scenario.json --\n" + okDoc, "cannot be negated"},
 		{"fixture path rules", "-- scenario.json --\n" + okDoc + "-- workspace/x/git~1/config --\nx\n", `s.txtar:3: workspace file "x/git~1/config": paths under .git are not allowed`},
 		{"workspace path rules", "-- scenario.json --\n" + okDoc + "-- workspace/a\\b --\nx\n", `may not contain`},
+		{"workspace conflict", "-- scenario.json --\n" + strings.Replace(okDoc, `"task": "t",`, `"task": "t", "initialFiles": [{"path": "a", "content": "x"}],`, 1) + "-- workspace/a/b --\ny\n",
+			`s.txtar:3: workspace file "a/b": cannot write 'a/b': its parent 'a' is a file (made by $.initialFiles[0].path)`},
+		{"a second resume the script allows", "resume max=3\n-- scenario.json --\n" + strings.Replace(okDoc, `"task": "t",`, `"task": "t", "conform": {"entriesBeforeResume": [{"path": "l", "kind": "symlink", "target": "x"}]}, "runtime": {"resume": {"on": "paused", "mutateBeforeResume": [{"path": "l/y", "content": ""}]}},`, 1),
+			`s.txtar: $.runtime.resume.mutateBeforeResume[0].path: cannot write 'l/y': its parent 'l' is a symlink`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
