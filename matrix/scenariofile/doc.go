@@ -62,4 +62,12 @@
 //
 // A script without conform-run runs the scenario once before its first
 // line; an empty script is just a run checked by the oracle.
+//
+// The loader splits each line into words exactly as testscript does:
+// spaces, tabs and carriage returns separate words, "#" outside quotes
+// ends the line (inside a word too), '...' quotes. testscript would expand
+// $NAME outside quotes from its own environment, so a "$" outside quotes
+// is refused ('$' is a plain dollar). Every command checks its arguments
+// again when it runs, and a command that panics fails the script, not
+// conform.
 package scenariofile
