@@ -1,7 +1,9 @@
 package scenariofile_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -118,6 +120,30 @@ func TestImportRoundTrip(t *testing.T) {
 	}
 	if sc.Fixture.Task != orig.Task || sc.Fixture.RunID() != orig.RunID() || sc.Fixture.Expected.ErrorCode == nil || sc.Fixture.Expected.ErrorCode.Valid {
 		t.Errorf("the imported fixture means something else: task %q, run %s, errorCode %+v", sc.Fixture.Task, sc.Fixture.RunID(), sc.Fixture.Expected.ErrorCode)
+	}
+}
+
+func TestImportKeepsTheNameInTheComment(t *testing.T) {
+	name := "evil\nexec rm -rf /\r\n-- workspace/x --\n\x1b]0;title\a"
+	quoted, _ := json.Marshal(name)
+	doc := fmt.Sprintf(`{"schemaVersion": 2, "name": %s, "task": "t", "rounds": [{"content": "done", "finishReason": "stop"}],
+	  "initialFiles": [{"path": " spaced ", "content": "line\n"}]}`, quoted)
+	ar, err := scenariofile.Import("x\ny.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenariofile.Parse("i.txtar", ar)
+	if err != nil {
+		t.Fatalf("the imported scenario does not load: %v\n%s", err, ar)
+	}
+	if len(sc.Lines) != 0 || sc.Fixture.Name != name || strings.ContainsAny(sc.Script, "\r\x1b\a") || strings.Count(sc.Script, "\n") != 2 {
+		t.Fatalf("the name reached the script: lines %+v, script %q", sc.Lines, sc.Script)
+	}
+	if !strings.Contains(sc.Script, `"evil\nexec rm -rf /\r\n-- workspace/x --\n\x1b]0;title\a"`) || !strings.Contains(sc.Script, `"x\ny.json"`) {
+		t.Errorf("the comment does not quote the name: %q", sc.Script)
+	}
+	if len(sc.Fixture.InitialFiles) != 1 || sc.Fixture.InitialFiles[0].Path != " spaced " {
+		t.Errorf("a path with spaces around it changed: %+v", sc.Fixture.InitialFiles)
 	}
 }
 
