@@ -36,6 +36,7 @@ func BenchmarkLoadScenario(b *testing.B) {
 		data := manyFiles(n)
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := scenariofile.Parse("many.txtar", data); err != nil {
 					b.Fatal(err)
