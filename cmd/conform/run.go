@@ -82,7 +82,7 @@ A fixture file over --max-fixture-size (16 MiB unless set) is refused before
 it is read, as is one that is not UTF-8 or that names a path under .git. So
 is, when it loads, a fixture that declares more than --max-fixture-files
 workspace files and entries (100000 unless set), or one whose workspace
-cannot be arranged: a path over 1024 bytes or with a segment over 255, a
+cannot be arranged: a path over 1024 bytes or with a segment over 200, a
 file that another path needs as its directory, an entry over a path made
 before it, a write through a symlink the fixture declares, or a symlink to
 .git. The error names the fixture, the JSON path and the workspace path.
