@@ -56,7 +56,8 @@
 //	                       absent; holds exactly TEXT; holds the one line
 //	                       TEXT and its newline; holds TEXT somewhere
 //	                       (TEXT is one script word: quote it with '...',
-//	                       it cannot hold a newline)
+//	                       it cannot hold a newline; PATH follows the
+//	                       fixture's path rules, so nothing under .git)
 //	changes PATH...        the changed workspace paths, sorted
 //	replay-hash [HASH]     the replay hash (without HASH: log it)
 //

@@ -80,6 +80,11 @@ func checkArgs(args []string) error {
 			return fmt.Errorf("takes at most one argument")
 		}
 	case "file":
+		if len(rest) > 0 {
+			if err := fixture.CheckWorkspacePath(rest[0]); err != nil {
+				return fmt.Errorf("PATH %q %v", rest[0], err)
+			}
+		}
 		switch {
 		case len(rest) == 1:
 		case len(rest) == 2 && rest[1] == "absent":
