@@ -16,7 +16,7 @@ import (
 
 var _ = register(def[importFlags]{
 	Name:      "import",
-	UsageLine: "conform import FIXTURE.json|DIR... -o DIR [--force] [--max-fixture-size BYTES]",
+	UsageLine: "conform import FIXTURE.json|DIR... -o DIR [--force] [--max-fixture-size BYTES] [--max-fixture-files N]",
 	Short:     "turn original JSON fixtures into txtar scenarios",
 	Long: `Import writes, for every original JSON fixture given (a directory is walked
 recursively for .json files), an equivalent txtar scenario in the output
@@ -42,6 +42,7 @@ it points to.`,
 		fs.StringVar(&f.out, "o", "", "write the scenarios into `DIR` (created if needed)")
 		fs.BoolVar(&f.force, "force", false, "overwrite existing scenario files")
 		fs.Int64Var(&f.maxSize, "max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
+		fs.IntVar(&f.maxFiles, "max-fixture-files", fixture.DefaultMaxFiles, "refuse fixtures that declare more than `N` workspace files and entries")
 		return f
 	},
 	Run: runImport,
@@ -49,9 +50,10 @@ it points to.`,
 
 // importFlags are the flags of conform import.
 type importFlags struct {
-	out     string
-	force   bool
-	maxSize int64
+	out      string
+	force    bool
+	maxSize  int64
+	maxFiles int
 }
 
 // runImport runs conform import.
@@ -64,6 +66,10 @@ func runImport(f *importFlags, args []string, out streams) error {
 		return usagef("import: no fixture given\nusage: conform import FIXTURE.json... -o DIR")
 	}
 	fixture.MaxFileSize = f.maxSize
+	if f.maxFiles <= 0 {
+		return usagef("import: --max-fixture-files must be a positive number")
+	}
+	fixture.MaxFiles = f.maxFiles
 	type job struct{ src, rel string }
 	var jobs []job
 	seen := map[string]string{}

@@ -22,7 +22,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -81,7 +81,13 @@ that does not exist on disk is read from the matrix scenarios built into
 conform, so the repro commands certify prints work anywhere.
 
 A fixture file over --max-fixture-size (16 MiB unless set) is refused before
-it is read, as is one that is not UTF-8 or that names a path under .git.
+it is read, as is one that is not UTF-8 or that names a path under .git. So
+is, when it loads, a fixture that declares more than --max-fixture-files
+workspace files and entries (100000 unless set), or one whose workspace
+cannot be arranged: a path over 1024 bytes or with a segment over 200, a
+file that another path needs as its directory, an entry over a path made
+before it, a write through a symlink the fixture declares, or a symlink to
+.git. The error names the fixture, the JSON path and the workspace path.
 
 ` + capsHelp + `
 
@@ -167,6 +173,7 @@ stopped it.`,
 			"let scenario files from outside conform run commands on this machine without verified containment")
 		fs.Int64Var(&f.maxSize, "max-fixture-size", fixture.DefaultMaxFileSize, "refuse fixture files larger than `BYTES`")
 		f.caps = addCapFlags(fs)
+		fs.IntVar(&f.maxFiles, "max-fixture-files", fixture.DefaultMaxFiles, "refuse fixtures that declare more than `N` workspace files and entries")
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
 		f.reports = addReportFlags(fs, "the result document")
@@ -184,6 +191,7 @@ type runFlags struct {
 	uncontained                bool
 	maxSize                    int64
 	caps                       *capFlags
+	maxFiles                   int
 	timeout                    *time.Duration
 	env                        *hostEnv
 	reports                    *reportFlags
@@ -198,6 +206,10 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if err := f.caps.apply("run"); err != nil {
 		return err
 	}
+	if f.maxFiles <= 0 {
+		return usagef("run: --max-fixture-files must be a positive number")
+	}
+	fixture.MaxFiles = f.maxFiles
 	if f.host == "" {
 		return usagef("run: --host is required (try --host reference)")
 	}

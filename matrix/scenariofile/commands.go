@@ -14,8 +14,25 @@ import (
 
 type cmdFunc = func(ts *testscript.TestScript, neg bool, args []string)
 
-// commands returns the harness's script commands over s.
+// commands returns the harness's script commands over s, each checking
+// its arguments as the loader does before it looks at them, so that no
+// line reaches a command with fewer words than it reads.
 func (s *state) commands() map[string]cmdFunc {
+	cmds := s.rawCommands()
+	for name, f := range cmds {
+		cmds[name] = func(ts *testscript.TestScript, neg bool, args []string) {
+			if err := checkArgs(append([]string{name}, args...)); err != nil {
+				ts.Fatalf("%s: %v", name, err)
+			}
+			f(ts, neg, args)
+		}
+	}
+	return cmds
+}
+
+// rawCommands returns the script commands, which trust their arguments
+// to have passed checkArgs.
+func (s *state) rawCommands() map[string]cmdFunc {
 	return map[string]cmdFunc{
 		"conform-run": s.cmdRun,
 		"resume":      s.cmdResume,

@@ -56,10 +56,19 @@
 //	                       absent; holds exactly TEXT; holds the one line
 //	                       TEXT and its newline; holds TEXT somewhere
 //	                       (TEXT is one script word: quote it with '...',
-//	                       it cannot hold a newline)
+//	                       it cannot hold a newline; PATH follows the
+//	                       fixture's path rules, so nothing under .git)
 //	changes PATH...        the changed workspace paths, sorted
 //	replay-hash [HASH]     the replay hash (without HASH: log it)
 //
 // A script without conform-run runs the scenario once before its first
 // line; an empty script is just a run checked by the oracle.
+//
+// The loader splits each line into words exactly as testscript does:
+// spaces, tabs and carriage returns separate words, "#" outside quotes
+// ends the line (inside a word too), '...' quotes. testscript would expand
+// $NAME outside quotes from its own environment, so a "$" outside quotes
+// is refused ('$' is a plain dollar). Every command checks its arguments
+// again when it runs, and a command that panics fails the script, not
+// conform.
 package scenariofile

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -32,7 +34,7 @@ func Import(name string, data []byte) ([]byte, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, &fixture.Error{File: name, Msg: err.Error(), Err: err}
 	}
-	a := &txtar.Archive{Comment: []byte(fmt.Sprintf("# %s, imported from %s by conform import.\n# No script lines: the scenario runs once, checked by the fixture's oracle.\n", fx.Name, filepath.Base(name)))}
+	a := &txtar.Archive{Comment: []byte(fmt.Sprintf("# %s, imported from %s by conform import.\n# No script lines: the scenario runs once, checked by the fixture's oracle.\n", commentText(fx.Name), commentText(filepath.Base(name))))}
 	var keep []any
 	var moved []txtar.File
 	raw, _ := doc["initialFiles"].([]any)
@@ -61,13 +63,25 @@ func Import(name string, data []byte) ([]byte, error) {
 	return txtar.Format(a), nil
 }
 
+// commentText returns s for a line of the script's comment: as it is
+// when every character is graphic, else Go-quoted, so that a line break
+// or a control character in a fixture's name can neither start a script
+// line (or a file of the archive) nor reach a terminal raw.
+func commentText(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsGraphic(r) }) < 0 {
+		return s
+	}
+	return strconv.QuoteToGraphic(s)
+}
+
 // verbatim reports whether txtar holds f's content byte for byte.
 func verbatim(f fixture.File) bool {
 	c := f.Content
 	if c == "" || !strings.HasSuffix(c, "\n") || !utf8.ValidString(c) || strings.Contains(c, "\r") || strings.HasSuffix(f.Path, base64Suffix) {
 		return false
 	}
-	if checkName(WorkspaceDir+f.Path) != nil {
+	// txtar trims the spaces around a file's name.
+	if checkName(WorkspaceDir+f.Path) != nil || strings.TrimSpace(f.Path) != f.Path {
 		return false
 	}
 	for _, l := range strings.Split(c, "\n") {

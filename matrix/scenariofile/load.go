@@ -160,12 +160,14 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		// The merged document checks the seeded paths with the fixture's
 		// own path rules; the content goes in afterwards, so binary bytes
 		// never pass through JSON.
-		var files []map[string]any
+		inDoc := make(map[string]bool, len(fx.InitialFiles))
+		for _, f := range fx.InitialFiles {
+			inDoc[f.Path] = true
+		}
+		files := make([]map[string]any, 0, len(seeds))
 		for _, s := range seeds {
-			for _, f := range fx.InitialFiles {
-				if f.Path == s.path {
-					return nil, lineErr(name, s.line, "workspace file %q is also in %s's initialFiles", s.path, ScenarioName)
-				}
+			if inDoc[s.path] {
+				return nil, lineErr(name, s.line, "workspace file %q is also in %s's initialFiles", s.path, ScenarioName)
 			}
 			files = append(files, map[string]any{"path": s.path, "content": ""})
 		}
@@ -191,8 +193,30 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		fx = mfx
 	}
 	fx.File = name
+	if err := fixture.CheckResumes(fx, scriptMaxExecutions(sc.Lines)); err != nil {
+		return nil, err
+	}
 	sc.Fixture = fx
 	return sc, nil
+}
+
+// scriptMaxExecutions is the largest max=N of the script's resume lines,
+// 0 without one: a script that allows more executions than the fixture
+// makes the harness resume more often.
+func scriptMaxExecutions(lines []Line) int {
+	most := 0
+	for _, l := range lines {
+		if l.Args[0] != "resume" {
+			continue
+		}
+		for _, a := range l.Args[1:] {
+			var n int
+			if _, err := fmt.Sscanf(strings.TrimPrefix(a, "max="), "%d", &n); err == nil && strings.HasPrefix(a, "max=") && n > most {
+				most = n
+			}
+		}
+	}
+	return most
 }
 
 // appendInitialFiles returns the fixture document doc with files appended

@@ -1,7 +1,9 @@
 package scenariofile_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -55,9 +57,17 @@ func TestParseRefuses(t *testing.T) {
 		{"background", "conform-run &\n-- scenario.json --\n" + okDoc, "background"},
 		{"bad resume", "resume on=completed\n-- scenario.json --\n" + okDoc, "on= must be paused or failed"},
 		{"bad file line", "file a b c d\n-- scenario.json --\n" + okDoc, "usage: file PATH"},
+		{"file line under .git", "file .GIT/config contains x\n-- scenario.json --\n" + okDoc, `s.txtar:1: file: PATH ".GIT/config" paths under .git are not allowed`},
+		{"file line out of the workspace", "file ../x\n-- scenario.json --\n" + okDoc, `s.txtar:1: file: PATH "../x" must not contain empty, '.' or '..' path segments`},
+		{"file line with a carriage return before a comment", "file \r#\n-- scenario.json --\n" + okDoc, `s.txtar:1: file: usage: file PATH`},
+		{"script variable", "status $STATUS\n-- scenario.json --\n" + okDoc, `s.txtar:1: a script word may not expand variables`},
 		{"negated resume", "! resume\n-- scenario.json --\n" + okDoc, "cannot be negated"},
 		{"fixture path rules", "-- scenario.json --\n" + okDoc + "-- workspace/x/git~1/config --\nx\n", `s.txtar:3: workspace file "x/git~1/config": paths under .git are not allowed`},
 		{"workspace path rules", "-- scenario.json --\n" + okDoc + "-- workspace/a\\b --\nx\n", `may not contain`},
+		{"workspace conflict", "-- scenario.json --\n" + strings.Replace(okDoc, `"task": "t",`, `"task": "t", "initialFiles": [{"path": "a", "content": "x"}],`, 1) + "-- workspace/a/b --\ny\n",
+			`s.txtar:3: workspace file "a/b": cannot write 'a/b': its parent 'a' is a file (made by $.initialFiles[0].path)`},
+		{"a second resume the script allows", "resume max=3\n-- scenario.json --\n" + strings.Replace(okDoc, `"task": "t",`, `"task": "t", "conform": {"entriesBeforeResume": [{"path": "l", "kind": "symlink", "target": "x"}]}, "runtime": {"resume": {"on": "paused", "mutateBeforeResume": [{"path": "l/y", "content": ""}]}},`, 1),
+			`s.txtar: $.runtime.resume.mutateBeforeResume[0].path: cannot write 'l/y': its parent 'l' is a symlink`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,6 +124,30 @@ func TestImportRoundTrip(t *testing.T) {
 	}
 	if sc.Fixture.Task != orig.Task || sc.Fixture.RunID() != orig.RunID() || sc.Fixture.Expected.ErrorCode == nil || sc.Fixture.Expected.ErrorCode.Valid {
 		t.Errorf("the imported fixture means something else: task %q, run %s, errorCode %+v", sc.Fixture.Task, sc.Fixture.RunID(), sc.Fixture.Expected.ErrorCode)
+	}
+}
+
+func TestImportKeepsTheNameInTheComment(t *testing.T) {
+	name := "evil\nexec rm -rf /\r\n-- workspace/x --\n\x1b]0;title\a"
+	quoted, _ := json.Marshal(name)
+	doc := fmt.Sprintf(`{"schemaVersion": 2, "name": %s, "task": "t", "rounds": [{"content": "done", "finishReason": "stop"}],
+	  "initialFiles": [{"path": " spaced ", "content": "line\n"}]}`, quoted)
+	ar, err := scenariofile.Import("x\ny.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenariofile.Parse("i.txtar", ar)
+	if err != nil {
+		t.Fatalf("the imported scenario does not load: %v\n%s", err, ar)
+	}
+	if len(sc.Lines) != 0 || sc.Fixture.Name != name || strings.ContainsAny(sc.Script, "\r\x1b\a") || strings.Count(sc.Script, "\n") != 2 {
+		t.Fatalf("the name reached the script: lines %+v, script %q", sc.Lines, sc.Script)
+	}
+	if !strings.Contains(sc.Script, `"evil\nexec rm -rf /\r\n-- workspace/x --\n\x1b]0;title\a"`) || !strings.Contains(sc.Script, `"x\ny.json"`) {
+		t.Errorf("the comment does not quote the name: %q", sc.Script)
+	}
+	if len(sc.Fixture.InitialFiles) != 1 || sc.Fixture.InitialFiles[0].Path != " spaced " {
+		t.Errorf("a path with spaces around it changed: %+v", sc.Fixture.InitialFiles)
 	}
 }
 

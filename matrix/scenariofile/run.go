@@ -159,9 +159,10 @@ func (s *state) script() ([]oracle.Failure, error) {
 // collects the log and turns FailNow into the end of the script's
 // goroutine, as the testing package does.
 type scriptT struct {
-	mu   sync.Mutex
-	buf  strings.Builder
-	fail bool
+	mu       sync.Mutex
+	buf      strings.Builder
+	fail     bool
+	panicked string // the value a command panicked with, if one did
 }
 
 func (t *scriptT) Skip(args ...any) { t.Log(args...); runtime.Goexit() }
@@ -185,6 +186,20 @@ func (t *scriptT) Run(_ string, f func(testscript.T)) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer func() {
+			// A command that panics fails the script instead of
+			// ending conform; testscript has removed its work
+			// directory on the way out.
+			if r := recover(); r != nil {
+				t.mu.Lock()
+				t.panicked = fmt.Sprint(r)
+				t.mu.Unlock()
+				t.Log("the script panicked:", r)
+				t.mu.Lock()
+				t.fail = true
+				t.mu.Unlock()
+			}
+		}()
 		f(t)
 	}()
 	<-done

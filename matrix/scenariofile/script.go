@@ -15,23 +15,27 @@ var Commands = []string{"resume", "conform-run", "status", "error-code", "tools"
 // negatable are the commands "!" may precede.
 var negatable = []string{"conform-run", "status", "error-code", "tools", "effects", "file", "changes", "replay-hash"}
 
-// checkScript parses the script's lines and refuses any command that is
-// not the harness's own: exec and every other testscript built-in, a
-// [condition], a background "&", a line longer than maxScriptLine.
+// checkScript parses the script's lines as testscript will run them
+// (each line split by [splitArgs], a line starting with "#" a comment)
+// and refuses any command that is not the harness's own: exec and every
+// other testscript built-in, a [condition], a background "&", a line
+// longer than maxScriptLine.
 func checkScript(name, script string) ([]Line, error) {
 	var out []Line
 	for i, text := range strings.Split(script, "\n") {
 		n := i + 1
-		t := strings.TrimSpace(text)
-		if t == "" || strings.HasPrefix(t, "#") {
+		if strings.HasPrefix(text, "#") {
 			continue
 		}
-		if len(t) > maxScriptLine {
+		if len(text) > maxScriptLine {
 			return nil, lineErr(name, n, "script line longer than %d bytes", maxScriptLine)
 		}
-		args, err := splitArgs(t)
+		args, err := splitArgs(text)
 		if err != nil {
 			return nil, lineErr(name, n, "%v", err)
+		}
+		if len(args) == 0 {
+			continue
 		}
 		l := Line{N: n, Text: text}
 		if args[0] == "!" {
@@ -76,6 +80,11 @@ func checkArgs(args []string) error {
 			return fmt.Errorf("takes at most one argument")
 		}
 	case "file":
+		if len(rest) > 0 {
+			if err := fixture.CheckWorkspacePath(rest[0]); err != nil {
+				return fmt.Errorf("PATH %q %v", rest[0], err)
+			}
+		}
 		switch {
 		case len(rest) == 1:
 		case len(rest) == 2 && rest[1] == "absent":
@@ -104,49 +113,69 @@ func checkArgs(args []string) error {
 	return nil
 }
 
-// splitArgs splits a script line as testscript does: words separated by
-// spaces, single quotes around a word with spaces (” inside is a quote).
+// splitArgs splits a script line into words exactly as testscript's
+// parser does (go-internal v1.16 testscript.(*TestScript).parse): words
+// end at a space, a tab or a carriage return; "#" outside quotes ends the
+// line, even inside a word; single quotes group text (two of them inside
+// stand for one), and an empty quoted word is a word. testscript expands
+// $NAME outside quotes with its own environment, which the loader cannot
+// know: a "$" outside quotes is refused, so the words checked here are
+// the words the commands get. A line of no words is a blank line.
 func splitArgs(line string) ([]string, error) {
-	var args []string
-	var cur strings.Builder
-	inWord, quoted := false, false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quoted && c == '\'':
+	var (
+		args   []string
+		arg    string
+		start  = -1 // start of the current chunk of the word, or -1
+		quoted = false
+	)
+	plain := func(chunk string) error {
+		if strings.Contains(chunk, "$") {
+			return fmt.Errorf("a script word may not expand variables: quote \"$\" as '$'")
+		}
+		arg += chunk
+		return nil
+	}
+	for i := 0; ; i++ {
+		if !quoted && (i >= len(line) || line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '#') {
+			if start >= 0 {
+				if err := plain(line[start:i]); err != nil {
+					return nil, err
+				}
+				args = append(args, arg)
+				start, arg = -1, ""
+			}
+			if i >= len(line) || line[i] == '#' {
+				return args, nil
+			}
+			continue
+		}
+		if i >= len(line) {
+			return nil, fmt.Errorf("unterminated quoted argument")
+		}
+		if line[i] == '\'' {
+			if !quoted {
+				if start >= 0 {
+					if err := plain(line[start:i]); err != nil {
+						return nil, err
+					}
+				}
+				start, quoted = i+1, true
+				continue
+			}
 			if i+1 < len(line) && line[i+1] == '\'' {
-				cur.WriteByte('\'')
+				arg += line[start:i]
+				start = i + 1
 				i++
 				continue
 			}
-			quoted = false
-		case quoted:
-			cur.WriteByte(c)
-		case c == '\'':
-			quoted, inWord = true, true
-		case c == ' ' || c == '\t':
-			if inWord {
-				args = append(args, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case c == '#' && !inWord:
-			i = len(line)
-		default:
-			cur.WriteByte(c)
-			inWord = true
+			arg += line[start:i]
+			start, quoted = i+1, false
+			continue
+		}
+		if start < 0 {
+			start = i
 		}
 	}
-	if quoted {
-		return nil, fmt.Errorf("unterminated quoted argument")
-	}
-	if inWord {
-		args = append(args, cur.String())
-	}
-	if len(args) == 0 {
-		return nil, fmt.Errorf("empty command")
-	}
-	return args, nil
 }
 
 // hasRun reports whether the script runs the scenario itself.
