@@ -249,7 +249,9 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	rep.Failures = oracle.Check(fx, obs)
 	r.reportCommands(rep)
 	if outside != nil {
-		changed, err := outside.changes(ctx)
+		octx, cancel := observeContext(ctx)
+		changed, err := outside.changes(octx)
+		cancel()
 		if err != nil {
 			return nil, err
 		}
@@ -553,11 +555,24 @@ func (r *fixtureRun) observe(ctx context.Context, results []run.Result, initial 
 		return nil, err
 	}
 	obs.Checkpoints = cps
-	if obs.Final, err = snapshot.TakeContext(ctx, r.dirs.Workspace, r.snapshotLimits()); err != nil {
+	sctx, cancel := observeContext(ctx)
+	defer cancel()
+	if obs.Final, err = snapshot.TakeContext(sctx, r.dirs.Workspace, r.snapshotLimits()); err != nil {
 		return nil, fmt.Errorf("snapshotting the workspace: %w", err)
 	}
 	obs.Files = oracle.ReadFiles(r.root, r.fx, r.opts.MaxReadBytes)
 	return obs, nil
+}
+
+// observeContext is the context of the final snapshot of a run whose
+// context ctx may have been canceled on purpose (a scenario that cancels
+// the run still has its workspace observed): it keeps ctx's deadline, so
+// --timeout still bounds the snapshot, but not its cancellation.
+func observeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if dl, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(context.WithoutCancel(ctx), dl)
+	}
+	return context.WithCancel(context.WithoutCancel(ctx))
 }
 
 // snapshotLimits are the bounds of the run's snapshots.
