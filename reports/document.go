@@ -160,20 +160,26 @@ func (d *Document) MarkInterrupted() {
 }
 
 // Tally recomputes d.Summary from d.Items.
-func (d *Document) Tally() {
-	d.Summary = Summary{}
+func (d *Document) Tally() { d.Summary = d.Counts() }
+
+// Counts counts d's items by status. Renderers show these counts, never
+// the document's own Summary, which a document read from a file may get
+// wrong.
+func (d *Document) Counts() Summary {
+	var s Summary
 	for _, it := range d.Items {
 		switch it.Status {
 		case Passed:
-			d.Summary.Passed++
+			s.Passed++
 		case Failed:
-			d.Summary.Failed++
+			s.Failed++
 		case NotApplicable:
-			d.Summary.NotApplicable++
+			s.NotApplicable++
 		case Skipped:
-			d.Summary.Skipped++
+			s.Skipped++
 		}
 	}
+	return s
 }
 
 // WriteFile writes d as indented JSON to path atomically: it writes a

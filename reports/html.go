@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/galaxy-stack/conform/internal/termsafe"
 )
 
 var (
@@ -50,8 +52,10 @@ type htmlView struct {
 }
 
 type htmlDoc struct {
-	Index     int
-	D         *Document
+	Index int
+	D     *Document
+	// Counts are the counts of D's items, whatever D's summary says.
+	Counts    Summary
 	Heading   string
 	HostLabel string
 	Identity  string
@@ -89,11 +93,11 @@ func RenderHTML(w io.Writer, docs ...*Document) error {
 	}
 	v := htmlView{SchemaVersion: SchemaVersion, CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS), Multi: len(docs) > 1}
 	for i, d := range docs {
-		hd := htmlDoc{Index: i, D: d, HostLabel: HostLabel(d), Identity: hostIdentity(d), Heading: "conform " + d.Kind}
+		hd := htmlDoc{Index: i, D: d, Counts: d.Counts(), HostLabel: HostLabel(d), Identity: hostIdentity(d), Heading: "conform " + d.Kind}
 		switch {
 		case d.Interrupted:
 			hd.Verdict = "interrupted"
-		case d.Summary.Failed > 0:
+		case hd.Counts.Failed > 0:
 			hd.Verdict = Failed
 		default:
 			hd.Verdict = Passed
@@ -119,9 +123,15 @@ func RenderHTML(w io.Writer, docs ...*Document) error {
 		v.Title = fmt.Sprintf("conform: %d result documents", len(docs))
 		v.Cross = cross(docs)
 	} else {
-		v.Title += fmt.Sprintf(" — %d failed, %d passed", docs[0].Summary.Failed, docs[0].Summary.Passed)
+		v.Title += fmt.Sprintf(" — %d failed, %d passed", v.Docs[0].Counts.Failed, v.Docs[0].Counts.Passed)
 	}
-	return htmlPage.Execute(w, v)
+	// html/template escapes markup; the terminal escapes a document may
+	// hold are escaped too, for whoever reads the page as text.
+	tw := termsafe.NewWriter(w)
+	if err := htmlPage.Execute(tw, v); err != nil {
+		return err
+	}
+	return tw.Flush()
 }
 
 // cross builds the table of several documents: a column per document,
