@@ -92,6 +92,7 @@ func RenderHTML(w io.Writer, docs ...*Document) error {
 		return fmt.Errorf("no result document to render")
 	}
 	v := htmlView{SchemaVersion: SchemaVersion, CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS), Multi: len(docs) > 1}
+	areas := map[string]bool{}
 	for i, d := range docs {
 		hd := htmlDoc{Index: i, D: d, Counts: d.Counts(), HostLabel: HostLabel(d), Identity: hostIdentity(d), Heading: "conform " + d.Kind}
 		switch {
@@ -102,17 +103,20 @@ func RenderHTML(w io.Writer, docs ...*Document) error {
 		default:
 			hd.Verdict = Passed
 		}
+		docAreas := map[string]int{} // area -> index in hd.Areas
 		for _, it := range d.Items {
 			if it.Status == Failed {
 				hd.Failures = append(hd.Failures, it)
 			}
-			if !slices.Contains(v.Areas, it.Area) {
+			if !areas[it.Area] {
+				areas[it.Area] = true
 				v.Areas = append(v.Areas, it.Area)
 			}
-			k := slices.IndexFunc(hd.Areas, func(a htmlArea) bool { return a.Name == it.Area })
-			if k < 0 {
+			k, ok := docAreas[it.Area]
+			if !ok {
+				k = len(hd.Areas)
+				docAreas[it.Area] = k
 				hd.Areas = append(hd.Areas, htmlArea{Name: it.Area})
-				k = len(hd.Areas) - 1
 			}
 			hd.Areas[k].Items = append(hd.Areas[k].Items, it)
 		}
@@ -167,23 +171,10 @@ func cross(docs []*Document) *crossTable {
 			t.Rows[r].Cells[c] = it.Status
 		}
 	}
-	slices.SortStableFunc(t.Rows, func(a, b crossRow) int { return compareRefs(a.Ref, b.Ref) })
-	return t
-}
-
-// compareRefs orders item references numerically, fixtures after items
-// and by name.
-func compareRefs(a, b string) int {
-	var x, y int
-	_, ea := fmt.Sscan(a, &x)
-	_, eb := fmt.Sscan(b, &y)
-	switch {
-	case ea == nil && eb == nil:
-		return x - y
-	case ea == nil:
-		return -1
-	case eb == nil:
-		return 1
+	keys := make(map[string]refKey, len(t.Rows))
+	for _, r := range t.Rows {
+		keys[r.Ref] = parseRef(r.Ref)
 	}
-	return strings.Compare(a, b)
+	slices.SortStableFunc(t.Rows, func(a, b crossRow) int { return keys[a.Ref].compare(keys[b.Ref]) })
+	return t
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/galaxy-stack/conform/internal/atomicfile"
@@ -18,7 +19,7 @@ func ItemRef(it Item) string {
 	case it.Ref != "":
 		return it.Ref
 	}
-	return fmt.Sprint(it.ID)
+	return strconv.Itoa(it.ID)
 }
 
 // FirstLine is the first line of s.
