@@ -20,8 +20,9 @@ import (
 )
 
 // String returns s with every character a terminal would act on escaped,
-// except newline and tab, which are kept: use it for text printed as
-// lines of its own (a reason, an error, a rendered report).
+// except newline and tab, which are kept (and a CRLF line end, which
+// becomes a newline): use it for text printed as lines of its own (a
+// reason, an error, a rendered report).
 func String(s string) string { return escape(s, false) }
 
 // Line returns s as String does, with newline and tab escaped too: use it
@@ -124,6 +125,8 @@ func escape(s string, line bool) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
+		case r == '\r' && !line && i+1 < len(s) && s[i+1] == '\n':
+			// A CRLF line end is a line end: drop the CR.
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r < 0x20 || r == 0x7f:

@@ -19,6 +19,7 @@ func TestString(t *testing.T) {
 		{"clipboard write", "\x1b]52;c;ZWNobyBoaQ==\x1b\\", `\x1b]52;c;ZWNobyBoaQ==\x1b\`},
 		{"clear screen", "\x1b[2J\x1b[H", `\x1b[2J\x1b[H`},
 		{"carriage return", "ok\rFAIL", `ok\rFAIL`},
+		{"crlf line ends", "one\r\ntwo\r\n", "one\ntwo\n"},
 		{"nul and del", "a\x00b\x7f", `a\x00b\x7f`},
 		{"c1 csi", "a\u009b2Jb", `a\u009b2Jb`},
 		{"bidi override", "file\u202etxt.exe", `file\u202etxt.exe`},

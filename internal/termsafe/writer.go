@@ -7,9 +7,9 @@ import (
 
 // A Writer passes what is written to it on to an underlying writer as
 // [String] would make it: for a stream of text, such as a rendered report,
-// that conform did not write all of itself. A character cut between two
-// writes is held back until the next; [Writer.Flush] writes one still held
-// at the end.
+// that conform did not write all of itself. A character (or CRLF) cut
+// between two writes is held back until the next; [Writer.Flush] writes
+// one still held at the end.
 type Writer struct {
 	w       io.Writer
 	pending []byte // an incomplete UTF-8 sequence at the end of the last write
@@ -36,6 +36,9 @@ func (w *Writer) Write(p []byte) (int, error) {
 			}
 			break
 		}
+	}
+	if cut > 0 && data[cut-1] == '\r' {
+		cut-- // the CR of a CRLF the next write may complete
 	}
 	w.pending = append([]byte(nil), data[cut:]...)
 	if err := w.write(data[:cut]); err != nil {

@@ -11,7 +11,7 @@ import (
 // the result is what String makes of it whole, a character cut in two
 // included.
 func TestWriterMatchesString(t *testing.T) {
-	in := "✓ naïve\x1b]0;title\x07 日本\u009b2J\n\tend\xff\xe6"
+	in := "✓ naïve\x1b]0;title\x07 日本\u009b2J\r\n\tend\r\xff\xe6"
 	want := termsafe.String(in)
 	for cut := 0; cut <= len(in); cut++ {
 		var b strings.Builder
