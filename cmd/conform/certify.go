@@ -28,7 +28,10 @@ error).
 The result document (--json-report) follows the JSON Schema
 reports/schema/result.schema.json; --junit-report, --md-report and
 --html-report render it as JUnit XML, Markdown for $GITHUB_STEP_SUMMARY and a
-self-contained HTML page (see conform help report).
+self-contained HTML page (see conform help report). Each report path is
+checked before the run: a regular file or a new path in a writable
+directory; anything else (a FIFO, a device node, a symbolic link) is refused
+with exit 2 and never replaced.
 
 HOST is a built-in host ("reference") or a command line that starts a host
 speaking the host protocol on its standard input and output, for example

@@ -107,9 +107,13 @@ exits at once. Temporary workspaces are removed either way, unless --keep.
 Every report carries the replay hash ("replayHash" in --json): the SHA-256 of
 the JCS form of the run's normalized transcript (no paths, times, PIDs, host
 name or host-opaque values), equal across isolated runs of a conformant host.
---transcript FILE writes the transcripts themselves (atomically). Reports also
-carry the checkpoint audits, the model requests and model-context audit, the
-trace flushes and the command containment the host reported.
+--transcript FILE writes the transcripts themselves (atomically, after the
+reports). Reports also carry the checkpoint audits, the model requests and
+model-context audit, the trace flushes and the command containment the host
+reported. Every report and transcript path is checked before anything runs:
+a regular file or a new path in a writable directory; anything else (a FIFO,
+a device node, a symbolic link, a directory) is refused with exit 2 and never
+replaced.
 
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
@@ -186,7 +190,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	} else if len(paths) == 0 {
 		return usagef("run: no fixture given\nusage: conform run FIXTURE.json... --host HOST")
 	}
-	if err := f.reports.check("run"); err != nil {
+	if err := f.reports.check("run", reportPath{"--transcript", f.transcript}); err != nil {
 		return err
 	}
 	ro := runOutput{rd: newRunDoc(f.host, f.mutant, f.coreFault, argv), rf: f.reports}
@@ -302,17 +306,20 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, tr
 		}
 	}
 	res.NotRun = len(all) - started
-	if transcript != "" {
-		if err := writeTranscripts(transcript, transcripts); err != nil {
-			return usagef("run: --transcript: %v", err)
-		}
-	}
 	stopped := j.interrupted()
 	res.Interrupted = stopped != nil
 	for _, r := range all[started:] {
 		out.rd.skip(r.fx, reports.NotRunReason)
 	}
-	if err := out.write(res.Interrupted); err != nil {
+	// The reports first: a transcript that cannot be written loses no
+	// result.
+	err := out.write(res.Interrupted)
+	if transcript != "" {
+		if terr := writeTranscripts(transcript, transcripts); terr != nil {
+			err = errors.Join(err, usagef("run: --transcript: %v", terr))
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if asJSON {
