@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/reports"
 )
@@ -123,7 +124,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out.stdout, "%s\n", b)
+		fmt.Fprintf(out.stdout, "%s\n", termsafe.JSON(b))
 	} else {
 		s := doc.Summary
 		fmt.Fprintf(out.stdout, "\n%d passed, %d failed, %d not applicable, %d skipped", s.Passed, s.Failed, s.NotApplicable, s.Skipped)

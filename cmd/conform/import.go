@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
@@ -103,7 +104,7 @@ func runImport(f *importFlags, args []string, out streams) error {
 		if err := writeFileAtomic(j.dst, ar); err != nil {
 			return usagef("import: %v", err)
 		}
-		fmt.Fprintf(out.stdout, "%s -> %s\n", j.src, j.dst)
+		fmt.Fprintf(out.stdout, "%s -> %s\n", termsafe.Line(j.src), termsafe.Line(j.dst))
 	}
 	return nil
 }

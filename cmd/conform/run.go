@@ -11,6 +11,7 @@ import (
 	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
@@ -277,7 +278,7 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, tr
 			res.InterruptedFixture = &fixtureRef{Fixture: fx.Name, File: fx.File}
 			out.rd.skip(fx, matrix.InterruptedReason)
 			if !asJSON {
-				fmt.Fprintf(stdout, "INTR  %s  (%s)  %s before it finished\n", fx.Name, fx.File, j.interrupted())
+				fmt.Fprintf(stdout, "INTR  %s  (%s)  %s before it finished\n", termsafe.Line(fx.Name), termsafe.Line(fx.File), j.interrupted())
 			}
 			break
 		}
@@ -430,14 +431,14 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 		}
 		switch {
 		case stopped != nil && cut != "":
-			fmt.Fprintf(stdout, "INTR  %s  %s before it finished\n", cut, stopped)
+			fmt.Fprintf(stdout, "INTR  %s  %s before it finished\n", termsafe.Line(cut), stopped)
 		case timedOut != nil && cut != "":
-			fmt.Fprintf(stdout, "FAIL  %s  %s\n", cut, timedOut)
+			fmt.Fprintf(stdout, "FAIL  %s  %s\n", termsafe.Line(cut), timedOut)
 		}
 		if rep.Workspace != "" {
-			fmt.Fprintf(stdout, "workspace: %s\n", rep.Workspace)
+			fmt.Fprintf(stdout, "workspace: %s\n", termsafe.Line(rep.Workspace))
 		}
-		fmt.Fprintf(stdout, "\ncampaign %s: %d of %d stages ran", c.Path, rep.CompletedStages, len(rep.PlannedStages))
+		fmt.Fprintf(stdout, "\ncampaign %s: %d of %d stages ran", termsafe.Line(c.Path), rep.CompletedStages, len(rep.PlannedStages))
 		switch {
 		case stopped != nil:
 			fmt.Fprintf(stdout, "; %s\n", stopped)
@@ -462,7 +463,9 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 
 // printReport prints one fixture's verdict: a PASS or FAIL line naming the
 // fixture (or stage) and its file, then each failed assertion with the
-// expected and the observed value.
+// expected and the observed value. Whatever came from the fixture or the
+// host is printed through termsafe: Line for what must stay on its line,
+// String for messages.
 func printReport(w io.Writer, stage string, rep *lab.Report) {
 	word := "PASS"
 	switch {
@@ -475,32 +478,32 @@ func printReport(w io.Writer, stage string, rep *lab.Report) {
 	if stage != "" {
 		name = stage
 	}
-	fmt.Fprintf(w, "%s  %s  (%s)  status %s", word, name, rep.File, rep.Status)
+	fmt.Fprintf(w, "%s  %s  (%s)  status %s", word, termsafe.Line(name), termsafe.Line(rep.File), termsafe.Line(rep.Status))
 	if rep.ErrorCode != nil {
-		fmt.Fprintf(w, " %s", *rep.ErrorCode)
+		fmt.Fprintf(w, " %s", termsafe.Line(*rep.ErrorCode))
 	}
 	if rep.ErrorMessage != "" && !rep.Passed {
-		fmt.Fprintf(w, " (%s)", rep.ErrorMessage)
+		fmt.Fprintf(w, " (%s)", termsafe.String(rep.ErrorMessage))
 	}
 	fmt.Fprintln(w)
 	if rep.NotApplicable != "" {
-		fmt.Fprintf(w, "      not applicable: %s\n", rep.NotApplicable)
+		fmt.Fprintf(w, "      not applicable: %s\n", termsafe.String(rep.NotApplicable))
 	}
 	for _, f := range rep.Failures {
 		printFailure(w, f)
 	}
 	if len(rep.Doubles) > 0 && !rep.Passed {
-		fmt.Fprintf(w, "      doubles: %v\n", rep.Doubles)
+		fmt.Fprintf(w, "      doubles: %s\n", termsafe.Line(fmt.Sprint(rep.Doubles)))
 	}
 	if rep.Workspace != "" {
-		fmt.Fprintf(w, "      workspace: %s\n", rep.Workspace)
+		fmt.Fprintf(w, "      workspace: %s\n", termsafe.Line(rep.Workspace))
 	}
 }
 
 func printFailure(w io.Writer, f oracle.Failure) {
-	fmt.Fprintf(w, "      %s: %s\n", f.Assertion, f.Message)
-	fmt.Fprintf(w, "        expected: %s\n", f.Expected)
-	fmt.Fprintf(w, "        actual:   %s\n", f.Actual)
+	fmt.Fprintf(w, "      %s: %s\n", termsafe.Line(f.Assertion), termsafe.String(f.Message))
+	fmt.Fprintf(w, "        expected: %s\n", termsafe.String(f.Expected))
+	fmt.Fprintf(w, "        actual:   %s\n", termsafe.String(f.Actual))
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -508,6 +511,6 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
+	_, err = fmt.Fprintf(w, "%s\n", termsafe.JSON(b))
 	return err
 }
