@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -66,7 +67,7 @@ func mdCode(s string) string {
 // and every string of the document is escaped (mdCell, mdCode): a
 // document is data, never markup.
 func RenderMarkdown(w io.Writer, docs ...*Document) error {
-	var b strings.Builder
+	b := bufio.NewWriterSize(w, 64<<10)
 	for i, d := range docs {
 		if i > 0 {
 			b.WriteString("\n")
@@ -79,35 +80,34 @@ func RenderMarkdown(w io.Writer, docs ...*Document) error {
 		if d.Interrupted {
 			verdict = "⚠️ interrupted"
 		}
-		fmt.Fprintf(&b, "## conform %s: %s\n\n", mdCell(d.Kind), verdict)
-		fmt.Fprintf(&b, "Host %s", mdCode(HostLabel(d)))
+		fmt.Fprintf(b, "## conform %s: %s\n\n", mdCell(d.Kind), verdict)
+		fmt.Fprintf(b, "Host %s", mdCode(HostLabel(d)))
 		if id := hostIdentity(d); id != "" {
-			fmt.Fprintf(&b, " (%s)", mdCell(id))
+			fmt.Fprintf(b, " (%s)", mdCell(id))
 		}
-		fmt.Fprintf(&b, " · conform %s · matrix %s · %s/%s\n\n", mdCell(d.Harness.Version), mdCell(d.MatrixVersion), mdCell(d.OS), mdCell(d.Arch))
+		fmt.Fprintf(b, " · conform %s · matrix %s · %s/%s\n\n", mdCell(d.Harness.Version), mdCell(d.MatrixVersion), mdCell(d.OS), mdCell(d.Arch))
 		b.WriteString("| Passed | Failed | Not applicable | Skipped |\n|---:|---:|---:|---:|\n")
-		fmt.Fprintf(&b, "| %d | %d | %d | %d |\n\n", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
+		fmt.Fprintf(b, "| %d | %d | %d | %d |\n\n", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
 		if d.Interrupted {
 			b.WriteString("> **Interrupted**: a signal stopped the run; items that did not finish are skipped, never passed.\n\n")
 		}
 		if len(d.Planned) > 0 {
-			fmt.Fprintf(&b, "%d matrix items are planned and not yet runnable in this version.\n\n", len(d.Planned))
+			fmt.Fprintf(b, "%d matrix items are planned and not yet runnable in this version.\n\n", len(d.Planned))
 		}
 		if s.Failed > 0 {
-			fmt.Fprintf(&b, "### Failures (%d)\n\n| Item | Title | Reason | Repro |\n|---|---|---|---|\n", s.Failed)
+			fmt.Fprintf(b, "### Failures (%d)\n\n| Item | Title | Reason | Repro |\n|---|---|---|---|\n", s.Failed)
 			for _, it := range d.Items {
 				if it.Status == Failed {
-					fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(ItemRef(it)), mdCell(it.Title), mdCell(FirstLine(it.Reason)), mdCode(it.Repro))
+					fmt.Fprintf(b, "| %s | %s | %s | %s |\n", mdCell(ItemRef(it)), mdCell(it.Title), mdCell(FirstLine(it.Reason)), mdCode(it.Repro))
 				}
 			}
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "<details><summary>All %d items</summary>\n\n| Item | Area | Title | Status | Time | Reason |\n|---|---|---|---|---:|---|\n", len(d.Items))
+		fmt.Fprintf(b, "<details><summary>All %d items</summary>\n\n| Item | Area | Title | Status | Time | Reason |\n|---|---|---|---|---:|---|\n", len(d.Items))
 		for _, it := range d.Items {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %ss | %s |\n", mdCell(ItemRef(it)), mdCell(it.Area), mdCell(it.Title), mdStatusCell(it.Status), seconds(it.DurationMs), mdCell(FirstLine(it.Reason)))
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %ss | %s |\n", mdCell(ItemRef(it)), mdCell(it.Area), mdCell(it.Title), mdStatusCell(it.Status), seconds(it.DurationMs), mdCell(FirstLine(it.Reason)))
 		}
 		b.WriteString("\n</details>\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }

@@ -89,7 +89,7 @@ func unsafeRune(r rune) bool {
 }
 
 // needsEscape reports whether s holds any character escape would rewrite.
-func needsEscape(s string, line bool) bool {
+func needsEscape[T string | []byte](s T, line bool) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -99,7 +99,7 @@ func needsEscape(s string, line bool) bool {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
 			return true
 		}

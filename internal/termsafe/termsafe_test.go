@@ -106,3 +106,14 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkString(b *testing.B) {
+	text := strings.Repeat("✓ 13 symlink and path traversal attempts — naïve 日本 0.21s\n", 1000)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if termsafe.String(text) != text {
+			b.Fatal("plain text changed")
+		}
+	}
+}

@@ -59,10 +59,10 @@ func (w *Writer) write(p []byte) error {
 	if len(p) == 0 {
 		return nil
 	}
-	s := string(p)
-	if needsEscape(s, false) {
-		s = escape(s, false)
+	if !needsEscape(p, false) {
+		_, err := w.w.Write(p)
+		return err
 	}
-	_, err := io.WriteString(w.w, s)
+	_, err := io.WriteString(w.w, escape(string(p), false))
 	return err
 }
