@@ -33,7 +33,8 @@ cross table.
 Every document is checked against conform's result schema first
 (reports/schema/result.schema.json); a document that does not match is
 refused, naming the violation. A document larger than --max-document-size
-(default 64 MiB) is refused before it is read. A document is data: the
+(default 64 MiB) is refused before it is read; reading one holds about seven
+times its size in memory. A document is data: the
 reports escape every string in it (HTML and Markdown markup, terminal
 control characters) and count its items themselves, whatever its summary
 says. Report files are written atomically, and only to a regular file or
