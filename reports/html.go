@@ -26,6 +26,10 @@ var htmlFuncs = template.FuncMap{
 	"join":       strings.Join,
 	"secs":       func(ms int64) string { return fmt.Sprintf("%.2f", float64(ms)/1000) },
 	"statusWord": statusWord,
+	// oneLine keeps a repro command on its line: what the Copy button
+	// copies is what the page shows, never a hidden second line that a
+	// terminal would run on paste.
+	"oneLine": termsafe.Line,
 }
 
 var htmlPage = template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))

