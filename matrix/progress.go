@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -47,7 +48,7 @@ func (p *progress) starting(id int, title string) {
 		p.flushLocked()
 	}
 	if p.tty {
-		fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s %s …", p.done+1, p.total, RefOf(id), title)
+		fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s %s …", p.done+1, p.total, RefOf(id), termsafe.Line(title))
 	}
 }
 
@@ -96,13 +97,15 @@ func (p *progress) flushLocked() {
 	if p.color {
 		mark = "\x1b[" + progressColors[it.Status] + "m" + mark + "\x1b[0m"
 	}
-	fmt.Fprintf(p.w, "%s %s %s %.2fs\n", mark, RefOf(it.ID), it.Title, float64(it.DurationMs)/1000)
+	// A reason quotes the host (its stderr, its answers): escaped, as
+	// everything else of the item, before it reaches the terminal.
+	fmt.Fprintf(p.w, "%s %s %s %.2fs\n", mark, RefOf(it.ID), termsafe.Line(it.Title), float64(it.DurationMs)/1000)
 	if it.Reason != "" {
 		for _, line := range strings.Split(it.Reason, "\n") {
-			fmt.Fprintf(p.w, "    %s\n", line)
+			fmt.Fprintf(p.w, "    %s\n", termsafe.String(line))
 		}
 	}
 	if it.Repro != "" {
-		fmt.Fprintf(p.w, "    repro: %s\n", it.Repro)
+		fmt.Fprintf(p.w, "    repro: %s\n", termsafe.Line(it.Repro))
 	}
 }

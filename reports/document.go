@@ -3,8 +3,8 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+
+	"github.com/galaxy-stack/conform/internal/atomicfile"
 )
 
 // SchemaVersion is the version of the result document's shape; the JSON
@@ -160,25 +160,32 @@ func (d *Document) MarkInterrupted() {
 }
 
 // Tally recomputes d.Summary from d.Items.
-func (d *Document) Tally() {
-	d.Summary = Summary{}
+func (d *Document) Tally() { d.Summary = d.Counts() }
+
+// Counts counts d's items by status. Renderers show these counts, never
+// the document's own Summary, which a document read from a file may get
+// wrong.
+func (d *Document) Counts() Summary {
+	var s Summary
 	for _, it := range d.Items {
 		switch it.Status {
 		case Passed:
-			d.Summary.Passed++
+			s.Passed++
 		case Failed:
-			d.Summary.Failed++
+			s.Failed++
 		case NotApplicable:
-			d.Summary.NotApplicable++
+			s.NotApplicable++
 		case Skipped:
-			d.Summary.Skipped++
+			s.Skipped++
 		}
 	}
+	return s
 }
 
 // WriteFile writes d as indented JSON to path atomically: it writes a
 // temporary file in the same directory and renames it into place, so a
-// reader never sees a partial document.
+// reader never sees a partial document. A path that exists and is not a
+// regular file (a FIFO, a device node) is refused, never replaced.
 func WriteFile(path string, d *Document) error {
 	b, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
@@ -188,50 +195,16 @@ func WriteFile(path string, d *Document) error {
 }
 
 // CheckWritable reports whether a report can be written to path, before
-// anything runs: it creates and removes a temporary file in path's
-// directory, as [WriteFile] will. The error names the directory when it is
-// missing.
-func CheckWritable(path string) error {
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("directory %s does not exist; create it first", dir)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%s is a directory; name a file", path)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check-")
-	if err != nil {
-		return fmt.Errorf("cannot write in %s: %w", dir, err)
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
-}
+// anything runs: path must be absent or a regular file, and its directory
+// must exist and be writable (it creates and removes a temporary file
+// there, as [WriteFile] will). The error says which of these fails.
+func CheckWritable(path string) error { return atomicfile.Check(path) }
+
+// reportPerm is the permission of a new report file, less the umask.
+const reportPerm = 0o644
 
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return fmt.Errorf("writing report %q: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("writing report %q: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("writing report %q: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing report %q: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.WriteFile(path, data, reportPerm); err != nil {
 		return fmt.Errorf("writing report %q: %w", path, err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/galaxy-stack/conform/internal/termsafe"
 )
 
 var (
@@ -24,6 +26,10 @@ var htmlFuncs = template.FuncMap{
 	"join":       strings.Join,
 	"secs":       func(ms int64) string { return fmt.Sprintf("%.2f", float64(ms)/1000) },
 	"statusWord": statusWord,
+	// oneLine keeps a repro command on its line: what the Copy button
+	// copies is what the page shows, never a hidden second line that a
+	// terminal would run on paste.
+	"oneLine": termsafe.Line,
 }
 
 var htmlPage = template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))
@@ -50,8 +56,10 @@ type htmlView struct {
 }
 
 type htmlDoc struct {
-	Index     int
-	D         *Document
+	Index int
+	D     *Document
+	// Counts are the counts of D's items, whatever D's summary says.
+	Counts    Summary
 	Heading   string
 	HostLabel string
 	Identity  string
@@ -88,27 +96,31 @@ func RenderHTML(w io.Writer, docs ...*Document) error {
 		return fmt.Errorf("no result document to render")
 	}
 	v := htmlView{SchemaVersion: SchemaVersion, CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS), Multi: len(docs) > 1}
+	areas := map[string]bool{}
 	for i, d := range docs {
-		hd := htmlDoc{Index: i, D: d, HostLabel: HostLabel(d), Identity: hostIdentity(d), Heading: "conform " + d.Kind}
+		hd := htmlDoc{Index: i, D: d, Counts: d.Counts(), HostLabel: HostLabel(d), Identity: hostIdentity(d), Heading: "conform " + d.Kind}
 		switch {
 		case d.Interrupted:
 			hd.Verdict = "interrupted"
-		case d.Summary.Failed > 0:
+		case hd.Counts.Failed > 0:
 			hd.Verdict = Failed
 		default:
 			hd.Verdict = Passed
 		}
+		docAreas := map[string]int{} // area -> index in hd.Areas
 		for _, it := range d.Items {
 			if it.Status == Failed {
 				hd.Failures = append(hd.Failures, it)
 			}
-			if !slices.Contains(v.Areas, it.Area) {
+			if !areas[it.Area] {
+				areas[it.Area] = true
 				v.Areas = append(v.Areas, it.Area)
 			}
-			k := slices.IndexFunc(hd.Areas, func(a htmlArea) bool { return a.Name == it.Area })
-			if k < 0 {
+			k, ok := docAreas[it.Area]
+			if !ok {
+				k = len(hd.Areas)
+				docAreas[it.Area] = k
 				hd.Areas = append(hd.Areas, htmlArea{Name: it.Area})
-				k = len(hd.Areas) - 1
 			}
 			hd.Areas[k].Items = append(hd.Areas[k].Items, it)
 		}
@@ -119,9 +131,15 @@ func RenderHTML(w io.Writer, docs ...*Document) error {
 		v.Title = fmt.Sprintf("conform: %d result documents", len(docs))
 		v.Cross = cross(docs)
 	} else {
-		v.Title += fmt.Sprintf(" — %d failed, %d passed", docs[0].Summary.Failed, docs[0].Summary.Passed)
+		v.Title += fmt.Sprintf(" — %d failed, %d passed", v.Docs[0].Counts.Failed, v.Docs[0].Counts.Passed)
 	}
-	return htmlPage.Execute(w, v)
+	// html/template escapes markup; the terminal escapes a document may
+	// hold are escaped too, for whoever reads the page as text.
+	tw := termsafe.NewWriter(w)
+	if err := htmlPage.Execute(tw, v); err != nil {
+		return err
+	}
+	return tw.Flush()
 }
 
 // cross builds the table of several documents: a column per document,
@@ -157,23 +175,10 @@ func cross(docs []*Document) *crossTable {
 			t.Rows[r].Cells[c] = it.Status
 		}
 	}
-	slices.SortStableFunc(t.Rows, func(a, b crossRow) int { return compareRefs(a.Ref, b.Ref) })
-	return t
-}
-
-// compareRefs orders item references numerically, fixtures after items
-// and by name.
-func compareRefs(a, b string) int {
-	var x, y int
-	_, ea := fmt.Sscan(a, &x)
-	_, eb := fmt.Sscan(b, &y)
-	switch {
-	case ea == nil && eb == nil:
-		return x - y
-	case ea == nil:
-		return -1
-	case eb == nil:
-		return 1
+	keys := make(map[string]refKey, len(t.Rows))
+	for _, r := range t.Rows {
+		keys[r.Ref] = parseRef(r.Ref)
 	}
-	return strings.Compare(a, b)
+	slices.SortStableFunc(t.Rows, func(a, b crossRow) int { return keys[a.Ref].compare(keys[b.Ref]) })
+	return t
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+
+	"github.com/galaxy-stack/conform/internal/termsafe"
 )
 
 // JUnit XML: the shape CI systems read (Jenkins, GitLab, GitHub test
@@ -113,6 +115,10 @@ func RenderJUnit(w io.Writer, docs ...*Document) error {
 		out.Suites = append(out.Suites, s)
 	}
 	out.Time = seconds(total)
+	// encoding/xml escapes markup and the C0 controls; the C1 controls and
+	// bidi overrides a document may hold are escaped too (termsafe).
+	tw := termsafe.NewWriter(w)
+	w = tw
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -121,6 +127,8 @@ func RenderJUnit(w io.Writer, docs ...*Document) error {
 	if err := enc.Encode(out); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
+	}
+	return tw.Flush()
 }

@@ -28,36 +28,50 @@ func shardKey(d *Document) string {
 // shards of one certification) become one document with the union of
 // their items; the others stay separate, in the order first seen. An item
 // present in two shards with different statuses is an error naming it.
+// It takes time linear in the number of items, plus the sort of each
+// merged document's items.
 func Merge(docs []*Document) (*Merged, error) {
 	m := &Merged{SchemaVersion: SchemaVersion, Kind: MergeKind, Documents: []*Document{}}
-	byKey := map[string]*Document{}
+	type merging struct {
+		d     *Document
+		index map[string]int // item reference -> index in d.Items
+	}
+	byKey := map[string]*merging{}
 	for _, d := range docs {
 		k := shardKey(d)
 		into, ok := byKey[k]
 		if !ok {
 			c := *d
 			c.Items = slices.Clone(d.Items)
-			byKey[k] = &c
+			into = &merging{d: &c, index: make(map[string]int, len(c.Items))}
+			for i, it := range c.Items {
+				if _, dup := into.index[ItemRef(it)]; !dup {
+					into.index[ItemRef(it)] = i
+				}
+			}
+			byKey[k] = into
 			m.Documents = append(m.Documents, &c)
 			continue
 		}
 		for _, it := range d.Items {
-			i := slices.IndexFunc(into.Items, func(x Item) bool { return ItemRef(x) == ItemRef(it) })
-			if i < 0 {
-				into.Items = append(into.Items, it)
+			ref := ItemRef(it)
+			i, ok := into.index[ref]
+			if !ok {
+				into.index[ref] = len(into.d.Items)
+				into.d.Items = append(into.d.Items, it)
 				continue
 			}
-			if into.Items[i].Status != it.Status {
-				return nil, fmt.Errorf("item %s of host %s is %s in one document and %s in another; merge documents of different runs separately", ItemRef(it), HostLabel(d), into.Items[i].Status, it.Status)
+			if into.d.Items[i].Status != it.Status {
+				return nil, fmt.Errorf("item %s of host %s is %s in one document and %s in another; merge documents of different runs separately", ref, HostLabel(d), into.d.Items[i].Status, it.Status)
 			}
 		}
-		into.Interrupted = into.Interrupted || d.Interrupted
-		if d.StartedAt != "" && (into.StartedAt == "" || d.StartedAt < into.StartedAt) {
-			into.StartedAt = d.StartedAt
+		into.d.Interrupted = into.d.Interrupted || d.Interrupted
+		if d.StartedAt != "" && (into.d.StartedAt == "" || d.StartedAt < into.d.StartedAt) {
+			into.d.StartedAt = d.StartedAt
 		}
 	}
 	for _, d := range m.Documents {
-		slices.SortStableFunc(d.Items, func(a, b Item) int { return compareRefs(ItemRef(a), ItemRef(b)) })
+		sortItems(d.Items)
 		d.Tally()
 	}
 	return m, nil

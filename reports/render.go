@@ -1,10 +1,13 @@
 package reports
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/galaxy-stack/conform/internal/atomicfile"
 )
 
 // ItemRef is how a result item is named in reports: its matrix ID ("13"),
@@ -16,7 +19,7 @@ func ItemRef(it Item) string {
 	case it.Ref != "":
 		return it.Ref
 	}
-	return fmt.Sprint(it.ID)
+	return strconv.Itoa(it.ID)
 }
 
 // FirstLine is the first line of s.
@@ -47,11 +50,18 @@ func hostIdentity(d *Document) string {
 type Renderer func(w io.Writer, docs ...*Document) error
 
 // WriteRendered renders docs with r and writes the result to path
-// atomically, as [WriteFile] does.
+// atomically, as [WriteFile] does; the rendering goes straight to the
+// temporary file, and a rendering that fails leaves path as it was.
 func WriteRendered(path string, r Renderer, docs ...*Document) error {
-	var b bytes.Buffer
-	if err := r(&b, docs...); err != nil {
-		return fmt.Errorf("rendering %s: %w", path, err)
+	err := atomicfile.Write(path, reportPerm, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		if err := r(bw, docs...); err != nil {
+			return fmt.Errorf("rendering: %w", err)
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return fmt.Errorf("writing report %q: %w", path, err)
 	}
-	return writeAtomic(path, b.Bytes())
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/reports"
 )
@@ -28,7 +29,10 @@ error).
 The result document (--json-report) follows the JSON Schema
 reports/schema/result.schema.json; --junit-report, --md-report and
 --html-report render it as JUnit XML, Markdown for $GITHUB_STEP_SUMMARY and a
-self-contained HTML page (see conform help report).
+self-contained HTML page (see conform help report). Each report path is
+checked before the run: a regular file or a new path in a writable
+directory; anything else (a FIFO, a device node, a symbolic link) is refused
+with exit 2 and never replaced.
 
 HOST is a built-in host ("reference") or a command line that starts a host
 speaking the host protocol on its standard input and output, for example
@@ -127,7 +131,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out.stdout, "%s\n", b)
+		fmt.Fprintf(out.stdout, "%s\n", termsafe.JSON(b))
 	} else {
 		s := doc.Summary
 		fmt.Fprintf(out.stdout, "\n%d passed, %d failed, %d not applicable, %d skipped", s.Passed, s.Failed, s.NotApplicable, s.Skipped)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/internal/wsfs"
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
@@ -119,7 +120,7 @@ func runImport(f *importFlags, args []string, out streams) error {
 		if err := root.WriteFile(j.rel, ar, 0o644); err != nil {
 			return usagef("import: %s: %v", f.out, err)
 		}
-		fmt.Fprintf(out.stdout, "%s -> %s\n", j.src, dst)
+		fmt.Fprintf(out.stdout, "%s -> %s\n", termsafe.Line(j.src), termsafe.Line(dst))
 	}
 	return nil
 }

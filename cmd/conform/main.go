@@ -12,6 +12,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	_ "github.com/galaxy-stack/conform/matrix/items" // registers the matrix items
 )
@@ -60,16 +61,22 @@ func main1(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errFailed):
 		return 1
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "conform:", err)
+		printError(stderr, err)
 		return 2
 	case errors.As(err, &ie):
 		// It names its fixture itself; what wraps it adds nothing.
-		fmt.Fprintln(stderr, "conform:", ie)
+		printError(stderr, ie)
 		return 2
 	case errors.As(err, &stopped):
-		fmt.Fprintln(stderr, "conform:", err)
+		printError(stderr, err)
 		return stopped.exitStatus()
 	}
-	fmt.Fprintln(stderr, "conform:", err)
+	printError(stderr, err)
 	return 1
+}
+
+// printError prints the error a command ended with. An error may quote a
+// fixture, a host or a document: its terminal controls are escaped.
+func printError(stderr io.Writer, err error) {
+	fmt.Fprintln(stderr, "conform:", termsafe.String(err.Error()))
 }

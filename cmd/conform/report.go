@@ -1,16 +1,18 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"io/fs"
 
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/reports"
 )
 
 var _ = register(def[reportCmdFlags]{
 	Name:      "report",
-	UsageLine: "conform report render FILE... [--junit-report F] [--md-report F] [--html-report F] | conform report merge FILE... -o FILE",
+	UsageLine: "conform report render FILE... [--junit-report F] [--md-report F] [--html-report F] [--max-document-size BYTES] | conform report merge FILE... -o FILE [--max-document-size BYTES]",
 	Short:     "render result documents as JUnit, Markdown or HTML, or merge them",
 	Long: `Report works on result documents that certify, run and selftest write with
 --json-report (or print with --json).
@@ -30,13 +32,21 @@ cross table.
 
 Every document is checked against conform's result schema first
 (reports/schema/result.schema.json); a document that does not match is
-refused, naming the violation. Exit status: 0 done; 2 a file cannot be read
-or is not a valid document.`,
+refused, naming the violation. A document larger than --max-document-size
+(default 64 MiB) is refused before it is read; reading one holds about seven
+times its size in memory. A document is data: the
+reports escape every string in it (HTML and Markdown markup, terminal
+control characters) and count its items themselves, whatever its summary
+says. Report files are written atomically, and only to a regular file or
+a new path: a FIFO, device node, symbolic link or directory is refused
+before anything is read. Exit status: 0 done; 2 a file cannot be read, is
+too large or is not a valid document, or a report path cannot be written.`,
 	Interspersed: true,
 	Flags: func(fs *flag.FlagSet) *reportCmdFlags {
 		f := &reportCmdFlags{}
 		f.reports = addReportFlags(fs, "nothing (use -o with merge)")
 		fs.StringVar(&f.out, "o", "", "merge: write the merge document to `FILE`")
+		f.maxSize = addMaxDocumentSizeFlag(fs)
 		return f
 	},
 	Run: runReport,
@@ -46,6 +56,7 @@ or is not a valid document.`,
 type reportCmdFlags struct {
 	reports *reportFlags
 	out     string
+	maxSize *int64
 }
 
 // runReport runs conform report.
@@ -58,40 +69,35 @@ func runReport(f *reportCmdFlags, args []string, out streams) error {
 	if len(files) == 0 {
 		return usagef("report %s: no result document given", sub)
 	}
+	if err := f.check(sub); err != nil {
+		return err
+	}
 	var docs []*reports.Document
 	for _, file := range files {
-		b, err := os.ReadFile(file)
+		ds, err := reports.ReadFile(file, *f.maxSize)
 		if err != nil {
-			return usagef("report %s: %v", sub, err)
-		}
-		ds, err := reports.DecodeAny(b)
-		if err != nil {
+			var tl *reports.TooLargeError
+			var pe *fs.PathError
+			if errors.As(err, &tl) || errors.As(err, &pe) { // they name the file
+				return usagef("report %s: %v", sub, err)
+			}
 			return usagef("report %s: %s: %v", sub, file, err)
 		}
 		docs = append(docs, ds...)
 	}
 	switch sub {
 	case "render":
-		if err := f.reports.check("report render"); err != nil {
-			return err
-		}
-		if *f.reports.json != "" {
-			return usagef("report render: --json-report is for merge; render writes --junit-report, --md-report and --html-report")
-		}
 		if *f.reports.junit == "" && *f.reports.md == "" && *f.reports.html == "" {
-			return reports.RenderMarkdown(out.stdout, docs...)
+			// The Markdown goes to a terminal, perhaps: terminal controls
+			// are escaped (RenderMarkdown escapes every cell already).
+			w := termsafe.NewWriter(out.stdout)
+			if err := reports.RenderMarkdown(w, docs...); err != nil {
+				return err
+			}
+			return w.Flush()
 		}
 		return f.reports.writeRendered(docs...)
 	case "merge":
-		if f.out == "" {
-			return usagef("report merge: -o FILE is required")
-		}
-		if *f.reports.json != "" {
-			return usagef("report merge: the merge document goes to -o FILE, not --json-report")
-		}
-		if err := reports.CheckWritable(f.out); err != nil {
-			return usagef("report merge: -o %s: %v", f.out, err)
-		}
 		m, err := reports.Merge(docs)
 		if err != nil {
 			return usagef("report merge: %v", err)
@@ -99,8 +105,33 @@ func runReport(f *reportCmdFlags, args []string, out streams) error {
 		if err := reports.WriteJSON(f.out, m); err != nil {
 			return err
 		}
-		fmt.Fprintf(out.stdout, "merged %d documents into %d (%s)\n", len(docs), len(m.Documents), f.out)
+		fmt.Fprintf(out.stdout, "merged %d documents into %d (%s)\n", len(docs), len(m.Documents), termsafe.Line(f.out))
 		return f.reports.writeRendered(m.Documents...)
+	}
+	panic("unreachable: check accepted subcommand " + sub)
+}
+
+// check refuses, before any document is read, an unknown subcommand, a
+// flag that does not apply to it and a report path that cannot be
+// written.
+func (f *reportCmdFlags) check(sub string) error {
+	if *f.maxSize <= 0 {
+		return usagef("report %s: --max-document-size must be a positive number of bytes", sub)
+	}
+	switch sub {
+	case "render":
+		if *f.reports.json != "" {
+			return usagef("report render: --json-report is for merge; render writes --junit-report, --md-report and --html-report")
+		}
+		return f.reports.check("report render")
+	case "merge":
+		if f.out == "" {
+			return usagef("report merge: -o FILE is required")
+		}
+		if *f.reports.json != "" {
+			return usagef("report merge: the merge document goes to -o FILE, not --json-report")
+		}
+		return f.reports.check("report merge", reportPath{"-o", f.out})
 	}
 	return usagef("report: unknown subcommand %q; want render or merge", sub)
 }

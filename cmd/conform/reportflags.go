@@ -2,7 +2,9 @@ package main
 
 import (
 	"flag"
+	"path/filepath"
 
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -38,22 +40,44 @@ func (r *reportFlags) renderers() []struct {
 	}
 }
 
+// reportPath is a flag that names a file a command writes, and its value.
+type reportPath struct{ flag, path string }
+
 // check refuses, before anything runs, a report path that cannot be
-// written.
-func (r *reportFlags) check(cmd string) error {
-	paths := [][2]string{{"--json-report", *r.json}}
+// written — a missing or read-only directory, or a path that exists and is
+// not a regular file (a FIFO, a device node, a symbolic link, a directory),
+// which conform never replaces — and two flags naming one file. extra are
+// the command's other output files (--transcript, -o).
+func (r *reportFlags) check(cmd string, extra ...reportPath) error {
+	paths := []reportPath{{"--json-report", *r.json}}
 	for _, x := range r.renderers() {
-		paths = append(paths, [2]string{x.flag, x.path})
+		paths = append(paths, reportPath{x.flag, x.path})
 	}
+	paths = append(paths, extra...)
+	seen := map[string]string{} // cleaned absolute path -> flag
 	for _, p := range paths {
-		if p[1] == "" {
+		if p.path == "" {
 			continue
 		}
-		if err := reports.CheckWritable(p[1]); err != nil {
-			return usagef("%s: %s %s: %v", cmd, p[0], p[1], err)
+		if err := reports.CheckWritable(p.path); err != nil {
+			return usagef("%s: %s %s: %v", cmd, p.flag, termsafe.Line(p.path), err)
 		}
+		abs, err := filepath.Abs(p.path)
+		if err != nil {
+			return usagef("%s: %s %s: %v", cmd, p.flag, termsafe.Line(p.path), err)
+		}
+		if other, ok := seen[abs]; ok {
+			return usagef("%s: %s and %s both name %s; give each report its own file", cmd, other, p.flag, termsafe.Line(p.path))
+		}
+		seen[abs] = p.flag
 	}
 	return nil
+}
+
+// addMaxDocumentSizeFlag declares --max-document-size, the bound on a
+// result document a command reads.
+func addMaxDocumentSizeFlag(fs *flag.FlagSet) *int64 {
+	return fs.Int64("max-document-size", reports.DefaultMaxDocumentSize, "refuse result documents larger than `BYTES`")
 }
 
 // writeRendered writes the JUnit, Markdown and HTML reports asked for.

@@ -12,6 +12,7 @@ import (
 	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
@@ -151,9 +152,13 @@ exits at once. Temporary workspaces are removed either way, unless --keep.
 Every report carries the replay hash ("replayHash" in --json): the SHA-256 of
 the JCS form of the run's normalized transcript (no paths, times, PIDs, host
 name or host-opaque values), equal across isolated runs of a conformant host.
---transcript FILE writes the transcripts themselves (atomically). Reports also
-carry the checkpoint audits, the model requests and model-context audit, the
-trace flushes and the command containment the host reported.
+--transcript FILE writes the transcripts themselves (atomically, after the
+reports). Reports also carry the checkpoint audits, the model requests and
+model-context audit, the trace flushes and the command containment the host
+reported. Every report and transcript path is checked before anything runs:
+a regular file or a new path in a writable directory; anything else (a FIFO,
+a device node, a symbolic link, a directory) is refused with exit 2 and never
+replaced.
 
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
@@ -245,7 +250,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	} else if len(paths) == 0 {
 		return usagef("run: no fixture given\nusage: conform run FIXTURE.json... --host HOST")
 	}
-	if err := f.reports.check("run"); err != nil {
+	if err := f.reports.check("run", reportPath{"--transcript", f.transcript}); err != nil {
 		return err
 	}
 	ro := runOutput{rd: newRunDoc(f.host, f.mutant, f.coreFault, argv), rf: f.reports}
@@ -360,7 +365,7 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, tr
 			res.InterruptedFixture = &fixtureRef{Fixture: fx.Name, File: fx.File}
 			out.rd.skip(fx, matrix.InterruptedReason)
 			if !asJSON {
-				fmt.Fprintf(stdout, "INTR  %s  (%s)  %s before it finished\n", fx.Name, fx.File, j.interrupted())
+				fmt.Fprintf(stdout, "INTR  %s  (%s)  %s before it finished\n", termsafe.Line(fx.Name), termsafe.Line(fx.File), j.interrupted())
 			}
 			break
 		}
@@ -389,17 +394,20 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, tr
 		}
 	}
 	res.NotRun = len(all) - started
-	if transcript != "" {
-		if err := writeTranscripts(transcript, transcripts); err != nil {
-			return usagef("run: --transcript: %v", err)
-		}
-	}
 	stopped := j.interrupted()
 	res.Interrupted = stopped != nil
 	for _, r := range all[started:] {
 		out.rd.skip(r.fx, reports.NotRunReason)
 	}
-	if err := out.write(res.Interrupted); err != nil {
+	// The reports first: a transcript that cannot be written loses no
+	// result.
+	err := out.write(res.Interrupted)
+	if transcript != "" {
+		if terr := writeTranscripts(transcript, transcripts); terr != nil {
+			err = errors.Join(err, usagef("run: --transcript: %v", terr))
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if asJSON {
@@ -510,14 +518,14 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 		}
 		switch {
 		case stopped != nil && cut != "":
-			fmt.Fprintf(stdout, "INTR  %s  %s before it finished\n", cut, stopped)
+			fmt.Fprintf(stdout, "INTR  %s  %s before it finished\n", termsafe.Line(cut), stopped)
 		case timedOut != nil && cut != "":
-			fmt.Fprintf(stdout, "FAIL  %s  %s\n", cut, timedOut)
+			fmt.Fprintf(stdout, "FAIL  %s  %s\n", termsafe.Line(cut), timedOut)
 		}
 		if rep.Workspace != "" {
-			fmt.Fprintf(stdout, "workspace: %s\n", rep.Workspace)
+			fmt.Fprintf(stdout, "workspace: %s\n", termsafe.Line(rep.Workspace))
 		}
-		fmt.Fprintf(stdout, "\ncampaign %s: %d of %d stages ran", c.Path, rep.CompletedStages, len(rep.PlannedStages))
+		fmt.Fprintf(stdout, "\ncampaign %s: %d of %d stages ran", termsafe.Line(c.Path), rep.CompletedStages, len(rep.PlannedStages))
 		switch {
 		case stopped != nil:
 			fmt.Fprintf(stdout, "; %s\n", stopped)
@@ -542,7 +550,9 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 
 // printReport prints one fixture's verdict: a PASS or FAIL line naming the
 // fixture (or stage) and its file, then each failed assertion with the
-// expected and the observed value.
+// expected and the observed value. Whatever came from the fixture or the
+// host is printed through termsafe: Line for what must stay on its line,
+// String for messages.
 func printReport(w io.Writer, stage string, rep *lab.Report) {
 	word := "PASS"
 	switch {
@@ -555,35 +565,35 @@ func printReport(w io.Writer, stage string, rep *lab.Report) {
 	if stage != "" {
 		name = stage
 	}
-	fmt.Fprintf(w, "%s  %s  (%s)  status %s", word, name, rep.File, rep.Status)
+	fmt.Fprintf(w, "%s  %s  (%s)  status %s", word, termsafe.Line(name), termsafe.Line(rep.File), termsafe.Line(rep.Status))
 	if rep.ErrorCode != nil {
-		fmt.Fprintf(w, " %s", *rep.ErrorCode)
+		fmt.Fprintf(w, " %s", termsafe.Line(*rep.ErrorCode))
 	}
 	if rep.ErrorMessage != "" && !rep.Passed {
-		fmt.Fprintf(w, " (%s)", rep.ErrorMessage)
+		fmt.Fprintf(w, " (%s)", termsafe.String(rep.ErrorMessage))
 	}
 	fmt.Fprintln(w)
 	if rep.NotApplicable != "" {
-		fmt.Fprintf(w, "      not applicable: %s\n", rep.NotApplicable)
+		fmt.Fprintf(w, "      not applicable: %s\n", termsafe.String(rep.NotApplicable))
 	}
 	for _, f := range rep.Failures {
 		printFailure(w, f)
 	}
 	if len(rep.Doubles) > 0 && !rep.Passed {
-		fmt.Fprintf(w, "      doubles: %v\n", rep.Doubles)
+		fmt.Fprintf(w, "      doubles: %s\n", termsafe.Line(fmt.Sprint(rep.Doubles)))
 	}
 	for _, a := range rep.Allowances {
 		fmt.Fprintf(w, "      allowance: %s\n", a)
 	}
 	if rep.Workspace != "" {
-		fmt.Fprintf(w, "      workspace: %s\n", rep.Workspace)
+		fmt.Fprintf(w, "      workspace: %s\n", termsafe.Line(rep.Workspace))
 	}
 }
 
 func printFailure(w io.Writer, f oracle.Failure) {
-	fmt.Fprintf(w, "      %s: %s\n", f.Assertion, f.Message)
-	fmt.Fprintf(w, "        expected: %s\n", f.Expected)
-	fmt.Fprintf(w, "        actual:   %s\n", f.Actual)
+	fmt.Fprintf(w, "      %s: %s\n", termsafe.Line(f.Assertion), termsafe.String(f.Message))
+	fmt.Fprintf(w, "        expected: %s\n", termsafe.String(f.Expected))
+	fmt.Fprintf(w, "        actual:   %s\n", termsafe.String(f.Actual))
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -591,6 +601,6 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
+	_, err = fmt.Fprintf(w, "%s\n", termsafe.JSON(b))
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/fixtures"
+	"github.com/galaxy-stack/conform/internal/atomicfile"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
@@ -170,21 +171,10 @@ func writeTranscripts(file string, ts []*replay.Transcript) error {
 }
 
 // writeFileAtomic replaces file with data through a temporary file in the
-// same directory.
+// same directory (internal/atomicfile); a path that is not a regular file
+// is refused.
 func writeFileAtomic(file string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.WriteFile(file, data, 0o644)
 }
 
 // hashStages fills in the replay hash of every stage report of a campaign.

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/selftest"
 )
@@ -216,7 +217,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		return
 	}
 	for _, p := range res.Problems {
-		fmt.Fprintf(w, "FAIL %s\n", p)
+		fmt.Fprintf(w, "FAIL %s\n", termsafe.String(p))
 	}
 }
 

@@ -1,0 +1,192 @@
+// Package atomicfile writes a file so that a reader sees either the old
+// content or the new, never a part of it, and so that a path that is not a
+// regular file (a FIFO, a device node, a directory, a symbolic link) is
+// never replaced.
+//
+//	if err := atomicfile.Check(path); err != nil { ... } // before the work
+//	...
+//	err := atomicfile.WriteFile(path, data, 0o644)
+//
+// It follows go-internal's renameio discipline: the data goes to a
+// temporary file in the target's directory, which is synced, closed and
+// renamed over the target; the temporary file is removed only when a step
+// fails, since after a successful rename its name may already belong to
+// someone else's file.
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+)
+
+// Check reports whether [WriteFile] can write path, without writing it:
+// path must be absent or a regular file, and its directory must exist and
+// let a file be created in it (Check creates and removes one). Run it
+// before the work whose result will be written, so that a bad path is
+// found at once rather than after the work.
+func Check(path string) error {
+	if path == "" {
+		return errors.New("no file named")
+	}
+	if err := checkTarget(path); err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("directory %s does not exist; create it first", dir)
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, name, err := createTemp(path, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot create a file in %s: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(name)
+}
+
+// checkTarget refuses a path that exists and is not a regular file.
+func checkTarget(path string) error {
+	st, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st.Mode().IsRegular() {
+		return nil
+	}
+	return &NotRegularError{Path: path, Mode: st.Mode()}
+}
+
+// NotRegularError is the error of a path that exists and is not a regular
+// file: conform writes regular files only, and never replaces anything
+// else.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file; name a regular file or a new path", e.Path, kind(e.Mode))
+}
+
+// kind names the type of a file mode, with its article.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
+}
+
+// WriteFile writes data to path atomically. A new file gets perm (less
+// the umask); a file that exists keeps its permission bits. A path that
+// exists and is not a regular file is refused with a [*NotRegularError].
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return Write(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// Write is [WriteFile] for content that is produced rather than held:
+// write writes it to the temporary file, and an error from write leaves
+// path as it was.
+func Write(path string, perm fs.FileMode, write func(io.Writer) error) (err error) {
+	if err := checkTarget(path); err != nil {
+		return err
+	}
+	f, tmp, err := createTemp(path, perm)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// Only a temporary file that was not renamed is ours to remove:
+		// after the rename its name may belong to another file.
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if st, err := os.Stat(path); err == nil {
+		if err := f.Chmod(st.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	if err := write(f); err != nil {
+		return err
+	}
+	// Sync before the rename, so that after a crash a reader finds the old
+	// file or the new one, not an empty one (golang.org/issue/22397).
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := checkTarget(path); err != nil {
+		return err // it became something else while we wrote
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if afterRename != nil {
+		afterRename(tmp)
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// afterRename, when a test sets it, is called with the temporary file's
+// name right after the rename.
+var afterRename func(tmp string)
+
+// createTemp creates a new file beside path, named after it, with perm
+// (less the umask).
+func createTemp(path string, perm fs.FileMode) (*os.File, string, error) {
+	dir, base := filepath.Split(path)
+	for range 100 {
+		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", fmt.Errorf("cannot create a temporary file beside %s", path)
+}
+
+// syncDir makes the rename durable where a directory can be synced; a
+// failure there leaves the new file in place, so it is not an error.
+func syncDir(dir string) {
+	if runtime.GOOS == "windows" {
+		return
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
