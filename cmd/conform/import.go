@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/internal/termsafe"
+	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
