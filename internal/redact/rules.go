@@ -1,0 +1,238 @@
+package redact
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A rule replaces every match of re by [REDACTED:kind]: the whole match,
+// or, when re has a group named "s", that group alone (the rest of the
+// match, a variable name or the word "Bearer", is kept).
+type rule struct {
+	kind string
+	re   *regexp.Regexp
+	// hints are substrings (lower case) of which every match contains
+	// one; a text with none skips the rule. No hints: always run.
+	hints []string
+	// multiline rules run over the whole text; the others line by line.
+	multiline bool
+	// find, when set, stands for re: it returns the spans to replace.
+	find func(s string) [][2]int
+}
+
+func r(kind string, hints []string, expr string) rule {
+	return rule{kind: kind, hints: hints, re: regexp.MustCompile(expr)}
+}
+
+// awsIDs are the prefixes of AWS access key IDs.
+const awsIDs = `(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA|A3T[A-Z0-9])`
+
+var awsHints = []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aipa", "anpa", "anva", "apka", "aroa", "asca", "a3t"}
+
+// end is what may follow a token: not another character of it.
+const end = `(?:[^A-Za-z0-9_-]|$)`
+
+// rules are applied in order; an earlier rule's placeholder is not matched
+// by a later rule (none matches "[" or "]").
+var rules = []rule{
+	// PEM private key blocks, and a block cut off before its end line.
+	{kind: "private-key", hints: []string{"private key"}, multiline: true, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)`)},
+	// An AWS secret access key (40 characters of base64) printed on the
+	// line of its access key ID, up to 100 bytes after or before it; the
+	// ID itself goes by the aws-access-key rule below.
+	{kind: "aws-secret-key", hints: awsHints, find: awsSecrets},
+	// GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained.
+	r("github-token", []string{"gh"}, `\bgh[pousr]_[A-Za-z0-9]{20,}`),
+	r("github-token", []string{"github_pat_"}, `\bgithub_pat_[A-Za-z0-9_]{20,}`),
+	// GitLab tokens: personal, pipeline trigger, deploy, runner, SCIM,
+	// feed, incoming mail, agent, OAuth application, CI job, feature flag.
+	r("gitlab-token", []string{"gl"}, `\bgl(?:pat|ptt|dt|rt|soat|ft|imt|agent|oas|cbt|ffct)-[A-Za-z0-9_-]{20,}(?:\.[a-z0-9]{9})?`),
+	// Stripe secret and restricted keys.
+	r("stripe-key", []string{"k_live_", "k_test_", "k_prod_"}, `\b[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}`),
+	// Anthropic, OpenAI and similar API keys (sk-…, sk-proj-…, sk-ant-…).
+	r("api-key", []string{"sk-"}, `\bsk-[A-Za-z0-9_-]{16,}`),
+	// Google API keys.
+	r("google-api-key", []string{"aiza"}, `(?P<s>\bAIza[A-Za-z0-9_-]{35})`+end),
+	// npm, PyPI, Hugging Face, Databricks, DigitalOcean, Shopify,
+	// SendGrid, Twilio, Doppler, HashiCorp Vault, age, Slack app tokens.
+	r("npm-token", []string{"npm_"}, `(?P<s>\bnpm_[A-Za-z0-9]{36})`+end),
+	r("pypi-token", []string{"pypi-"}, `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
+	r("huggingface-token", []string{"hf_", "api_org_"}, `(?P<s>\b(?:hf|api_org)_[A-Za-z]{34})`+end),
+	r("databricks-token", []string{"dapi"}, `(?P<s>\bdapi[a-f0-9]{32}(?:-\d)?)`+end),
+	r("digitalocean-token", []string{"_v1_"}, `(?P<s>\bdo[opr]_v1_[a-f0-9]{64})`+end),
+	r("shopify-token", []string{"shp"}, `(?P<s>\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})`+end),
+	r("sendgrid-key", []string{"sg."}, `(?P<s>\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})`+end),
+	r("twilio-key", []string{"sk"}, `\bSK[0-9a-fA-F]{32}\b`),
+	r("doppler-token", []string{"dp.pt."}, `\bdp\.pt\.[A-Za-z0-9]{43}`),
+	r("vault-token", []string{"hvs.", "hvb."}, `\bhv[sb]\.[A-Za-z0-9_-]{90,}`),
+	r("age-secret-key", []string{"age-secret-key-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`),
+	// Azure AD client secrets: three characters, a digit, "Q~", then 31
+	// to 34 more.
+	r("azure-client-secret", []string{"q~"}, `(?:^|[^A-Za-z0-9_~.-])(?P<s>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)`),
+	// Slack tokens and incoming webhooks.
+	r("slack-token", []string{"xox", "xapp-"}, `\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`),
+	r("slack-webhook", []string{"hooks.slack.com"}, `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}`),
+	// JSON Web Tokens: a header and a payload that are base64 JSON
+	// objects, and a signature.
+	r("jwt", []string{"eyj"}, `\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
+	// AWS access key IDs.
+	{kind: "aws-access-key", hints: awsHints, re: awsID},
+	// HTTP bearer and basic credentials.
+	r("bearer-token", []string{"bearer"}, `(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/=-]{8,})`),
+	r("basic-auth", []string{"basic"}, `(?i)\bauthorization\s*:\s*basic\s+(?P<s>[A-Za-z0-9+/=]{8,})`),
+	// Password in URL userinfo: scheme://user:password@host.
+	r("password", []string{"://"}, `[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:(?P<s>[^\s/@\[]+)@`),
+	// Assignments of secret-looking names: AWS_SECRET_ACCESS_KEY=…,
+	// aws_secret_access_key = …, "password": "…", api_key: ….
+	r("secret", []string{"secret", "token", "passw", "pwd", "apikey", "api_key", "accesskey", "access_key", "privatekey", "private_key", "credential"}, `(?i)\b[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|pwd|api_?key|access_?key|private_?key|credentials?)[A-Za-z0-9_.-]*["']?(?:=|[ \t]+=[ \t]+|\s*:\s*)["']?(?P<s>[^\s"',;&\[\]]{4,})`),
+}
+
+var (
+	awsID     = regexp.MustCompile(`\b` + awsIDs + `[A-Z0-9]{16}\b`)
+	awsSecret = regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`)
+)
+
+// awsNear is how far from its access key ID a secret access key is looked
+// for.
+const awsNear = 100
+
+// awsSecrets returns the spans of the AWS secret access keys of the line
+// s: the 40-character base64 words up to awsNear bytes from an access key
+// ID.
+func awsSecrets(s string) [][2]int {
+	var out [][2]int
+	for _, id := range awsID.FindAllStringIndex(s, -1) {
+		from, to := max(id[0]-awsNear-41, 0), min(id[1]+awsNear+41, len(s))
+		for _, m := range awsSecret.FindAllStringSubmatchIndex(s[from:to], -1) {
+			sp := [2]int{from + m[2], from + m[3]}
+			if sp[1] <= id[0] && id[0]-sp[1] <= awsNear || sp[0] >= id[1] && sp[0]-id[1] <= awsNear {
+				if len(out) == 0 || out[len(out)-1][1] <= sp[0] {
+					out = append(out, sp)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Kinds returns the kinds of secret the rules recognise, each once, in
+// rule order: the <kind> of [REDACTED:<kind>].
+func Kinds() []string {
+	var ks []string
+	for _, r := range rules {
+		if !slices.Contains(ks, r.kind) {
+			ks = append(ks, r.kind)
+		}
+	}
+	return ks
+}
+
+// shapes replaces every match of every rule in s: the multiline rules
+// over the whole of s, the others line by line (a regular expression over
+// a short text runs much faster than over a long one).
+func shapes(s string) string {
+	s = applyRules(s, true)
+	if !strings.Contains(s, "\n") {
+		return applyRules(s, false)
+	}
+	var b strings.Builder
+	changed := false
+	for rest := s; rest != ""; {
+		line, tail, found := strings.Cut(rest, "\n")
+		out := applyRules(line, false)
+		if out != line && !changed {
+			changed = true
+			b.Grow(len(s))
+			b.WriteString(s[:len(s)-len(rest)])
+		}
+		if changed {
+			b.WriteString(out)
+			if found {
+				b.WriteByte('\n')
+			}
+		}
+		rest = tail
+	}
+	if !changed {
+		return s
+	}
+	return b.String()
+}
+
+// applyRules applies to s the rules that are multiline or not.
+func applyRules(s string, multiline bool) string {
+	var lower string
+	for _, r := range rules {
+		if r.multiline != multiline {
+			continue
+		}
+		if len(r.hints) > 0 {
+			if lower == "" {
+				lower = strings.ToLower(s)
+			}
+			if !containsAny(lower, r.hints) {
+				continue
+			}
+		}
+		if out, changed := r.apply(s); changed {
+			s, lower = out, ""
+		}
+	}
+	return s
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// spans returns the spans of s that r replaces, in order.
+func (r rule) spans(s string) [][2]int {
+	if r.find != nil {
+		return r.find(s)
+	}
+	ms := r.re.FindAllStringSubmatchIndex(s, -1)
+	if ms == nil {
+		return nil
+	}
+	g := r.re.SubexpIndex("s")
+	out := make([][2]int, 0, len(ms))
+	for _, m := range ms {
+		from, to := m[0], m[1]
+		if g > 0 {
+			from, to = m[2*g], m[2*g+1]
+		}
+		if from >= 0 {
+			out = append(out, [2]int{from, to})
+		}
+	}
+	return out
+}
+
+// apply replaces r's matches in s.
+func (r rule) apply(s string) (string, bool) {
+	spans := r.spans(s)
+	if len(spans) == 0 {
+		return s, false
+	}
+	placeholder := "[REDACTED:" + r.kind + "]"
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, m := range spans {
+		from, to := m[0], m[1]
+		if from < last {
+			continue
+		}
+		b.WriteString(s[last:from])
+		b.WriteString(placeholder)
+		last = to
+	}
+	b.WriteString(s[last:])
+	return b.String(), true
+}
