@@ -19,10 +19,25 @@ type rule struct {
 	multiline bool
 	// find, when set, stands for re: it returns the spans to replace.
 	find func(s string) [][2]int
+	// word means a match starts at a word boundary (a leading \b, taken
+	// out of re so that the regexp package can look for the literal
+	// prefix of re, much faster).
+	word bool
 }
 
 func r(kind string, hints []string, expr string) rule {
-	return rule{kind: kind, hints: hints, re: regexp.MustCompile(expr)}
+	word := false
+	for _, p := range []string{`\b`, `(?P<s>\b`} {
+		if rest, ok := strings.CutPrefix(expr, p); ok {
+			expr, word = strings.TrimSuffix(p, `\b`)+rest, true
+		}
+	}
+	return rule{kind: kind, hints: hints, word: word, re: regexp.MustCompile(expr)}
+}
+
+// isWord reports whether c is a character of \w.
+func isWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // awsIDs are the prefixes of AWS access key IDs.
@@ -85,35 +100,159 @@ var rules = []rule{
 	r("password", []string{"://"}, `[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:(?P<s>[^\s/@\[]+)@`),
 	// Assignments of secret-looking names: AWS_SECRET_ACCESS_KEY=…,
 	// aws_secret_access_key = …, "password": "…", api_key: ….
-	r("secret", []string{"secret", "token", "passw", "pwd", "apikey", "api_key", "accesskey", "access_key", "privatekey", "private_key", "credential"}, `(?i)\b[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|pwd|api_?key|access_?key|private_?key|credentials?)[A-Za-z0-9_.-]*["']?(?:=|[ \t]+=[ \t]+|\s*:\s*)["']?(?P<s>[^\s"',;&\[\]]{4,})`),
+	{kind: "secret", hints: secretKeywords, find: assignments},
 }
 
-var (
-	awsID     = regexp.MustCompile(`\b` + awsIDs + `[A-Z0-9]{16}\b`)
-	awsSecret = regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`)
-)
+var awsID = regexp.MustCompile(`\b` + awsIDs + `[A-Z0-9]{16}\b`)
 
 // awsNear is how far from its access key ID a secret access key is looked
 // for.
 const awsNear = 100
 
 // awsSecrets returns the spans of the AWS secret access keys of the line
-// s: the 40-character base64 words up to awsNear bytes from an access key
-// ID.
+// s: the words of exactly 40 base64 characters (A-Z, a-z, 0-9, '/', '+')
+// that end at most awsNear bytes before an access key ID or begin at most
+// awsNear bytes after one. It scans s once, and the IDs and the words
+// together once.
 func awsSecrets(s string) [][2]int {
+	ids := awsID.FindAllStringIndex(s, -1)
+	if ids == nil {
+		return nil
+	}
 	var out [][2]int
-	for _, id := range awsID.FindAllStringIndex(s, -1) {
-		from, to := max(id[0]-awsNear-41, 0), min(id[1]+awsNear+41, len(s))
-		for _, m := range awsSecret.FindAllStringSubmatchIndex(s[from:to], -1) {
-			sp := [2]int{from + m[2], from + m[3]}
-			if sp[1] <= id[0] && id[0]-sp[1] <= awsNear || sp[0] >= id[1] && sp[0]-id[1] <= awsNear {
-				if len(out) == 0 || out[len(out)-1][1] <= sp[0] {
-					out = append(out, sp)
+	k := 0 // the first ID that does not end before the word
+	for i := 0; i < len(s); {
+		if !isBase64(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isBase64(s[j]) {
+			j++
+		}
+		word := [2]int{i, j}
+		i = j
+		if j-word[0] != 40 || word[0] > 0 && s[word[0]-1] == '=' || j < len(s) && s[j] == '=' {
+			continue
+		}
+		for k < len(ids) && ids[k][1] <= word[0] && word[0]-ids[k][1] > awsNear {
+			k++
+		}
+		for _, id := range ids[k:] {
+			if id[0] >= word[1] {
+				if id[0]-word[1] <= awsNear {
+					out = append(out, word)
 				}
+				break
+			}
+			if id[1] <= word[0] && word[0]-id[1] <= awsNear {
+				out = append(out, word)
+				break
 			}
 		}
 	}
 	return out
+}
+
+func isBase64(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '/' || c == '+'
+}
+
+// secretKeywords are the words of a name (any case) whose assignment is
+// redacted.
+var secretKeywords = []string{"secret", "token", "password", "passwd", "pwd", "apikey", "api_key",
+	"accesskey", "access_key", "privatekey", "private_key", "credential"}
+
+// assignments returns the spans of the values assigned to secret-looking
+// names in the line s: a name of letters, digits, '_', '.' and '-' holding
+// one of secretKeywords, an optional quote, then "=", " = " or ":" (with
+// any spaces), an optional quote, and a value of four characters or more
+// up to a space, a quote, ',', ';', '&', '[' or ']'. It takes time linear
+// in s: each name is scanned once.
+func assignments(s string) [][2]int {
+	lower := strings.ToLower(s)
+	var at []int // where a keyword starts
+	for _, kw := range secretKeywords {
+		for i := 0; ; {
+			j := strings.Index(lower[i:], kw)
+			if j < 0 {
+				break
+			}
+			at = append(at, i+j)
+			i += j + len(kw)
+		}
+	}
+	slices.Sort(at)
+	var out [][2]int
+	next := 0 // the end of the last name scanned
+	for _, p := range at {
+		if p < next {
+			continue
+		}
+		e := p
+		for e < len(s) && isName(s[e]) {
+			e++
+		}
+		next = e
+		if sp, ok := assigned(s, e); ok {
+			// The value is not scanned again for names: each byte of
+			// s is looked at a bounded number of times.
+			out, next = append(out, sp), sp[1]
+		}
+	}
+	return out
+}
+
+func isName(c byte) bool { return isWord(c) || c == '.' || c == '-' }
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n'
+}
+
+// assigned returns the span of the value assigned after a name that ends
+// at i.
+func assigned(s string, i int) ([2]int, bool) {
+	quote := func() {
+		if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+			i++
+		}
+	}
+	quote()
+	j := i
+	for j < len(s) && isSpace(s[j]) {
+		j++
+	}
+	spaced := j > i
+	switch {
+	case j < len(s) && s[j] == ':':
+		j++
+		for j < len(s) && isSpace(s[j]) {
+			j++
+		}
+	case j < len(s) && s[j] == '=' && !spaced:
+		j++
+	case j < len(s) && s[j] == '=':
+		j++
+		k := j
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j == k {
+			return [2]int{}, false
+		}
+	default:
+		return [2]int{}, false
+	}
+	i = j
+	quote()
+	from := i
+	for i < len(s) && !isSpace(s[i]) && !strings.ContainsRune(`"',;&[]`, rune(s[i])) {
+		i++
+	}
+	if i-from < 4 {
+		return [2]int{}, false
+	}
+	return [2]int{from, i}, true
 }
 
 // Kinds returns the kinds of secret the rules recognise, each once, in
@@ -203,6 +342,9 @@ func (r rule) spans(s string) [][2]int {
 	g := r.re.SubexpIndex("s")
 	out := make([][2]int, 0, len(ms))
 	for _, m := range ms {
+		if r.word && m[0] > 0 && isWord(s[m[0]-1]) {
+			continue
+		}
 		from, to := m[0], m[1]
 		if g > 0 {
 			from, to = m[2*g], m[2*g+1]
