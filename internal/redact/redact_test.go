@@ -61,6 +61,8 @@ func TestString(t *testing.T) {
 		{"shopify token", "shpat_0123456789abcdef0123456789abcdef", "[REDACTED:shopify-token]"},
 		{"basic auth", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "Authorization: Basic [REDACTED:basic-auth]"},
 		{"basic as a word", "a basic configuration", "a basic configuration"},
+		{"counts are no secrets", `{"outputTokens": 1200, "max_tokens":4096, "password": null, "secret": true}`, `{"outputTokens": 1200, "max_tokens":4096, "password": null, "secret": true}`},
+		{"quoted number is", `{"password": "12345678"}`, `{"password": "[REDACTED:secret]"}`},
 		{"credentials file", "aws_secret_access_key = abcd1234efgh", "aws_secret_access_key = [REDACTED:secret]"},
 	}
 	for _, c := range cases {

@@ -167,7 +167,8 @@ var secretKeywords = []string{"secret", "token", "password", "passwd", "pwd", "a
 // names in the line s: a name of letters, digits, '_', '.' and '-' holding
 // one of secretKeywords, an optional quote, then "=", " = " or ":" (with
 // any spaces), an optional quote, and a value of four characters or more
-// up to a space, a quote, ',', ';', '&', '[' or ']'. It takes time linear
+// up to a space, a quote, ',', ';', '&' or a bracket, that is not an
+// unquoted JSON number, true, false or null. It takes time linear
 // in s: each name is scanned once.
 func assignments(s string) [][2]int {
 	lower := strings.ToLower(s)
@@ -245,15 +246,21 @@ func assigned(s string, i int) ([2]int, bool) {
 	}
 	i = j
 	quote()
+	quoted := i > j
 	from := i
-	for i < len(s) && !isSpace(s[i]) && !strings.ContainsRune(`"',;&[]`, rune(s[i])) {
+	for i < len(s) && !isSpace(s[i]) && !strings.ContainsRune(`"',;&[]{}`, rune(s[i])) {
 		i++
 	}
-	if i-from < 4 {
+	if i-from < 4 || !quoted && jsonLiteral.MatchString(s[from:i]) {
 		return [2]int{}, false
 	}
 	return [2]int{from, i}, true
 }
+
+// jsonLiteral matches a value that is a JSON number, true, false or null:
+// a count ("outputTokens": 1200) or an unset field, never quoted, so that
+// redacting it would also break the JSON text it stands in.
+var jsonLiteral = regexp.MustCompile(`^(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)$`)
 
 // Kinds returns the kinds of secret the rules recognise, each once, in
 // rule order: the <kind> of [REDACTED:<kind>].

@@ -13,6 +13,10 @@ type writer struct {
 	w io.Writer
 }
 
+// Unwrap returns the writer w writes to, so that a caller can ask whether
+// it is a terminal.
+func (w *writer) Unwrap() io.Writer { return w.w }
+
 func (w *writer) Write(p []byte) (int, error) {
 	s := string(p)
 	red := w.r.String(s)
