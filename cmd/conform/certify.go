@@ -92,6 +92,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if err := f.reports.check("certify"); err != nil {
 		return err
 	}
+	f.env.redactSecrets()
 	progress := out.stdout
 	if f.asJSON {
 		progress = out.stderr
@@ -112,6 +113,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if stopped != nil {
 		doc.MarkInterrupted()
 	}
+	reports.Redact(doc)
 	if err := f.reports.write(doc); err != nil {
 		return err
 	}
@@ -180,6 +182,9 @@ func colorOK(w io.Writer) bool {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
+	for u, ok := w.(interface{ Unwrap() io.Writer }); ok; u, ok = w.(interface{ Unwrap() io.Writer }) {
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -68,6 +68,9 @@ func runReport(f *reportCmdFlags, args []string, out streams) error {
 		if err != nil {
 			return usagef("report %s: %s: %v", sub, file, err)
 		}
+		for _, d := range ds {
+			reports.Redact(d)
+		}
 		docs = append(docs, ds...)
 	}
 	switch sub {

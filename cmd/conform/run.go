@@ -11,6 +11,7 @@ import (
 	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
+	"github.com/galaxy-stack/conform/internal/redact"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
@@ -189,6 +190,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if err := f.reports.check("run"); err != nil {
 		return err
 	}
+	f.env.redactSecrets()
 	ro := runOutput{rd: newRunDoc(f.host, f.mutant, f.coreFault, argv), rf: f.reports}
 	// With --keep the workspaces outlive the command, so they are
 	// made where the user's TMPDIR says.
@@ -501,6 +503,6 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
+	_, err = fmt.Fprintf(w, "%s\n", redact.JSON(b))
 	return err
 }
