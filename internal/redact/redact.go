@@ -57,6 +57,10 @@ func Use(r *Redactor) { std.Store(r) }
 // unchanged.
 func String(s string) string { return Default().String(s) }
 
+// Values returns s with the secret values of the process's redactor
+// replaced, and no shape; see [Redactor.Values].
+func Values(s string) string { return Default().Values(s) }
+
 // JSON returns the JSON text b with every string literal in it (keys
 // included) redacted by [String]; see [Redactor.JSON].
 func JSON(b []byte) []byte { return Default().JSON(b) }

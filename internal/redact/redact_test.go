@@ -98,6 +98,9 @@ func TestValues(t *testing.T) {
 			}
 		})
 	}
+	if got, want := r.Values("plain-words-here ghp_abcdefghijklmnopqrstuvwxyz"), "[REDACTED:$HOST_SECRET] ghp_abcdefghijklmnopqrstuvwxyz"; got != want {
+		t.Errorf("Values = %q, want %q", got, want)
+	}
 	if got, want := strings.Join(r.Names(), ","), "DB_PASSWORD,HOST_SECRET,LONGER"; got != want {
 		t.Errorf("Names() = %s, want %s", got, want)
 	}
