@@ -49,6 +49,6 @@ func (h *hostEnv) redactSecrets() { redact.Use(redact.FromEnv(os.Environ(), *h))
 // addHostEnvFlag declares --host-env on fs.
 func addHostEnvFlag(fs *flag.FlagSet) *hostEnv {
 	h := &hostEnv{}
-	fs.Var(h, "host-env", "pass the environment variable `NAME` to the host as well as the allowlist (repeatable)")
+	fs.Var(h, "host-env", "pass the environment variable `NAME` to the host as well as the allowlist (repeatable); its value is redacted from all output")
 	return h
 }

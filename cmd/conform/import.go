@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/galaxy-stack/conform/internal/redact"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
@@ -29,6 +30,11 @@ The script is a comment: the scenario runs once, checked by the fixture's
 oracle. Add harness commands to it (see 'conform help run' and package
 matrix/scenariofile: conform-run, resume, status, error-code, tools,
 effects, file, changes, replay-hash) to assert more.
+
+A scenario is made to be shared: the value of every environment variable of
+conform's whose name looks secret (…TOKEN, …SECRET…, …PASSWORD…, …KEY…,
+AWS_…) is replaced in it by [REDACTED:$NAME], and the line printed for it
+says so; such a scenario can then run differently from its fixture.
 
 An existing output file is an error unless --force. A malformed fixture is
 an invocation error (exit 2) naming the file and the JSON path.`,
@@ -100,10 +106,14 @@ func runImport(f *importFlags, args []string, out streams) error {
 		if err := os.MkdirAll(filepath.Dir(j.dst), 0o755); err != nil {
 			return usagef("import: %v", err)
 		}
+		note := ""
+		if red := redact.Values(string(ar)); red != string(ar) {
+			ar, note = []byte(red), " (secret values redacted)"
+		}
 		if err := writeFileAtomic(j.dst, ar); err != nil {
 			return usagef("import: %v", err)
 		}
-		fmt.Fprintf(out.stdout, "%s -> %s\n", j.src, j.dst)
+		fmt.Fprintf(out.stdout, "%s -> %s%s\n", j.src, j.dst, note)
 	}
 	return nil
 }

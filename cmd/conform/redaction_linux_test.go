@@ -38,7 +38,8 @@ var leaks = []string{
 // An output is one place conform writes: its standard output or error, or
 // the file a flag names.
 type output struct {
-	// name is "stdout", "stderr" or the flag that names the file.
+	// name is "stdout", "stderr", the flag that names the file, or
+	// FLAG/NAME for the file NAME in the directory the flag names.
 	name string
 	// carries is true when the secrets reach this output: it must then
 	// show at least one placeholder, so that the test sees the secrets
@@ -48,8 +49,13 @@ type output struct {
 
 // A boundary is one conform command line and its outputs.
 type boundary struct {
-	args    []string // FILE in an argument is replaced by a file in the test's directory
+	// args are conform's arguments; FILE and DIR are replaced by a file
+	// and a directory in the test's directory, HOST by the zoo host.
+	args    []string
 	outputs []output
+	// valuesOnly is true for a command that redacts secret values and no
+	// shape (its output is data): only the values are checked.
+	valuesOnly bool
 }
 
 // redactionBoundaries lists every output conform writes what a host sent
@@ -98,6 +104,13 @@ var redactionBoundaries = []boundary{
 		args:    []string{"report", "merge", "stranger.json", "-o", "FILE", "--md-report", "FILE"},
 		outputs: []output{{"stdout", false}, {"stderr", false}, {"-o", true}, {"--md-report", true}},
 	},
+	{
+		// import writes scenarios, made to be shared, from fixtures that
+		// hold a value of conform's secret environment.
+		args:       []string{"import", "leaky.json", "-o", "DIR"},
+		outputs:    []output{{"stdout", false}, {"stderr", false}, {"-o/leaky.txtar", true}},
+		valuesOnly: true,
+	},
 }
 
 // redactionFixture makes two tool calls: the host answers the first with
@@ -127,6 +140,7 @@ func TestRedactionBoundaries(t *testing.T) {
 		}
 	}
 	write("a.json", redactionFixture)
+	write("leaky.json", strings.Replace(redactionFixture, "List the workspace.", "List the workspace with the key "+ownSecret+".", 1))
 	writeStrangerDocument(t, filepath.Join(dir, "stranger.json"))
 	cache := t.TempDir()
 	env := append(os.Environ(), "HOST_SECRET="+hostSecret, "CONFORM_TEST_API_TOKEN="+ownSecret, "CONFORM_CACHE_DIR="+cache, "NO_COLOR=1")
@@ -142,7 +156,7 @@ func TestRedactionBoundaries(t *testing.T) {
 			switch a {
 			case "HOST":
 				a = "testhost zoo secret-echo " + zoo
-			case "FILE":
+			case "FILE", "DIR":
 				a = filepath.Join(dir, "out", b.args[0]+string(rune('a'+i)), strings.TrimLeft(b.args[j-1], "-"))
 				files[b.args[j-1]] = a
 				if err := os.MkdirAll(filepath.Dir(a), 0o755); err != nil {
@@ -165,10 +179,12 @@ func TestRedactionBoundaries(t *testing.T) {
 			case "stderr":
 				text = stderr.String()
 			default:
-				f, ok := files[o.name]
+				flagName, inDir, _ := strings.Cut(o.name, "/")
+				f, ok := files[flagName]
 				if !ok {
-					t.Fatalf("%s: output %s names no FILE argument", name, o.name)
+					t.Fatalf("%s: output %s names no FILE or DIR argument", name, o.name)
 				}
+				f = filepath.Join(f, inDir)
 				data, err := os.ReadFile(f)
 				if err != nil {
 					t.Errorf("%s: %s was not written: %v", name, o.name, err)
@@ -177,6 +193,9 @@ func TestRedactionBoundaries(t *testing.T) {
 				text = string(data)
 			}
 			for _, l := range leaks {
+				if b.valuesOnly && l != hostSecret && l != ownSecret {
+					continue
+				}
 				if strings.Contains(text, l) {
 					t.Errorf("%s: %s holds the secret %q:\n%s", name, o.name, l, excerpt(text, l))
 				}
@@ -193,20 +212,25 @@ func TestRedactionBoundaries(t *testing.T) {
 // takes --json-report from the shared report flags and refuses it.
 var refusedFlags = map[string][]string{"report": {"json-report"}}
 
-// checkBoundariesListed fails when run, certify or report has a flag
-// naming a FILE to write that no boundary lists.
+// checkBoundariesListed fails when run, certify, report or import has a
+// flag naming a FILE (or, for import, a DIR) to write that no boundary
+// lists.
 func checkBoundariesListed(t *testing.T) {
-	for _, name := range []string{"run", "certify", "report"} {
+	for _, name := range []string{"run", "certify", "report", "import"} {
 		c := lookup(commands, name)
 		fs := flag.NewFlagSet(name, flag.ContinueOnError)
 		c.declare(fs)
 		fs.VisitAll(func(f *flag.Flag) {
-			if placeholder, _ := flag.UnquoteUsage(f); placeholder != "FILE" || slices.Contains(refusedFlags[name], f.Name) {
+			placeholder, _ := flag.UnquoteUsage(f)
+			if placeholder != "FILE" && (name != "import" || placeholder != "DIR") || slices.Contains(refusedFlags[name], f.Name) {
 				return
 			}
 			listed := false
 			for _, b := range redactionBoundaries {
-				if b.args[0] == name && slices.ContainsFunc(b.outputs, func(o output) bool { return o.name == "-"+f.Name || o.name == "--"+f.Name }) {
+				if b.args[0] == name && slices.ContainsFunc(b.outputs, func(o output) bool {
+					flagName, _, _ := strings.Cut(o.name, "/")
+					return flagName == "-"+f.Name || flagName == "--"+f.Name
+				}) {
 					listed = true
 				}
 			}

@@ -69,7 +69,9 @@ oracle. A stage that expects a failure and gets it passes.
 
 HOST is a built-in host ("reference", "doubles") or a command line that starts a
 host, as for certify; --host-env adds environment variables to the host's
-allowlist. A fixture with runtime.toolProfile "full_contract" needs
+allowlist. Secrets are redacted from every output, --transcript included, as
+certify does (see conform help certify): a transcript with a secret redacted
+no longer hashes to its replay hash. A fixture with runtime.toolProfile "full_contract" needs
 a host that offers the nine optional tools (--host doubles does); on any other
 host it fails as not applicable.
 
