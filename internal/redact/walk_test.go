@@ -75,6 +75,37 @@ func TestWalk(t *testing.T) {
 	valued.Walk((*outer)(nil))
 }
 
+// TestWriterKeyBlock prints a private key a line per Write, as the
+// progress lines of certify print a reason.
+func TestWriterKeyBlock(t *testing.T) {
+	var b bytes.Buffer
+	w := valued.Writer(&b)
+	for _, line := range []string{
+		"✗ 12 the host printed a key\n",
+		"    -----BEGIN RSA PRIVATE KEY-----\n",
+		"    Proc-Type: 4,ENCRYPTED\n",
+		"    MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n",
+		"    VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n",
+		"    -----END RSA PRIVATE KEY----- and then\n",
+		"    repro: conform certify --only 12\n",
+	} {
+		if _, err := w.Write([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := b.String()
+	for _, leak := range []string{"MIIEow", "VTLw7o", "ENCRYPTED"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("the key block leaked %q:\n%s", leak, got)
+		}
+	}
+	for _, keep := range []string{"✗ 12 the host printed a key\n", " and then\n", "    repro: conform certify --only 12\n"} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("lost %q:\n%s", keep, got)
+		}
+	}
+}
+
 func TestWriter(t *testing.T) {
 	var b bytes.Buffer
 	w := valued.Writer(&b)
