@@ -31,6 +31,11 @@ func TestString(t *testing.T) {
 		{"github token variable", "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "GITHUB_TOKEN=[REDACTED:github-token]"},
 		{"url password", "cloning https://alice:s3cr3t@example.com/repo.git", "cloning https://alice:[REDACTED:password]@example.com/repo.git"},
 		{"url without password", "see https://example.com/a:b", "see https://example.com/a:b"},
+		{"url password with a colon", "ftp://u:p:q@h", "ftp://u:[REDACTED:password]@h"},
+		{"url without user", "https://:s3cr3t@h/x", "https://:[REDACTED:password]@h/x"},
+		{"url with user only", "https://user@host/a:b@c", "https://user@host/a:b@c"},
+		{"two urls", "git+ssh://git:tok1@a.b and http://me:tok2@c.d", "git+ssh://git:[REDACTED:password]@a.b and http://me:[REDACTED:password]@c.d"},
+		{"no scheme", "://u:p@h", "://u:p@h"},
 		{"two secrets", "ghp_abcdefghijklmnopqrstuvwxyz AKIAIOSFODNN7EXAMPLE", "[REDACTED:github-token] [REDACTED:aws-access-key]"},
 
 		// AWS key pairs: the secret access key on the line of its ID.

@@ -14,8 +14,9 @@ const MinValueLen = 6
 // by exact match, then the shapes of [Kinds]. The zero Redactor redacts by
 // shape alone. A Redactor is safe for concurrent use.
 type Redactor struct {
-	values *strings.Replacer // nil: no values
-	names  []string          // the variables whose values are held, sorted
+	values  *strings.Replacer // nil: no values
+	needles []string          // what values replaces
+	names   []string          // the variables whose values are held, sorted
 }
 
 // A Secret is a value to redact and the name of the variable that holds it.
@@ -61,6 +62,7 @@ func New(secrets ...Secret) *Redactor {
 	pairs := make([]string, 0, 2*len(needles))
 	for _, n := range needles {
 		pairs = append(pairs, n.old, n.new)
+		r.needles = append(r.needles, n.old)
 	}
 	r.values = strings.NewReplacer(pairs...)
 	return r
@@ -90,7 +92,14 @@ func (r *Redactor) Values(s string) string {
 	if r == nil || r.values == nil {
 		return s
 	}
-	return r.values.Replace(s)
+	// strings.Index is much faster than the replacer: text without any
+	// value, most text, skips it.
+	for _, n := range r.needles {
+		if strings.Contains(s, n) {
+			return r.values.Replace(s)
+		}
+	}
+	return s
 }
 
 // String returns s with every secret r knows replaced: each value by

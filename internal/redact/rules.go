@@ -97,7 +97,7 @@ var rules = []rule{
 	r("bearer-token", []string{"bearer"}, `(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/=-]{8,})`),
 	r("basic-auth", []string{"basic"}, `(?i)\bauthorization\s*:\s*basic\s+(?P<s>[A-Za-z0-9+/=]{8,})`),
 	// Password in URL userinfo: scheme://user:password@host.
-	r("password", []string{"://"}, `[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:(?P<s>[^\s/@\[]+)@`),
+	{kind: "password", hints: []string{"://"}, find: urlPasswords},
 	// Assignments of secret-looking names: AWS_SECRET_ACCESS_KEY=…,
 	// aws_secret_access_key = …, "password": "…", api_key: ….
 	{kind: "secret", hints: secretKeywords, find: assignments},
@@ -157,6 +157,45 @@ func awsSecrets(s string) [][2]int {
 func isBase64(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '/' || c == '+'
 }
+
+// urlPasswords returns the spans of the passwords in the URLs of s,
+// scheme://user:password@host: after a "://" that follows a scheme
+// character, a user without space, ':', '/' or '@', then ':', then a
+// password without space, '/', '@' or '[', then '@'. Each "://" is
+// followed at most to the next space, '/' or '@': s is scanned a bounded
+// number of times.
+func urlPasswords(s string) [][2]int {
+	var out [][2]int
+	for i := 0; ; {
+		j := strings.Index(s[i:], "://")
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		i = at + 3
+		if at == 0 || !isScheme(s[at-1]) {
+			continue
+		}
+		k := i
+		for k < len(s) && !isSpace(s[k]) && !strings.ContainsRune(":/@", rune(s[k])) {
+			k++
+		}
+		if k >= len(s) || s[k] != ':' {
+			continue
+		}
+		from := k + 1
+		k = from
+		for k < len(s) && !isSpace(s[k]) && !strings.ContainsRune("/@[", rune(s[k])) {
+			k++
+		}
+		if k > from && k < len(s) && s[k] == '@' {
+			out = append(out, [2]int{from, k})
+			i = k
+		}
+	}
+}
+
+func isScheme(c byte) bool { return isWord(c) && c != '_' || c == '+' || c == '.' || c == '-' }
 
 // secretKeywords are the words of a name (any case) whose assignment is
 // redacted.
