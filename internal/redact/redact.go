@@ -27,7 +27,9 @@
 // [String] is the one redaction function: it uses the process's redactor,
 // which the commands set with [Use] before anything runs, and every output
 // of conform goes through it ([JSON], [Walk] and [Writer] apply it to JSON
-// text, to Go values and to a stream).
+// text, to Go values and to a stream). [Values] redacts the values alone,
+// for text that is data (a scenario conform import writes), where a
+// token-shaped string can be what a test is about.
 package redact
 
 import (
