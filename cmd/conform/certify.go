@@ -48,6 +48,14 @@ breaks the protocol fails the item it was serving, and the run goes on
 (exit 1). The host's environment is the harness's allowlist plus the
 variables --host-env names.
 
+Secrets are redacted from everything conform prints and writes (the
+progress lines, --json, every report): the values of the --host-env
+variables and of conform's own variables whose names look secret (…TOKEN,
+…SECRET…, …PASSWORD…, …KEY…, AWS_…; values under 6 bytes excepted) become
+[REDACTED:$NAME], and secrets of known shapes (GitHub, GitLab, AWS, Stripe,
+Google, Slack, npm, PyPI tokens and keys, JWTs, private keys, passwords in
+URLs, secret-named assignments, ...) become [REDACTED:<kind>].
+
 Time bounds: a tool call gets its own timeoutMs (120 s when it carries none)
 plus a 60 s dispatch margin before the host counts as hung; any other call
 30 s; each spec of an item 5 minutes; the whole run --timeout. The bound that
@@ -103,6 +111,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if err := f.reports.check("certify"); err != nil {
 		return err
 	}
+	f.env.redactSecrets()
 	progress := out.stdout
 	if f.asJSON {
 		progress = out.stderr
@@ -123,6 +132,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if stopped != nil {
 		doc.MarkInterrupted()
 	}
+	reports.Redact(doc)
 	if err := f.reports.write(doc); err != nil {
 		return err
 	}
@@ -191,6 +201,9 @@ func colorOK(w io.Writer) bool {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
+	for u, ok := w.(interface{ Unwrap() io.Writer }); ok; u, ok = w.(interface{ Unwrap() io.Writer }) {
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -3,7 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/galaxy-stack/conform/internal/redact"
 )
 
 // hostFlags are the flags that name the host under test, shared by
@@ -38,9 +41,14 @@ func (h *hostEnv) Set(name string) error {
 	return nil
 }
 
+// redactSecrets makes the process's redactor redact the values of the
+// variables h passes to the host, as well as those of conform's own
+// variables whose names look secret (see package redact).
+func (h *hostEnv) redactSecrets() { redact.Use(redact.FromEnv(os.Environ(), *h)) }
+
 // addHostEnvFlag declares --host-env on fs.
 func addHostEnvFlag(fs *flag.FlagSet) *hostEnv {
 	h := &hostEnv{}
-	fs.Var(h, "host-env", "pass the environment variable `NAME` to the host as well as the allowlist (repeatable)")
+	fs.Var(h, "host-env", "pass the environment variable `NAME` to the host as well as the allowlist (repeatable); its value is redacted from all output")
 	return h
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/galaxy-stack/conform/internal/redact"
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
@@ -31,6 +32,11 @@ The script is a comment: the scenario runs once, checked by the fixture's
 oracle. Add harness commands to it (see 'conform help run' and package
 matrix/scenariofile: conform-run, resume, status, error-code, tools,
 effects, file, changes, replay-hash) to assert more.
+
+A scenario is made to be shared: the value of every environment variable of
+conform's whose name looks secret (…TOKEN, …SECRET…, …PASSWORD…, …KEY…,
+AWS_…) is replaced in it by [REDACTED:$NAME], and the line printed for it
+says so; such a scenario can then run differently from its fixture.
 
 An existing output file is an error unless --force. A malformed fixture is
 an invocation error (exit 2) naming the file and the JSON path. Below the
@@ -117,10 +123,14 @@ func runImport(f *importFlags, args []string, out streams) error {
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return usagef("import: %s: %v", f.out, err)
 		}
+		note := ""
+		if red := redact.Values(string(ar)); red != string(ar) {
+			ar, note = []byte(red), " (secret values redacted)"
+		}
 		if err := root.WriteFile(j.rel, ar, 0o644); err != nil {
 			return usagef("import: %s: %v", f.out, err)
 		}
-		fmt.Fprintf(out.stdout, "%s -> %s\n", termsafe.Line(j.src), termsafe.Line(dst))
+		fmt.Fprintf(out.stdout, "%s -> %s%s\n", termsafe.Line(j.src), termsafe.Line(dst), note)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/internal/redact"
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	_ "github.com/galaxy-stack/conform/matrix/items" // registers the matrix items
@@ -51,6 +52,8 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 // serve`, which builtin.MaybeServe takes before main1 runs, exits by the
 // same rule in builtin.ServeMain.
 func main1(args []string, stdout, stderr io.Writer) int {
+	// Every line conform prints goes through the one redactor.
+	stdout, stderr = redact.Writer(stdout), redact.Writer(stderr)
 	err := dispatch(args, stdout, stderr)
 	var ue *usageError
 	var ie *matrix.InvocationError

@@ -83,6 +83,9 @@ func runReport(f *reportCmdFlags, args []string, out streams) error {
 			}
 			return usagef("report %s: %s: %v", sub, file, err)
 		}
+		for _, d := range ds {
+			reports.Redact(d)
+		}
 		docs = append(docs, ds...)
 	}
 	switch sub {

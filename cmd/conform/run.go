@@ -12,6 +12,7 @@ import (
 	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
+	"github.com/galaxy-stack/conform/internal/redact"
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/fixture"
@@ -71,7 +72,9 @@ oracle. A stage that expects a failure and gets it passes.
 
 HOST is a built-in host ("reference", "doubles") or a command line that starts a
 host, as for certify; --host-env adds environment variables to the host's
-allowlist. A fixture with runtime.toolProfile "full_contract" needs
+allowlist. Secrets are redacted from every output, --transcript included, as
+certify does (see conform help certify): a transcript with a secret redacted
+no longer hashes to its replay hash. A fixture with runtime.toolProfile "full_contract" needs
 a host that offers the nine optional tools (--host doubles does); on any other
 host it fails as not applicable.
 
@@ -253,6 +256,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if err := f.reports.check("run", reportPath{"--transcript", f.transcript}); err != nil {
 		return err
 	}
+	f.env.redactSecrets()
 	ro := runOutput{rd: newRunDoc(f.host, f.mutant, f.coreFault, argv), rf: f.reports}
 	// With --keep the workspaces outlive the command, so they are
 	// made where the user's TMPDIR says.
@@ -601,6 +605,6 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", termsafe.JSON(b))
+	_, err = fmt.Fprintf(w, "%s\n", termsafe.JSON(redact.JSON(b)))
 	return err
 }

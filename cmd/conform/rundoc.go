@@ -110,6 +110,7 @@ func (r *runDoc) document(interrupted bool) *reports.Document {
 		d.Host.Name, d.Host.Version, d.Host.Doubles = r.seen.Host.Name, r.seen.Host.Version, r.seen.Doubles
 	}
 	d.Tally()
+	reports.Redact(d)
 	return d
 }
 

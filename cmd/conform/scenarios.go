@@ -147,7 +147,7 @@ func runOne(ctx context.Context, r runnable, opts lab.Options, keep bool) (*lab.
 func writeTranscripts(file string, ts []*replay.Transcript) error {
 	var data []byte
 	if len(ts) == 1 {
-		b, err := ts[0].JSON()
+		b, err := ts[0].RedactedJSON()
 		if err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func writeTranscripts(file string, ts []*replay.Transcript) error {
 	} else {
 		parts := make([]json.RawMessage, 0, len(ts))
 		for _, t := range ts {
-			b, err := t.JSON()
+			b, err := t.RedactedJSON()
 			if err != nil {
 				return err
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/selftest"
+	"github.com/galaxy-stack/conform/reports"
 )
 
 var _ = register(def[selftestFlags]{
@@ -111,6 +112,7 @@ func runSelftest(f *selftestFlags, args []string, out streams) error {
 		res.Passed, res.Interrupted = false, true
 	}
 	doc := res.Document()
+	reports.Redact(doc)
 	if err := f.reports.write(doc); err != nil {
 		return err
 	}

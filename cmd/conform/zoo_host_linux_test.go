@@ -55,6 +55,7 @@ var zooModes = map[string]string{
 	"flood":                  "sends 200,000 approval requests during tool/execute and stops reading its input",
 	"secret-stderr":          "prints a GitHub token, an AWS key, an OpenAI key and a bearer token on stderr and exits 1",
 	"escape-stderr":          "prints terminal escapes (window title, clipboard write, clear screen, a forged line) on stderr and exits 1",
+	"secret-echo":            "puts $HOST_SECRET and token-shaped secrets in its initialize name and version and in its first tool result (content and effects.inspectedPaths), then prints them on stderr and exits 2 at the second tool/execute",
 	"env":                    "writes its environment to DIR/env and serves normally",
 	"hang-hard":              "creates DIR/executing at tool/execute, never answers, ignores SIGTERM and SIGINT",
 	"hang-command":           "serves normally, but at a run_command tool/execute does what hang-hard does",
@@ -103,6 +104,7 @@ type zoo struct {
 	toRef   io.WriteCloser
 	methods map[string]string // request id -> method, of the harness's requests
 	hung    map[string]bool   // ids of tool/execute calls withheld from the reference host
+	calls   int               // tool/execute calls seen
 }
 
 // zooLine is what the zoo reads of a message.
@@ -229,7 +231,14 @@ func (z *zoo) fromHarness(line []byte) {
 	}
 	switch {
 	case m.Method == wire.MethodExecute:
+		z.mu.Lock()
+		z.calls++
+		calls := z.calls
+		z.mu.Unlock()
 		switch {
+		case z.is("secret-echo") && calls > 1:
+			fmt.Fprintln(os.Stderr, "zoo: leaking "+zooSecrets())
+			os.Exit(2)
 		case z.is("crash-mid-execute"):
 			fmt.Fprintln(os.Stderr, "panic: assignment to entry in nil map")
 			os.Exit(2)
@@ -312,6 +321,13 @@ func (z *zoo) fromHost(line []byte) {
 	z.mu.Unlock()
 	switch method {
 	case wire.MethodInitialize:
+		if z.is("secret-echo") {
+			line = zooEdit(line, func(res map[string]any) {
+				host := res["host"].(map[string]any)
+				host["name"] = "zoo ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+				host["version"] = "1.0+" + os.Getenv("HOST_SECRET") + "+sk_live_abcdefghij0123456789"
+			})
+		}
 		z.write(line)
 		switch {
 		case z.is("exit-after-initialize"):
@@ -328,6 +344,25 @@ func (z *zoo) fromHost(line []byte) {
 		return
 	case wire.MethodExecute:
 		switch {
+		case z.is("secret-echo"):
+			z.write(zooEdit(line, func(res map[string]any) {
+				// The content is JSON text: the secrets go in a field
+				// of its own.
+				var content map[string]any
+				if c, ok := res["content"].(string); ok && json.Unmarshal([]byte(c), &content) == nil {
+					content["note"] = zooSecrets()
+					b, _ := json.Marshal(content)
+					res["content"] = string(b)
+				}
+				// And in the attested effects, which transcripts keep.
+				effects, _ := res["effects"].(map[string]any)
+				if effects == nil {
+					effects = map[string]any{}
+				}
+				effects["inspectedPaths"] = []string{zooSecrets()}
+				res["effects"] = effects
+			}))
+			return
 		case z.is("wrong-id"):
 			var msg map[string]json.RawMessage
 			if json.Unmarshal(line, &msg) == nil {
@@ -370,4 +405,29 @@ func (z *zoo) fromHost(line []byte) {
 // finish ends the host once the reference host has stopped.
 func (z *zoo) finish() {
 	os.Exit(0)
+}
+
+// zooSecrets are the secrets of the secret-echo mode: the value of
+// $HOST_SECRET, which the scripts pass with --host-env, and token shapes.
+func zooSecrets() string {
+	return "value " + os.Getenv("HOST_SECRET") + " token glpat-abcdefghij0123456789 key AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+}
+
+// zooEdit returns the JSON-RPC response line with edit applied to its
+// result; a line without a result object is returned as it is.
+func zooEdit(line []byte, edit func(result map[string]any)) []byte {
+	var msg map[string]any
+	if json.Unmarshal(line, &msg) != nil {
+		return line
+	}
+	res, ok := msg["result"].(map[string]any)
+	if !ok {
+		return line
+	}
+	edit(res)
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return line
+	}
+	return b
 }

@@ -1,77 +1,76 @@
 // Package redact removes credentials from text that conform copies out of
-// an untrusted process (a host's standard error, a quote of what it sent)
-// into reports.
+// an untrusted process (a host's standard error, its initialize answer, its
+// tool results, a quote of what it sent) into its output: the terminal,
+// result documents and the reports rendered from them, transcripts.
 //
 //	redact.String("push failed: token ghp_0123…") // "push failed: token [REDACTED:github-token]"
 //
-// Each secret is replaced by [REDACTED:<kind>], keeping what identifies it
-// (the variable name of an assignment, the user of a URL, the word
-// "Bearer"). The rules are Go regular expressions (RE2), so String runs in
-// time linear in its input whatever the input is; it recognises the shapes
-// listed in [Kinds], not every secret there is.
+// A [Redactor] removes secrets two ways:
+//
+//   - by value: every occurrence of a value conform knows to be secret is
+//     replaced by [REDACTED:$NAME], NAME being the environment variable that
+//     holds it. The values are those of conform's own environment variables
+//     whose names look secret ([SecretName]) and of every variable passed to
+//     hosts with --host-env, whatever its name; values shorter than
+//     [MinValueLen] bytes are left alone, so that a variable set to "1" or
+//     "true" does not wreck the text.
+//   - by shape: every match of the rules listed in [Kinds] is replaced by
+//     [REDACTED:<kind>], keeping what identifies it (the variable name of an
+//     assignment, the user of a URL, the word "Bearer").
+//
+// The rules are Go regular expressions (RE2) and the values are found with
+// a [strings.Replacer], so redaction takes time linear in its input,
+// whatever the input is. The shapes are those of a secret-scanning rule set
+// (after gitleaks' default configuration) whose match is unambiguous; a
+// secret of another shape is redacted only by value.
+//
+// [String] is the one redaction function: it uses the process's redactor,
+// which the commands set with [Use] before anything runs, and every output
+// of conform goes through it ([JSON], [Walk] and [Writer] apply it to JSON
+// text, to Go values and to a stream). [Values] redacts the values alone,
+// for text that is data (a scenario conform import writes), where a
+// token-shaped string can be what a test is about.
 package redact
 
 import (
-	"regexp"
-	"strings"
+	"io"
+	"os"
+	"sync/atomic"
 )
 
-// A rule replaces every match of re. With keep, submatch 1 is kept in
-// front of the placeholder and submatch 2 (when the expression has one)
-// behind it.
-type rule struct {
-	kind string
-	re   *regexp.Regexp
-	keep bool
-	// hint is a substring (lower case) every match contains; a text
-	// without it skips the rule.
-	hint string
-}
+// std is the process's redactor; nil until Default or Use sets it.
+var std atomic.Pointer[Redactor]
 
-var rules = []rule{
-	// PEM private key blocks, and a block cut off before its end line.
-	{kind: "private-key", hint: "private key", re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`)},
-	// GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained.
-	{kind: "github-token", hint: "gh", re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}`)},
-	{kind: "github-token", hint: "github_pat_", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`)},
-	// OpenAI/Anthropic-style API keys (sk-…, sk-proj-…, sk-ant-…).
-	{kind: "api-key", hint: "sk-", re: regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`)},
-	// AWS access key IDs.
-	{kind: "aws-access-key", hint: "", re: regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b`)},
-	// Slack tokens.
-	{kind: "slack-token", hint: "xox", re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	// HTTP bearer credentials.
-	{kind: "bearer-token", hint: "bearer", keep: true, re: regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`)},
-	// Password in URL userinfo: scheme://user:password@host.
-	{kind: "password", hint: "://", keep: true, re: regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:)[^\s/@\[]+(@)`)},
-	// Assignments of secret-looking names: AWS_SECRET_ACCESS_KEY=…,
-	// "password": "…", api_key: ….
-	{kind: "secret", keep: true, re: regexp.MustCompile(`(?i)(\b[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|pwd|api_?key|access_?key|private_?key|credentials?)[A-Za-z0-9_.-]*["']?(?:=|\s*:\s*)["']?)[^\s"',;&\[]{4,}`)},
-}
-
-// String returns s with every recognised secret replaced by
-// [REDACTED:<kind>]. Text without secrets is returned unchanged.
-func String(s string) string {
-	var lower string
-	for _, r := range rules {
-		if r.hint != "" {
-			if lower == "" {
-				lower = strings.ToLower(s)
-			}
-			if !strings.Contains(lower, r.hint) {
-				continue
-			}
-		}
-		placeholder := "[REDACTED:" + r.kind + "]"
-		switch {
-		case !r.keep:
-			s = r.re.ReplaceAllLiteralString(s, placeholder)
-		case r.re.NumSubexp() == 2:
-			s = r.re.ReplaceAllString(s, "${1}"+placeholder+"${2}")
-		default:
-			s = r.re.ReplaceAllString(s, "${1}"+placeholder)
-		}
-		lower = ""
+// Default returns the process's redactor: the one [Use] installed, or else
+// one built from the process's environment with no --host-env names.
+func Default() *Redactor {
+	if r := std.Load(); r != nil {
+		return r
 	}
-	return s
+	std.CompareAndSwap(nil, FromEnv(os.Environ(), nil))
+	return std.Load()
 }
+
+// Use makes r the process's redactor, the one [String] uses.
+func Use(r *Redactor) { std.Store(r) }
+
+// String returns s with every secret the process's redactor knows, by value
+// or by shape, replaced by a placeholder. Text without secrets is returned
+// unchanged.
+func String(s string) string { return Default().String(s) }
+
+// Values returns s with the secret values of the process's redactor
+// replaced, and no shape; see [Redactor.Values].
+func Values(s string) string { return Default().Values(s) }
+
+// JSON returns the JSON text b with every string literal in it (keys
+// included) redacted by [String]; see [Redactor.JSON].
+func JSON(b []byte) []byte { return Default().JSON(b) }
+
+// Walk redacts, in place, every string reachable from the pointer v; see
+// [Redactor.Walk].
+func Walk(v any) { Default().Walk(v) }
+
+// Writer returns a writer that redacts what it writes to w; see
+// [Redactor.Writer].
+func Writer(w io.Writer) io.Writer { return Default().Writer(w) }

@@ -8,6 +8,7 @@ import (
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/internal/redact"
 	"github.com/galaxy-stack/conform/matrix/lab"
 )
 
@@ -208,6 +209,18 @@ func (t *Transcript) JSON() ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// RedactedJSON returns the transcript as JSON does with every secret in
+// its strings redacted (package redact): the form --transcript writes, a
+// file people share. A transcript from which a secret was redacted no
+// longer hashes to the run's replay hash, which is over what the host did.
+func (t *Transcript) RedactedJSON() ([]byte, error) {
+	b, err := t.JSON()
+	if err != nil {
+		return nil, err
+	}
+	return redact.JSON(b), nil
 }
 
 // Parse reads a transcript written by JSON.
