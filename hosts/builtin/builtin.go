@@ -65,7 +65,7 @@ func Command(host string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot find the conform executable to serve %q: %w", host, err)
 		}
-		return []string{exe, "host", "serve", host}, nil
+		return append(append([]string{exe}, hostproc.ServeArgs...), host), nil
 	}
 	words, err := Words(host)
 	if err != nil {
@@ -148,8 +148,9 @@ func MaybeServe() {
 
 // shareCache points hostproc.CacheEnv at this process's cache directory unless
 // it is set: hosts get a fresh HOME and TMPDIR per session, and the
-// variable, which the harness passes to every host, is how the reference
-// host finds its verified containment probe again.
+// variable, which the harness passes to its built-in hosts only (see
+// hostproc.Trusted), is how the reference host finds its verified
+// containment probe again.
 func shareCache() {
 	if _, set := os.LookupEnv(hostproc.CacheEnv); set {
 		return

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -30,5 +31,31 @@ func TestCommandResolvesARelativeHostAgainstTheCurrentDirectory(t *testing.T) {
 func TestHostsAndHarnessNameTheSameCacheVariable(t *testing.T) {
 	if hostproc.CacheEnv != command.ProbeCacheDirEnv {
 		t.Errorf("hostproc.CacheEnv = %q, command.ProbeCacheDirEnv = %q", hostproc.CacheEnv, command.ProbeCacheDirEnv)
+	}
+}
+
+// Only conform's own built-in hosts are trusted with its cache: a host
+// command of the user's, even one that runs a copy of conform's binary,
+// is not.
+func TestOnlyBuiltinHostsAreTrusted(t *testing.T) {
+	for _, name := range Names() {
+		argv, err := Command(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !hostproc.Trusted(argv[0], argv) {
+			t.Errorf("built-in host %q (%q) is not trusted", name, argv)
+		}
+	}
+	exe := os.Args[0]
+	for _, argv := range [][]string{
+		{"/bin/sh", "host", "serve", "reference"},
+		{exe, "zoo", "env"},
+		{exe, "host"},
+		{exe},
+	} {
+		if hostproc.Trusted(argv[0], argv) {
+			t.Errorf("host command %q is trusted", argv)
+		}
 	}
 }

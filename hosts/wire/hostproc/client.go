@@ -147,7 +147,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 	}
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Dir = opts.Dir
-	cmd.Env = hostEnv(opts, c.home, c.token)
+	cmd.Env = hostEnv(opts, c.home, c.token, Trusted(path, argv))
 	cmd.WaitDelay = exitGrace
 	setProcessGroup(cmd)
 	c.cmd = cmd

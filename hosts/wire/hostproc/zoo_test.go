@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,12 @@ type zoo struct {
 }
 
 func startZoo(mode string, opts hostproc.StartOptions) *zoo {
+	return startZooArgs(mode, nil, opts)
+}
+
+// startZooArgs is startZoo with args after the test binary on the host's
+// command line.
+func startZooArgs(mode string, args []string, opts hostproc.StartOptions) *zoo {
 	exe, err := os.Executable()
 	Expect(err).NotTo(HaveOccurred())
 	os.Setenv(zooEnv, mode)
@@ -45,7 +52,7 @@ func startZoo(mode string, opts hostproc.StartOptions) *zoo {
 		opts.WriteStall = time.Second
 	}
 	opts.ExecuteMargin = time.Second
-	c, err := hostproc.Start([]string{exe}, opts)
+	c, err := hostproc.Start(append([]string{exe}, args...), opts)
 	Expect(err).NotTo(HaveOccurred())
 	z := &zoo{c: c, pid: c.PID(), start: time.Now()}
 	DeferCleanup(func() {
@@ -304,6 +311,16 @@ var _ = Describe("a hostile host", func() {
 		err := initialize(z)
 		Expect(err).To(MatchError(ContainSubstring(`secret="" passed="yes" home="` + home + `" tmpdir="` + home + `/tmp"`)))
 		z.within(3 * time.Second)
+	})
+
+	It("never gets the harness's cache directory, even by name; a built-in host does", func() {
+		cache := GinkgoT().TempDir()
+		os.Setenv(hostproc.CacheEnv, cache)
+		DeferCleanup(os.Unsetenv, hostproc.CacheEnv)
+		z := startZoo("env", hostproc.StartOptions{PassEnv: []string{hostproc.CacheEnv, "CONFORM_*"}})
+		Expect(initialize(z)).To(MatchError(ContainSubstring(`cache=""`)))
+		builtin := startZooArgs("env", append(slices.Clone(hostproc.ServeArgs), "reference"), hostproc.StartOptions{})
+		Expect(initialize(builtin)).To(MatchError(ContainSubstring(`cache="` + cache + `"`)))
 	})
 
 	It("that is still running when KillAll is called is killed", func() {
