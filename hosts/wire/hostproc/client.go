@@ -112,6 +112,7 @@ type Client struct {
 	shutdown  bool // the host has answered shutdown
 	wroteLate bool
 	known     []proc // the host's tree seen before shutdown
+	abandoned []GaveUpCall
 	// outputGone is set once the host was seen to close its output and
 	// not exit within the wait: later calls fail at once.
 	outputGone atomic.Bool
