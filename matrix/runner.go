@@ -19,6 +19,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
@@ -171,7 +172,11 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 		defer undo()
 	}
 	current = t
-	setRunContext(ctx)
+	// A host that leaves initialize unanswered twice in a row ends the run:
+	// the items left are skipped with that reason (session.InitWatch).
+	ctx, endRun := context.WithCancelCause(ctx)
+	defer endRun(nil)
+	setRunContext(session.WithInitWatch(ctx, session.NewInitWatch(endRun)))
 	defer setRunContext(nil)
 	suite, rep := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
 	suite.LabelFilter = labelFilter(cfg)

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/session"
@@ -70,10 +72,14 @@ func (t *target) faultFlags() string {
 const probeTimeout = time.Minute
 
 // initialized returns the host's answer to initialize, from one probe
-// session on empty directories made the first time it is asked. A host
-// that cannot answer fails the spec asking.
+// session on empty directories made the first time it is asked (and again
+// while the last one went unanswered: see session.InitWatch). A host that
+// cannot answer fails the spec asking.
 func (t *target) initialized() wire.InitializeResult {
 	GinkgoHelper()
+	if hostproc.Unanswered(t.probeErr) {
+		t.probeOnce, t.probeErr = sync.Once{}, nil
+	}
 	t.probeOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "conform-probe-")
 		if err != nil {
@@ -86,7 +92,7 @@ func (t *target) initialized() wire.InitializeResult {
 			t.probeErr = err
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		ctx, cancel := context.WithTimeout(runContext(), probeTimeout)
 		defer cancel()
 		h, err := session.StartHost(ctx, session.HostConfig{Argv: t.argv, Workspace: dirs.Workspace, StoreDir: dirs.Store, PassEnv: t.cfg.HostEnv})
 		if err != nil {
