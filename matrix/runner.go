@@ -294,7 +294,9 @@ func (t *target) collect(r SpecReport) {
 	// reference that states the contract it checks, once.
 	note := contractNote(meta)
 	it.Reason = strings.TrimSuffix(it.Reason, note)
-	if reason != "" {
+	// The specs of an item skipped for one reason (the run ended, the host
+	// is dead) say it once.
+	if reason != "" && (status != reports.Skipped || !strings.Contains(it.Reason, reason)) {
 		if it.Reason != "" {
 			it.Reason += "\n"
 		}
