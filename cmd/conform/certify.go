@@ -41,14 +41,19 @@ Every session gets a fresh workspace and store directory and a fresh host
 process. A host that cannot be found, is a directory or cannot be executed is
 an invocation error (exit 2); a host that starts and then crashes, hangs or
 breaks the protocol fails the item it was serving, and the run goes on
-(exit 1). The host's environment is the harness's allowlist plus the
-variables --host-env names.
+(exit 1). A host that leaves initialize unanswered twice in a row (no
+answer within 30 s, or it exits first) is not started again: the items left
+are skipped with that reason, and conform exits 1. The host's environment is
+the harness's allowlist plus the variables --host-env names; conform's cache
+directory (CONFORM_CACHE_DIR) goes to its built-in hosts only.
 
 Time bounds: a tool call gets its own timeoutMs (120 s when it carries none)
 plus a 60 s dispatch margin before the host counts as hung; any other call
 30 s; each spec of an item 5 minutes; the whole run --timeout. The bound that
 ends a session is named in the item's reason, for example "run timed out
-after 10m (--timeout)"; items after the end of the run are skipped.
+after 10m (--timeout)"; items after the end of the run are skipped. When a
+run's own deadline ends it, the calls the host had not answered are named
+as incidents (method, request id, tool, how long they were outstanding).
 
 SIGINT or SIGTERM stops the run: no new item starts, the hosts are stopped,
 the item that was running is skipped as interrupted (never failed), the
