@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -144,6 +145,19 @@ func MaybeServe() {
 		os.Exit(ServeMain(os.Args[3:], os.Stdout, os.Stderr))
 	}
 	shareCache()
+}
+
+// MaybeServeTest is MaybeServe for a test binary: unless hostproc.CacheEnv
+// is set, it first points it at a directory of the user's own under
+// os.TempDir(), so that neither the tests nor the built-in hosts they start
+// read or write the user's cache. Every TestMain that serves built-in hosts
+// calls it instead of MaybeServe; it is the seam through which tests choose
+// the cache, where shipped code makes no test-only decision.
+func MaybeServeTest() {
+	if _, set := os.LookupEnv(hostproc.CacheEnv); !set {
+		os.Setenv(hostproc.CacheEnv, filepath.Join(os.TempDir(), fmt.Sprintf("conform-test-cache-%d", os.Geteuid())))
+	}
+	MaybeServe()
 }
 
 // shareCache points hostproc.CacheEnv at this process's cache directory unless

@@ -3,6 +3,7 @@ package builtin
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/reference/command"
@@ -57,5 +58,25 @@ func TestOnlyBuiltinHostsAreTrusted(t *testing.T) {
 		if hostproc.Trusted(argv[0], argv) {
 			t.Errorf("host command %q is trusted", argv)
 		}
+	}
+}
+
+// A test binary's cache is its own unless the environment names one: tests
+// never read or write the user's cache.
+func TestMaybeServeTestKeepsTestsOutOfTheUserCache(t *testing.T) {
+	t.Setenv(hostproc.CacheEnv, "")
+	os.Unsetenv(hostproc.CacheEnv)
+	MaybeServeTest()
+	dir := os.Getenv(hostproc.CacheEnv)
+	if filepath.Dir(dir) != filepath.Clean(os.TempDir()) {
+		t.Errorf("MaybeServeTest set %s=%q, want a directory in %s", hostproc.CacheEnv, dir, os.TempDir())
+	}
+	if user, err := os.UserCacheDir(); err == nil && strings.HasPrefix(dir, user) {
+		t.Errorf("MaybeServeTest chose the user's cache %q", dir)
+	}
+	t.Setenv(hostproc.CacheEnv, "/elsewhere")
+	MaybeServeTest()
+	if got := os.Getenv(hostproc.CacheEnv); got != "/elsewhere" {
+		t.Errorf("MaybeServeTest replaced the %s the environment names with %q", hostproc.CacheEnv, got)
 	}
 }
