@@ -102,8 +102,8 @@ var _ = Describe("the calls a run's deadline left unanswered", func() {
 			{Method: "trace/flush", ID: 10, Outstanding: 40 * time.Millisecond, Cause: deadline},
 		})
 		Expect(got).To(Equal([]string{
-			`the run's deadline passed while the host had not answered "tool/execute" (request 7, callId "c1", model name "run_command"), outstanding for 2.5s`,
-			`the run's deadline passed while the host had not answered "trace/flush" (request 10), outstanding for 40ms`,
+			`the run's deadline passed while the host had not answered "tool/execute" (request 7, callId "c1", model name "run_command"), outstanding for 2s`,
+			`the run's deadline passed while the host had not answered "trace/flush" (request 10), outstanding for under 1s`,
 		}))
 	})
 })

@@ -39,11 +39,17 @@ type GaveUpCall struct {
 	Cause error
 }
 
-// String names the call, what it was waiting for and for how long, as in
-// `"tool/execute" (request 7, callId "w1", model name "run_command"),
-// outstanding for 2.003s`.
+// String names the call and how long it had been outstanding, in whole
+// seconds ("under 1s" below one), as in `"tool/execute" (request 7, callId
+// "w1", model name "run_command"), outstanding for 2s`: whole seconds keep
+// the wall clock's jitter out of the reasons of a result document, which
+// are compared across runs.
 func (g GaveUpCall) String() string {
-	return fmt.Sprintf("%s, outstanding for %s", callInfo{callID: g.CallID, tool: g.Tool}.name(g.Method, g.ID), g.Outstanding.Round(time.Millisecond))
+	d := "under 1s"
+	if s := g.Outstanding.Truncate(time.Second); s > 0 {
+		d = s.String()
+	}
+	return fmt.Sprintf("%s, outstanding for %s", callInfo{callID: g.CallID, tool: g.Tool}.name(g.Method, g.ID), d)
 }
 
 func (c *Client) gaveUp(g GaveUpCall) {
