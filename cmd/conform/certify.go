@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -140,10 +141,23 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		return stopped
 	case j.timedOut() != nil:
 		return j.timedOut()
-	case doc.Summary.Failed > 0:
+	case doc.Summary.Failed > 0 || deadHostSkips(doc) > 0:
+		// Items skipped because the host is dead were not certified.
 		return errFailed
 	}
 	return nil
+}
+
+// deadHostSkips counts the items skipped because the host left initialize
+// unanswered twice in a row (session.DeadHostReason).
+func deadHostSkips(doc *reports.Document) int {
+	n := 0
+	for _, it := range doc.Items {
+		if it.Status == reports.Skipped && strings.Contains(it.Reason, session.DeadHostReason) {
+			n++
+		}
+	}
+	return n
 }
 
 func parseIDs(s string) ([]int, error) {
@@ -162,7 +176,8 @@ func parseIDs(s string) ([]int, error) {
 }
 
 // printNotRun says how many items did not run: those a signal kept from
-// starting, and those the matrix plans that this version cannot run yet.
+// starting, those a dead host kept from starting, and those the matrix
+// plans that this version cannot run yet.
 func printNotRun(w io.Writer, doc *reports.Document) {
 	notRun := 0
 	for _, it := range doc.Items {
@@ -172,6 +187,9 @@ func printNotRun(w io.Writer, doc *reports.Document) {
 	}
 	if notRun > 0 {
 		fmt.Fprintf(w, "%d selected items did not run: the run was interrupted\n", notRun)
+	}
+	if n := deadHostSkips(doc); n > 0 {
+		fmt.Fprintf(w, "%d selected items did not run: %s, so conform exits 1\n", n, session.DeadHostReason)
 	}
 	if n := len(doc.Planned); n > 0 {
 		fmt.Fprintf(w, "%d matrix items are planned and not yet runnable in this version (see `conform matrix`)\n", n)

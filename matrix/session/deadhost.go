@@ -10,13 +10,17 @@ import (
 // unanswered before [InitWatch] counts it dead.
 const DeadAfter = 2
 
+// DeadHostReason starts the text of a *DeadHostError, and so the reason of
+// every item a certification skipped because of it.
+const DeadHostReason = "the host failed initialize twice in a row"
+
 // A DeadHostError says the host left initialize unanswered DeadAfter
 // times in a row: it never answered within the call's bound, or it exited
 // (or closed its output) first. Last is the last of those failures.
 type DeadHostError struct{ Last error }
 
 func (e *DeadHostError) Error() string {
-	return fmt.Sprintf("the host failed initialize twice in a row: %v", e.Last)
+	return fmt.Sprintf("%s: %v", DeadHostReason, e.Last)
 }
 
 // Unwrap returns the last initialize failure.
