@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts from the
 const root = ".."
 
 func TestMain(m *testing.M) {
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	os.Exit(m.Run())
 }
 

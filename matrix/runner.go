@@ -20,6 +20,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/kit"
 	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
@@ -99,7 +100,7 @@ func newTarget(cfg Config) (*target, error) {
 		return nil, &InvocationError{Err: fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
 	}
 	t := &target{cfg: cfg, items: map[int]*reports.Item{}, started: time.Now()}
-	t.host = &kit.Host{Name: cfg.Host, Mutant: cfg.Mutant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost}
+	t.host = &kit.Host{Name: cfg.Host, Mutant: cfg.Mutant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost, RunContext: runContext}
 	if cfg.Out != nil {
 		t.prog = &progress{w: cfg.Out, color: cfg.Color, tty: cfg.TTY}
 		for _, it := range registry {
@@ -181,7 +182,11 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	}
 	current = t
 	bench.SetHost(t.host)
-	setRunContext(ctx)
+	// A host that leaves initialize unanswered twice in a row ends the run:
+	// the items left are skipped with that reason (session.InitWatch).
+	ctx, endRun := context.WithCancelCause(ctx)
+	defer endRun(nil)
+	setRunContext(session.WithInitWatch(ctx, session.NewInitWatch(endRun)))
 	defer setRunContext(nil)
 	suite, rep := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
 	suite.LabelFilter = labelFilter(cfg)
@@ -300,7 +305,9 @@ func (t *target) collect(r SpecReport) {
 	// reference that states the contract it checks, once.
 	note := contractNote(meta)
 	it.Reason = strings.TrimSuffix(it.Reason, note)
-	if reason != "" {
+	// The specs of an item skipped for one reason (the run ended, the host
+	// is dead) say it once.
+	if reason != "" && (status != reports.Skipped || !strings.Contains(it.Reason, reason)) {
 		if it.Reason != "" {
 			it.Reason += "\n"
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -45,8 +46,11 @@ Every session gets a fresh workspace and store directory and a fresh host
 process. A host that cannot be found, is a directory or cannot be executed is
 an invocation error (exit 2); a host that starts and then crashes, hangs or
 breaks the protocol fails the item it was serving, and the run goes on
-(exit 1). The host's environment is the harness's allowlist plus the
-variables --host-env names.
+(exit 1). A host that leaves initialize unanswered twice in a row (no
+answer within 30 s, or it exits first) is not started again: the items left
+are skipped with that reason, and conform exits 1. The host's environment is
+the harness's allowlist plus the variables --host-env names; conform's cache
+directory (CONFORM_CACHE_DIR) goes to its built-in hosts only.
 
 Secrets are redacted from everything conform prints and writes (the
 progress lines, --json, every report): the values of the --host-env
@@ -60,7 +64,9 @@ Time bounds: a tool call gets its own timeoutMs (120 s when it carries none)
 plus a 60 s dispatch margin before the host counts as hung; any other call
 30 s; each spec of an item 5 minutes; the whole run --timeout. The bound that
 ends a session is named in the item's reason, for example "run timed out
-after 10m (--timeout)"; items after the end of the run are skipped.
+after 10m (--timeout)"; items after the end of the run are skipped. When a
+run's own deadline ends it, the calls the host had not answered are named
+as incidents (method, request id, tool, how long they were outstanding).
 
 ` + capsHelp + `
 
@@ -156,10 +162,23 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		return stopped
 	case j.timedOut() != nil:
 		return j.timedOut()
-	case doc.Summary.Failed > 0:
+	case doc.Summary.Failed > 0 || deadHostSkips(doc) > 0:
+		// Items skipped because the host is dead were not certified.
 		return errFailed
 	}
 	return nil
+}
+
+// deadHostSkips counts the items skipped because the host left initialize
+// unanswered twice in a row (session.DeadHostReason).
+func deadHostSkips(doc *reports.Document) int {
+	n := 0
+	for _, it := range doc.Items {
+		if it.Status == reports.Skipped && strings.Contains(it.Reason, session.DeadHostReason) {
+			n++
+		}
+	}
+	return n
 }
 
 func parseIDs(s string) ([]int, error) {
@@ -178,7 +197,8 @@ func parseIDs(s string) ([]int, error) {
 }
 
 // printNotRun says how many items did not run: those a signal kept from
-// starting, and those the matrix plans that this version cannot run yet.
+// starting, those a dead host kept from starting, and those the matrix
+// plans that this version cannot run yet.
 func printNotRun(w io.Writer, doc *reports.Document) {
 	notRun := 0
 	for _, it := range doc.Items {
@@ -188,6 +208,9 @@ func printNotRun(w io.Writer, doc *reports.Document) {
 	}
 	if notRun > 0 {
 		fmt.Fprintf(w, "%d selected items did not run: the run was interrupted\n", notRun)
+	}
+	if n := deadHostSkips(doc); n > 0 {
+		fmt.Fprintf(w, "%d selected items did not run: %s, so conform exits 1\n", n, session.DeadHostReason)
 	}
 	if n := len(doc.Planned); n > 0 {
 		fmt.Fprintf(w, "%d matrix items are planned and not yet runnable in this version (see `conform matrix`)\n", n)

@@ -27,7 +27,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	testscript.Main(m, map[string]func(){
 		"conform":  func() { setup(); os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr)) },
 		"testhost": testHost,

@@ -583,6 +583,13 @@ func printReport(w io.Writer, stage string, rep *lab.Report) {
 	for _, f := range rep.Failures {
 		printFailure(w, f)
 	}
+	if !rep.Passed {
+		// What conform had to do to the host: the calls a run's deadline
+		// left unanswered are named here, not in the run's own error.
+		for _, inc := range rep.Incidents {
+			fmt.Fprintf(w, "      incident: %s\n", inc)
+		}
+	}
 	if len(rep.Doubles) > 0 && !rep.Passed {
 		fmt.Fprintf(w, "      doubles: %s\n", termsafe.Line(fmt.Sprint(rep.Doubles)))
 	}

@@ -10,6 +10,6 @@ import (
 // TestMain lets the test binary serve the reference host: the fixture test
 // starts it as `<test binary> host serve reference`.
 func TestMain(m *testing.M) {
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	os.Exit(m.Run())
 }

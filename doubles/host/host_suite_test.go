@@ -11,7 +11,7 @@ import (
 func TestMain(m *testing.M) {
 	// The reference host probes its containment backend by re-executing
 	// its binary, this test binary, as the in-sandbox helper.
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	os.Exit(m.Run())
 }
 

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -65,7 +66,7 @@ func Command(host string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot find the conform executable to serve %q: %w", host, err)
 		}
-		return []string{exe, "host", "serve", host}, nil
+		return append(append([]string{exe}, hostproc.ServeArgs...), host), nil
 	}
 	words, err := Words(host)
 	if err != nil {
@@ -146,10 +147,24 @@ func MaybeServe() {
 	shareCache()
 }
 
+// MaybeServeTest is MaybeServe for a test binary: unless hostproc.CacheEnv
+// is set, it first points it at a directory of the user's own under
+// os.TempDir(), so that neither the tests nor the built-in hosts they start
+// read or write the user's cache. Every TestMain that serves built-in hosts
+// calls it instead of MaybeServe; it is the seam through which tests choose
+// the cache, where shipped code makes no test-only decision.
+func MaybeServeTest() {
+	if _, set := os.LookupEnv(hostproc.CacheEnv); !set {
+		os.Setenv(hostproc.CacheEnv, filepath.Join(os.TempDir(), fmt.Sprintf("conform-test-cache-%d", os.Geteuid())))
+	}
+	MaybeServe()
+}
+
 // shareCache points hostproc.CacheEnv at this process's cache directory unless
 // it is set: hosts get a fresh HOME and TMPDIR per session, and the
-// variable, which the harness passes to every host, is how the reference
-// host finds its verified containment probe again.
+// variable, which the harness passes to its built-in hosts only (see
+// hostproc.Trusted), is how the reference host finds its verified
+// containment probe again.
 func shareCache() {
 	if _, set := os.LookupEnv(hostproc.CacheEnv); set {
 		return

@@ -12,7 +12,7 @@ import (
 // reference [--mutant NAME]`) and as the containment probe helper, as the
 // conform binary does.
 func TestMain(m *testing.M) {
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	os.Exit(m.Run())
 }
 

@@ -12,7 +12,7 @@ func TestMain(m *testing.M) {
 	// Every spec runs the reference host as its own process: the test
 	// binary re-executed as `host serve reference` (which also serves the
 	// containment probe's in-sandbox helper).
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	os.Exit(m.Run())
 }
 

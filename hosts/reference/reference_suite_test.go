@@ -29,7 +29,7 @@ import (
 // reference`) and as the containment probe helper, as the conform binary
 // does.
 func TestMain(m *testing.M) {
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	os.Exit(m.Run())
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/session"
@@ -36,6 +37,10 @@ type Host struct {
 	Argv, Env []string
 	// OnInit, if set, is told the host's first initialize answer.
 	OnInit func(wire.InitializeResult)
+	// RunContext, if set, returns the certification's context, the parent
+	// of the probe session (a host that leaves initialize unanswered twice
+	// in a row ends it: session.InitWatch).
+	RunContext func() context.Context
 
 	probeOnce sync.Once
 	probe     wire.InitializeResult
@@ -82,10 +87,14 @@ func FaultFlags(mutant, coreFault string) string {
 const probeTimeout = time.Minute
 
 // Initialized returns the host's answer to initialize, from one probe
-// session on empty directories made the first time it is asked. A host
-// that cannot answer fails the spec asking.
+// session on empty directories made the first time it is asked (and again
+// while the last one went unanswered: see session.InitWatch). A host that
+// cannot answer fails the spec asking.
 func (t *Host) Initialized() wire.InitializeResult {
 	GinkgoHelper()
+	if hostproc.Unanswered(t.probeErr) {
+		t.probeOnce, t.probeErr = sync.Once{}, nil
+	}
 	t.probeOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "conform-probe-")
 		if err != nil {
@@ -98,7 +107,11 @@ func (t *Host) Initialized() wire.InitializeResult {
 			t.probeErr = err
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		parent := context.Background()
+		if t.RunContext != nil {
+			parent = t.RunContext()
+		}
+		ctx, cancel := context.WithTimeout(parent, probeTimeout)
 		defer cancel()
 		h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: dirs.Workspace, StoreDir: dirs.Store, PassEnv: t.Env})
 		if err != nil {

@@ -22,7 +22,7 @@ import (
 const storelessHostArg = "lab-storeless-host"
 
 func TestMain(m *testing.M) {
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	if len(os.Args) == 2 && os.Args[1] == storelessHostArg {
 		serveStoreless()
 	}

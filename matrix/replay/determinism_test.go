@@ -16,7 +16,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	os.Exit(m.Run())
 }
 

@@ -66,6 +66,9 @@ type HostConfig struct {
 	// on the harness's side of Interpose. The line must not be kept: copy
 	// it. They must not block.
 	OnSend, OnRecv func(line []byte)
+	// CallTimeout bounds every call but tool/execute
+	// (hostproc.StartOptions.CallTimeout); zero means 30 s.
+	CallTimeout time.Duration
 	// EditInitialize, if set, edits the initialize parameters before they
 	// are sent: a matrix check's way to give a host a catalog it cannot
 	// satisfy.
@@ -99,10 +102,19 @@ type Approval struct {
 // executable that cannot be started is returned as the *exec.Error of
 // hostproc.Start; a host that starts and then fails initialize is closed and
 // its error returned, with the host's standard error appended.
+//
+// Under a context that carries an [InitWatch], a host the watch counts dead
+// is not started again: StartHost returns the watch's *DeadHostError.
 func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
+	watch := initWatchOf(ctx)
+	if watch != nil {
+		if err := watch.Err(); err != nil {
+			return nil, err
+		}
+	}
 	h := &Host{}
 	client, err := hostproc.Start(cfg.Argv, hostproc.StartOptions{Dir: cfg.Workspace, Approver: h.approverFor(cfg), Interpose: cfg.Interpose,
-		PassEnv: cfg.PassEnv, Env: cfg.Env, Home: cfg.Home, OnSend: cfg.OnSend, OnRecv: cfg.OnRecv})
+		PassEnv: cfg.PassEnv, Env: cfg.Env, Home: cfg.Home, OnSend: cfg.OnSend, OnRecv: cfg.OnRecv, CallTimeout: cfg.CallTimeout})
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +124,21 @@ func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if cfg.EditInitialize != nil {
 		cfg.EditInitialize(&params)
 	}
-	if h.Init, err = client.Initialize(ctx, params); err != nil {
-		_ = client.Close(5 * time.Second)
-		if s := client.Stderr(); s != "" {
-			return nil, fmt.Errorf("%w (host stderr: %q)", err, tailOf(s, 400))
+	h.Init, err = client.Initialize(ctx, params)
+	if err != nil {
+		grace := 5 * time.Second
+		if hostproc.Unanswered(err) {
+			grace = 0 // nothing is owed to a host that never answered: it is killed at once
 		}
+		_ = client.Close(grace)
+		if s := client.Stderr(); s != "" {
+			err = fmt.Errorf("%w (host stderr: %q)", err, tailOf(s, 400))
+		}
+	}
+	if watch != nil && ctx.Err() == nil {
+		watch.observe(!hostproc.Unanswered(err), err)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -278,8 +300,27 @@ func (h *Host) Stderr() string { return h.client.Stderr() }
 // protocol, as human sentences (see hostproc.Client.Incidents): killing it
 // when it did not exit after shutdown, killing the processes it left
 // running, refusing an approval/request sent while no tool/execute was in
-// flight. Call it after Close for the complete list.
-func (h *Host) Incidents() []string { return h.client.Incidents() }
+// flight; and then, for a run its deadline ended, each call the host had
+// not answered then, named by method, request id, tool and how long it had
+// been outstanding (see hungAtDeadline). Call it after Close for the
+// complete list.
+func (h *Host) Incidents() []string {
+	return append(h.client.Incidents(), hungAtDeadline(h.client.GaveUp())...)
+}
+
+// hungAtDeadline names the calls the harness gave up on because the run's
+// deadline (DEADLINE_EXCEEDED) ended the run before the host answered
+// them: the run's own error does not say which call hung.
+func hungAtDeadline(calls []hostproc.GaveUpCall) []string {
+	var out []string
+	for _, g := range calls {
+		var re *run.Error
+		if errors.As(g.Cause, &re) && re.Code == run.CodeDeadlineExceeded {
+			out = append(out, fmt.Sprintf("the run's deadline passed while the host had not answered %s", g))
+		}
+	}
+	return out
+}
 
 // Close shuts the host down and waits for it to exit. A protocol break
 // recorded earlier takes precedence over the shutdown's own error. A host

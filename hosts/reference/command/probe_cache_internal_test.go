@@ -3,6 +3,9 @@
 package command
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,12 +41,135 @@ func TestProbeCacheHit(t *testing.T) {
 		t.Fatalf("get after put = %+v, %v; want the verified result", r, ok)
 	}
 	entries, _ := os.ReadDir(c.dir)
-	if len(entries) != 1 {
-		t.Fatalf("the cache holds %d files, want 1 (no temporary file left)", len(entries))
+	if len(entries) != 2 {
+		t.Fatalf("the cache holds %d files, want 2, the key and the entry (no temporary file left)", len(entries))
 	}
-	info, err := os.Stat(c.file(k))
-	if err != nil || info.Mode().Perm() != 0o600 {
-		t.Fatalf("entry mode = %v, %v; want 0600", info, err)
+	for _, name := range []string{c.file(k), filepath.Join(c.dir, probeKeyFile)} {
+		info, err := os.Lstat(name)
+		if err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("%s mode = %v, %v; want 0600", filepath.Base(name), info, err)
+		}
+	}
+	if info, err := os.Lstat(c.dir); err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("cache directory mode = %v, %v; want 0700", info, err)
+	}
+}
+
+// plantForged writes, in c's directory, the entry a host that was told
+// where the cache is could write: a verified result for k in the format
+// of an entry, 0600, without a MAC made with the cache's key.
+func plantForged(t *testing.T, c probeCache, k probeCacheKey, mac string) {
+	t.Helper()
+	if err := os.MkdirAll(c.dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	entry, err := json.Marshal(probeCacheEntry{Key: k, Written: c.now().UTC(), Result: verifiedResult(k.Executable)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := entry // the format of an entry before entries carried a MAC
+	if mac != "" {
+		data, _ = json.Marshal(probeCacheFile{Entry: entry, MAC: mac})
+	}
+	if err := os.WriteFile(c.file(k), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestProbeCacheTrustsOnlyEntriesItWrote(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	k := testKey()
+	t.Run("plain entry", func(t *testing.T) {
+		c := testCache(t, now)
+		plantForged(t, c, k, "")
+		if _, ok := c.get(k); ok {
+			t.Fatal("an entry without a MAC hit")
+		}
+	})
+	t.Run("MAC under another key", func(t *testing.T) {
+		c := testCache(t, now)
+		c.put(verifiedKeyless(k), verifiedResult(k.Executable)) // the cache has its key
+		other := make([]byte, probeKeySize)
+		entry, _ := json.Marshal(probeCacheEntry{Key: k, Written: now, Result: verifiedResult(k.Executable)})
+		plantForged(t, c, k, hex.EncodeToString(macOf(other, entry)))
+		if _, ok := c.get(k); ok {
+			t.Fatal("an entry whose MAC is not made with the cache's key hit")
+		}
+	})
+	t.Run("key replaced", func(t *testing.T) {
+		c := testCache(t, now)
+		c.put(k, verifiedResult(k.Executable))
+		if err := os.WriteFile(filepath.Join(c.dir, probeKeyFile), make([]byte, probeKeySize), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.get(k); ok {
+			t.Fatal("an entry hit under a key that did not make its MAC")
+		}
+	})
+	t.Run("key readable by others", func(t *testing.T) {
+		c := testCache(t, now)
+		c.put(k, verifiedResult(k.Executable))
+		if err := os.Chmod(filepath.Join(c.dir, probeKeyFile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.get(k); ok {
+			t.Fatal("an entry hit with a key file others can read")
+		}
+	})
+	t.Run("key is a link", func(t *testing.T) {
+		c := testCache(t, now)
+		c.put(k, verifiedResult(k.Executable))
+		key := filepath.Join(c.dir, probeKeyFile)
+		moved := filepath.Join(t.TempDir(), "key")
+		if err := os.Rename(key, moved); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(moved, key); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.get(k); ok {
+			t.Fatal("an entry hit with a key file that is a symbolic link")
+		}
+	})
+	t.Run("directory others can enter", func(t *testing.T) {
+		c := testCache(t, now)
+		c.put(k, verifiedResult(k.Executable))
+		if err := os.Chmod(c.dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.get(k); ok {
+			t.Fatal("an entry hit in a cache directory others can read")
+		}
+	})
+}
+
+// verifiedKeyless is k for another binary: an entry whose put creates the
+// cache's key without caching anything for k.
+func verifiedKeyless(k probeCacheKey) probeCacheKey {
+	k.SHA256 = "other"
+	return k
+}
+
+// A host that was handed the cache directory plants a verified result for
+// a bwrap that cannot work; the prober must probe that bwrap and find it
+// unverified rather than trust the entry.
+func TestProberReprobesOverAForgedEntry(t *testing.T) {
+	bin := t.TempDir()
+	bwrap := filepath.Join(bin, "bwrap")
+	if err := os.WriteFile(bwrap, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	k, ok := keyFor(bwrap)
+	if !ok {
+		t.Skip("no probe cache key on this system (no /proc/sys/kernel/osrelease)")
+	}
+	cfg := ProberConfig{HelperArgs: []string{"never-run"}, Path: bin, CacheDir: filepath.Join(t.TempDir(), "cache"), TempDir: t.TempDir()}
+	c := newProbeCache(cfg)
+	for _, mac := range []string{"", hex.EncodeToString(make([]byte, sha256.Size))} {
+		plantForged(t, c, k, mac)
+		if r := NewProber(cfg).Probe(); r.Verified {
+			t.Fatalf("the prober trusted a planted entry (mac %q): %+v", mac, r)
+		}
 	}
 }
 

@@ -16,25 +16,35 @@ import (
 // Call sends one request, bounded by timeout, and decodes the validated
 // result into out (if out is non-nil).
 func (c *Client) Call(ctx context.Context, method string, params any, timeout time.Duration, out any) error {
-	return c.call(ctx, method, "", params, timeout, out)
+	return c.call(ctx, method, callInfo{}, params, timeout, out)
 }
 
-// call is Call with what, a description of the call (` (callId "w1", model
-// name "write_file")`) for the error that says it hung.
-func (c *Client) call(ctx context.Context, method, what string, params any, timeout time.Duration, out any) error {
+// callInfo says which tool/execute a call is, for the errors and records
+// that name a call: its callId and model-facing tool name.
+type callInfo struct{ callID, tool string }
+
+// call is Call with what it knows of the call, for the error that says it
+// hung and the record of a call given up on (see [Client.GaveUp]).
+func (c *Client) call(ctx context.Context, method string, info callInfo, params any, timeout time.Duration, out any) error {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	start := time.Now()
 	raw, err := c.conn.Call(tctx, method, params)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && tctx.Err() != nil && ctx.Err() == nil {
-			return &wire.ProtocolError{Method: method, Reason: fmt.Sprintf("no answer to %q%s within %s", method, what, timeout)}
+		var ce *jsonrpc.CanceledError
+		if errors.As(err, &ce) {
+			if tctx.Err() != nil && ctx.Err() == nil {
+				return &NoAnswerError{&wire.ProtocolError{Method: method, Reason: fmt.Sprintf("no answer to %s within %s", info.name(method, ce.ID), timeout)}}
+			}
+			c.gaveUp(GaveUpCall{Method: method, ID: ce.ID, CallID: info.callID, Tool: info.tool, Outstanding: time.Since(start), Cause: context.Cause(ctx)})
+			return err
 		}
 		var pe *wire.ProtocolError
 		if errors.As(err, &pe) && (pe.Reason == jsonrpc.ReasonClosed || strings.HasPrefix(pe.Reason, jsonrpc.ReasonWriteFailed)) {
 			if r := c.exitReason(); r != jsonrpc.ReasonClosed || pe.Reason == jsonrpc.ReasonClosed {
 				cp := *pe
 				cp.Reason = r
-				return &cp
+				return &NoAnswerError{&cp}
 			}
 		}
 		var rpc *wire.Error
@@ -50,6 +60,17 @@ func (c *Client) call(ctx context.Context, method, what string, params any, time
 		return &wire.ProtocolError{Method: method, Reason: "result does not decode: " + err.Error(), Quote: wire.Quote(raw)}
 	}
 	return nil
+}
+
+// name names the call: its method, request id and, for a tool/execute,
+// its callId and tool, as in `"tool/execute" (request 7, callId "w1",
+// model name "write_file")`.
+func (i callInfo) name(method string, id int64) string {
+	s := fmt.Sprintf("%q (request %d", method, id)
+	if i.callID != "" || i.tool != "" {
+		s += fmt.Sprintf(", callId %q, model name %q", i.callID, i.tool)
+	}
+	return s + ")"
 }
 
 func (c *Client) exitReason() string {
@@ -126,8 +147,7 @@ func (c *Client) Execute(ctx context.Context, p wire.ExecuteParams) (port.ToolRe
 		c.executing--
 		c.mu.Unlock()
 	}()
-	what := fmt.Sprintf(" (callId %q, model name %q)", p.CallID, p.ModelName)
-	err := c.call(ctx, wire.MethodExecute, what, p, timeout, &r)
+	err := c.call(ctx, wire.MethodExecute, callInfo{callID: p.CallID, tool: p.ModelName}, p, timeout, &r)
 	return r, err
 }
 

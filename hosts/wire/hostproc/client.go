@@ -112,6 +112,7 @@ type Client struct {
 	shutdown  bool // the host has answered shutdown
 	wroteLate bool
 	known     []proc // the host's tree seen before shutdown
+	abandoned []GaveUpCall
 	// outputGone is set once the host was seen to close its output and
 	// not exit within the wait: later calls fail at once.
 	outputGone atomic.Bool
@@ -147,7 +148,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 	}
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Dir = opts.Dir
-	cmd.Env = hostEnv(opts, c.home, c.token)
+	cmd.Env = hostEnv(opts, c.home, c.token, Trusted(path, argv))
 	cmd.WaitDelay = exitGrace
 	setProcessGroup(cmd)
 	c.cmd = cmd

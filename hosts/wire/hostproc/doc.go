@@ -24,7 +24,10 @@
 // what that covers on each OS); main functions call [Supervise] first so
 // that orphans are reaped, and [KillAll] on SIGINT/SIGTERM. A host inherits
 // only an allowlisted environment ([DefaultEnv], [StartOptions].PassEnv)
-// with a home of its own, and [TokenEnv] marks every process of its tree.
+// with a home of its own, and [TokenEnv] marks every process of its tree;
+// the harness's cache directory ([CacheEnv]) goes to the hosts it trusts
+// only ([Trusted]). A call the host never answers fails with a
+// [NoAnswerError]; one the caller gave up on is kept ([Client.GaveUp]).
 // What the harness had to do about a host beyond the protocol is reported
 // by [Client.Incidents]; the last of the host's standard error is kept
 // ([Client.Stderr]); text quoted from a host has its secrets redacted.

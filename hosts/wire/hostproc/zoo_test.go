@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,12 @@ type zoo struct {
 }
 
 func startZoo(mode string, opts hostproc.StartOptions) *zoo {
+	return startZooArgs(mode, nil, opts)
+}
+
+// startZooArgs is startZoo with args after the test binary on the host's
+// command line.
+func startZooArgs(mode string, args []string, opts hostproc.StartOptions) *zoo {
 	exe, err := os.Executable()
 	Expect(err).NotTo(HaveOccurred())
 	os.Setenv(zooEnv, mode)
@@ -45,7 +52,7 @@ func startZoo(mode string, opts hostproc.StartOptions) *zoo {
 		opts.WriteStall = time.Second
 	}
 	opts.ExecuteMargin = time.Second
-	c, err := hostproc.Start([]string{exe}, opts)
+	c, err := hostproc.Start(append([]string{exe}, args...), opts)
 	Expect(err).NotTo(HaveOccurred())
 	z := &zoo{c: c, pid: c.PID(), start: time.Now()}
 	DeferCleanup(func() {
@@ -96,10 +103,33 @@ var _ = Describe("a hostile host", func() {
 		z := startZoo("hang", hostproc.StartOptions{CallTimeout: 500 * time.Millisecond})
 		Expect(initialize(z)).To(Succeed())
 		_, err := z.c.TraceFlush(context.Background())
-		Expect(err).To(MatchError(ContainSubstring(`no answer to "trace/flush" within 500ms`)))
+		Expect(err).To(MatchError(ContainSubstring(`no answer to "trace/flush" (request 2) within 500ms`)))
+		Expect(hostproc.Unanswered(err)).To(BeTrue())
 		_, err = z.c.Execute(context.Background(), executeParams("w1", "write_file"))
-		Expect(err).To(MatchError(ContainSubstring(`no answer to "tool/execute" (callId "w1", model name "write_file") within 2s`)))
+		Expect(err).To(MatchError(ContainSubstring(`no answer to "tool/execute" (request 3, callId "w1", model name "write_file") within 2s`)))
+		Expect(hostproc.Unanswered(err)).To(BeTrue())
 		z.within(4 * time.Second)
+	})
+
+	It("that hangs until its caller gives up has the call recorded with the caller's reason", func() {
+		z := startZoo("hang", hostproc.StartOptions{})
+		Expect(initialize(z)).To(Succeed())
+		deadline := errors.New("the run's deadline passed")
+		ctx, cancel := context.WithCancelCause(context.Background())
+		time.AfterFunc(100*time.Millisecond, func() { cancel(deadline) })
+		_, err := z.c.Execute(ctx, executeParams("w1", "run_command"))
+		Expect(err).To(MatchError(context.Canceled))
+		Expect(hostproc.Unanswered(err)).To(BeFalse(), "the harness gave up: the host was not asked to answer yet")
+		gave := z.c.GaveUp()
+		Expect(gave).To(HaveLen(1))
+		g := gave[0]
+		Expect(g.Method).To(Equal("tool/execute"))
+		Expect(g.ID).To(BeEquivalentTo(2))
+		Expect(g.CallID).To(Equal("w1"))
+		Expect(g.Tool).To(Equal("run_command"))
+		Expect(g.Outstanding).To(BeNumerically(">", 0))
+		Expect(g.Cause).To(MatchError(deadline))
+		Expect(g.String()).To(Equal(`"tool/execute" (request 2, callId "w1", model name "run_command"), outstanding for under 1s`))
 	})
 
 	It("that ignores $/cancelRequest does not hold up the cancelled call", func() {
@@ -304,6 +334,16 @@ var _ = Describe("a hostile host", func() {
 		err := initialize(z)
 		Expect(err).To(MatchError(ContainSubstring(`secret="" passed="yes" home="` + home + `" tmpdir="` + home + `/tmp"`)))
 		z.within(3 * time.Second)
+	})
+
+	It("never gets the harness's cache directory, even by name; a built-in host does", func() {
+		cache := GinkgoT().TempDir()
+		os.Setenv(hostproc.CacheEnv, cache)
+		DeferCleanup(os.Unsetenv, hostproc.CacheEnv)
+		z := startZoo("env", hostproc.StartOptions{PassEnv: []string{hostproc.CacheEnv, "CONFORM_*"}})
+		Expect(initialize(z)).To(MatchError(ContainSubstring(`cache=""`)))
+		builtin := startZooArgs("env", append(slices.Clone(hostproc.ServeArgs), "reference"), hostproc.StartOptions{})
+		Expect(initialize(builtin)).To(MatchError(ContainSubstring(`cache="` + cache + `"`)))
 	})
 
 	It("that is still running when KillAll is called is killed", func() {

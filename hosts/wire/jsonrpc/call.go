@@ -38,7 +38,8 @@ func (c *Conn) Notify(method string, params any) error {
 // Call sends a request and waits for its response. On a strict connection
 // the result is validated against the method's published schema. An error
 // the peer answered with is returned as its *wire.Error. If ctx ends
-// first, Call sends $/cancelRequest and returns ctx's error.
+// first, Call sends $/cancelRequest and returns a *CanceledError, which
+// unwraps to ctx's error.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	b, err := json.Marshal(params)
 	if err != nil {
@@ -79,7 +80,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 		}
 		c.mu.Unlock()
 		_ = c.Notify(wire.MethodCancel, map[string]any{"id": id})
-		return nil, ctx.Err()
+		return nil, &CanceledError{ID: id, Method: method, Err: ctx.Err()}
 	}
 	if r.msg.Error != nil {
 		if c.opts.Strict {
@@ -104,6 +105,20 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	return r.msg.Result, nil
 }
+
+// A CanceledError is the error of a Call whose context ended before the
+// peer answered: the call was given up, $/cancelRequest sent and a late
+// answer will be dropped. Its text is the context's error's.
+type CanceledError struct {
+	ID     int64  // the request's id
+	Method string // the request's method
+	Err    error  // the context's error
+}
+
+func (e *CanceledError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the context's error.
+func (e *CanceledError) Unwrap() error { return e.Err }
 
 func (c *Conn) forget(id int64) {
 	c.mu.Lock()

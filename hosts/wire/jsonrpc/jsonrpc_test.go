@@ -106,6 +106,11 @@ var _ = Describe("Conn", func() {
 		go cancel()
 		_, err := c.Call(ctx, "slow", map[string]any{})
 		Expect(err).To(MatchError(context.Canceled))
+		// The error names the call given up on, for a report of what hung.
+		var ce *jsonrpc.CanceledError
+		Expect(errors.As(err, &ce)).To(BeTrue())
+		Expect(ce.Method).To(Equal("slow"))
+		Expect(ce.ID).To(BeNumerically(">", 0))
 		Eventually(cancelled).Should(BeClosed())
 	})
 })

@@ -21,7 +21,7 @@ import (
 // TestMain lets the test binary act as the containment probe helper, as
 // the conform binary does.
 func TestMain(m *testing.M) {
-	builtin.MaybeServe()
+	builtin.MaybeServeTest()
 	code := m.Run()
 	// The hosts probe containment in the background; wait for the probe, so
 	// that no helper process outlives the tests.
