@@ -71,7 +71,9 @@ func runGolden(f *goldenFlags, args []string, out streams) error {
 	}
 	defer j.close()
 	var written, removed []string
-	j.await(func() { written, removed, err = golden.Update(j.ctx, f.root, lab.Options{Argv: argv, Commands: lab.ContainCommands}, f.parallel) })
+	j.await(func() {
+		written, removed, err = golden.Update(j.ctx, f.root, lab.Options{Argv: argv, Commands: lab.ContainCommands}, f.parallel)
+	})
 	if stopped := j.interrupted(); stopped != nil {
 		return stopped
 	}
