@@ -19,7 +19,7 @@ import (
 	"sort"
 	"strings"
 
-	doubles "github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/hosts/doubles"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference"

@@ -14,7 +14,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
-	doubles "github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/hosts/doubles"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"

@@ -1,6 +1,6 @@
-// Package testhost holds the deliberately broken hosts that several test
+// Package hosttest holds the deliberately broken hosts that several test
 // suites serve from their own test binary.
-package testhost
+package hosttest
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-// Package host holds the contract doubles of the nine optional tools of the
+// Package doubles holds the contract doubles of the nine optional tools of the
 // original full_contract profile (LAB_AND_HOSTS §20.1, §21) and the
 // built-in host "doubles" that serves them beside the reference host's real
 // tools.
@@ -14,7 +14,7 @@
 //
 // # Example
 //
-//	tools := host.New()
+//	tools := doubles.New()
 //	res, err := tools.Execute(ctx, "artifact.create", map[string]any{
 //		"name": "notes.txt", "content": "hello", "mimeType": "text/plain",
 //	})
@@ -62,4 +62,4 @@
 // follows the WHATWG rules the original relies on only for the common
 // cases: lower-case scheme and host, default ports dropped, an empty path
 // becomes "/".
-package host
+package doubles
