@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"pgregory.net/rapid"
+
+	"github.com/galaxy-stack/conform/core/port"
 )
 
 // A generated case: a valid payload whose every redacted field carries a
@@ -215,7 +217,7 @@ var genCheckpointCase = rapid.Custom(func(t *rapid.T) genCase {
 		p.Validation = append(p.Validation, v)
 	}
 	p.Workspace = Workspace{DirtyStateSummary: b.optSecretText("workspace.dirtyStateSummary"), Instructions: b.secretTexts("workspace.instructions"),
-		ActiveFiles: []ActiveFile{}}
+		ActiveFiles: []ActiveFileRecord{}}
 	if rapid.Bool().Draw(t, "root") {
 		root := "/" + b.text("root")
 		p.Workspace.Root = &root
@@ -278,13 +280,13 @@ func (b *builder) research(i int, seen []string, toolCalls int64) ResearchSource
 }
 
 // activeFile draws an active file whose hash fits its kind.
-func (b *builder) activeFile() ActiveFile {
-	f := ActiveFile{Path: b.text("file.path")}
+func (b *builder) activeFile() ActiveFileRecord {
+	f := ActiveFileRecord{ActiveFile: port.ActiveFile{Path: b.text("file.path")}}
 	if rapid.Bool().Draw(b.t, "file.kind.present") {
-		f.Kind = rapid.SampledFrom(EntryKinds()).Draw(b.t, "file.kind")
+		f.Kind = string(rapid.SampledFrom(EntryKinds()).Draw(b.t, "file.kind"))
 	}
 	switch {
-	case f.Kind.HashFree():
+	case EntryKind(f.Kind).HashFree():
 	case f.Kind != "":
 		h := b.hash("file.hash")
 		f.ContentHash = &h

@@ -35,7 +35,7 @@ func (s *session) saveCheckpoint(ctx context.Context, reason checkpoint.Reason, 
 	files := s.activeFiles(nil, nil)
 	var summary, fingerprint *string
 	if s.deps.Verifier != nil {
-		var st WorkspaceState
+		var st port.WorkspaceState
 		err := safeCall(func() error {
 			var e error
 			st, e = s.deps.Verifier.Capture(ctx, WorkspaceInput{ActiveFiles: boundFiles(files)})
@@ -102,7 +102,7 @@ func persistenceCause(ctx context.Context) error {
 }
 
 // payload builds the checkpoint payload (RUNTIME §21.1).
-func (s *session) payload(files []checkpoint.ActiveFile, summary, fingerprint *string, phase checkpoint.Phase, increment int) checkpoint.Payload {
+func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerprint *string, phase checkpoint.Phase, increment int) checkpoint.Payload {
 	s.mu.Lock()
 	pending := make([]checkpoint.PendingApproval, 0, len(s.pending))
 	for _, p := range s.pending {
@@ -251,10 +251,10 @@ func (s *session) verifyWorkspace(cp *checkpoint.Checkpoint) error {
 	if faults.On(faults.ResumeSkipWorkspaceVerify) {
 		return nil
 	}
-	var v Verification
+	var v port.Verification
 	err := safeCall(func() error {
 		var e error
-		v, e = s.deps.Verifier.Verify(s.ctx, WorkspaceState{ActiveFiles: boundFiles(cp.Workspace.ActiveFiles),
+		v, e = s.deps.Verifier.Verify(s.ctx, port.WorkspaceState{ActiveFiles: boundFiles(cp.Workspace.ActiveFiles),
 			DirtyStateSummary: cp.Workspace.DirtyStateSummary, StateFingerprint: *cp.Workspace.StateFingerprint})
 		return e
 	})

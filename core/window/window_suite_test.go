@@ -47,7 +47,7 @@ func evidencePayload(n int) checkpoint.Payload {
 		TokenLedgerRef:   "ledger://run-1",
 		Totals:           checkpoint.Totals{ToolCalls: int64(2 * n), ModelTurns: int64(n), CompactionCount: int64(n)},
 		Validation:       []checkpoint.ValidationRecord{},
-		Workspace:        checkpoint.Workspace{ActiveFiles: []checkpoint.ActiveFile{}, Instructions: []string{}, Root: &root},
+		Workspace:        checkpoint.Workspace{ActiveFiles: []checkpoint.ActiveFileRecord{}, Instructions: []string{}, Root: &root},
 	}
 	for i := 1; i <= n; i++ {
 		write, check := fmt.Sprintf("write-%d", i), fmt.Sprintf("check-%d", i)

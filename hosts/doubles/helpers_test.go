@@ -22,7 +22,7 @@ func call(t *doubles.Tools, id string, args map[string]any) port.ToolResult {
 	caps, _ := effects.CoreCapabilities(id)
 	d, _ := catalog.ByID(id)
 	ExpectWithOffset(1, effects.CheckResult(r, effects.Expect{
-		ModelName: d.ModelName, CanonicalToolID: id, Mode: catalog.ModeAuto, Capabilities: caps,
+		ModelName: d.ModelName, CanonicalToolID: id, Mode: port.ModeAuto, Capabilities: caps,
 	})).To(Succeed())
 	if r.OK {
 		ExpectWithOffset(1, schema.Validate(d.OutputSchema, decode(r.Content))).To(Succeed(), r.Content)

@@ -112,7 +112,7 @@ func drawCheckpoint(t *rapid.T, runID string) genCheckpoint {
 		Plan:            checkpoint.Plan{Completed: b.secretTexts("plan.completed"), Pending: b.secretTexts("plan.pending")},
 		Edits:           []checkpoint.Edit{}, LastToolCalls: []checkpoint.ToolCallRecord{}, PendingApprovals: []checkpoint.PendingApproval{},
 		Validation: []checkpoint.ValidationRecord{}, AcceptanceCriteria: []checkpoint.Criterion{},
-		Workspace: checkpoint.Workspace{Instructions: b.secretTexts("workspace.instructions"), ActiveFiles: []checkpoint.ActiveFile{}},
+		Workspace: checkpoint.Workspace{Instructions: b.secretTexts("workspace.instructions"), ActiveFiles: []checkpoint.ActiveFileRecord{}},
 	}
 	p.Compatibility = checkpoint.Compatibility{
 		ActiveToolNames: []string{}, CapabilitiesHash: b.hash("capabilitiesHash"), EffectCapabilitiesHash: b.hash("effectCapabilitiesHash"),
