@@ -13,15 +13,10 @@ import (
 // library names the command runner in its errors.
 const library = "command"
 
-// Sentinels for errors.Is, one per code; each matches the runner's
-// failures with that code.
+// Sentinels for errors.Is, for the codes callers test: each matches the
+// runner's failures with that code.
 var (
 	ErrCanceled         = &hosterr.Error{Library: library, Code: hosterr.Canceled}
-	ErrDeadlineExceeded = &hosterr.Error{Library: library, Code: hosterr.DeadlineExceeded}
-	ErrInvalidInput     = &hosterr.Error{Library: library, Code: hosterr.InvalidInput}
-	ErrIO               = &hosterr.Error{Library: library, Code: hosterr.IOError}
-	ErrLimitExceeded    = &hosterr.Error{Library: library, Code: hosterr.LimitExceeded}
-	ErrNotFound         = &hosterr.Error{Library: library, Code: hosterr.NotFound}
 	ErrPermissionDenied = &hosterr.Error{Library: library, Code: hosterr.PermissionDenied}
 	ErrUnavailable      = &hosterr.Error{Library: library, Code: hosterr.Unavailable}
 )

@@ -14,20 +14,11 @@ import (
 // library names the workspace in its errors.
 const library = "workspace"
 
-// Sentinels for errors.Is, one per code; each matches the workspace's
-// failures with that code.
+// Sentinels for errors.Is, for the codes callers test: each matches the
+// workspace's failures with that code.
 var (
-	ErrAlreadyExists      = &hosterr.Error{Library: library, Code: hosterr.AlreadyExists}
-	ErrCanceled           = &hosterr.Error{Library: library, Code: hosterr.Canceled}
-	ErrConflict           = &hosterr.Error{Library: library, Code: hosterr.Conflict}
-	ErrDeadlineExceeded   = &hosterr.Error{Library: library, Code: hosterr.DeadlineExceeded}
-	ErrInvalidInput       = &hosterr.Error{Library: library, Code: hosterr.InvalidInput}
-	ErrIO                 = &hosterr.Error{Library: library, Code: hosterr.IOError}
-	ErrLimitExceeded      = &hosterr.Error{Library: library, Code: hosterr.LimitExceeded}
-	ErrNotFound           = &hosterr.Error{Library: library, Code: hosterr.NotFound}
-	ErrPermissionDenied   = &hosterr.Error{Library: library, Code: hosterr.PermissionDenied}
-	ErrPreconditionFailed = &hosterr.Error{Library: library, Code: hosterr.PreconditionFailed}
-	ErrUnavailable        = &hosterr.Error{Library: library, Code: hosterr.Unavailable}
+	ErrNotFound         = &hosterr.Error{Library: library, Code: hosterr.NotFound}
+	ErrPermissionDenied = &hosterr.Error{Library: library, Code: hosterr.PermissionDenied}
 )
 
 // CodeOf maps any error to a port error code: the code of an *Error in the
