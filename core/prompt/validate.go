@@ -291,14 +291,10 @@ func validateCompletion(v any) error {
 }
 
 func normalizedDomains(v any) bool {
-	list, ok := v.([]any)
-	if !ok {
+	if !nonEmptyTextList(v) {
 		return false
 	}
-	for _, item := range list {
-		if !nonEmptyText(item) {
-			return false
-		}
+	for _, item := range v.([]any) {
 		d := item.(string)
 		if d != strings.ToLower(d) || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") || strings.Contains(d, "/") {
 			return false

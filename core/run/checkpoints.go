@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -110,7 +111,7 @@ func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerpr
 			ToolCallID: p.ToolCallID, ToolName: p.ToolName})
 	}
 	s.mu.Unlock()
-	slices.SortFunc(pending, func(a, b checkpoint.PendingApproval) int { return cmpString(a.RequestID, b.RequestID) })
+	slices.SortFunc(pending, func(a, b checkpoint.PendingApproval) int { return cmp.Compare(a.RequestID, b.RequestID) })
 	edits := cloneEdits(s.ev.writes)
 	if len(edits) > 500 {
 		edits = edits[len(edits)-500:]
@@ -165,16 +166,6 @@ func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerpr
 		Workspace: checkpoint.Workspace{ActiveFiles: files, DirtyStateSummary: summary, Instructions: instructions,
 			Root: &root, StateFingerprint: fingerprint},
 	}
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // loadResumeCheckpoint finds and checks the checkpoint a resume continues
