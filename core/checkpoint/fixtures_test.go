@@ -1,6 +1,10 @@
 package checkpoint
 
-import "github.com/galaxy-stack/conform/core/port"
+import (
+	"github.com/galaxy-stack/conform/core/port"
+
+	"github.com/galaxy-stack/conform/core/prompt"
+)
 
 // minimalPayload is a small valid payload with one seen tool call.
 func minimalPayload() Payload {
@@ -8,9 +12,9 @@ func minimalPayload() Payload {
 	return Payload{
 		AcceptanceCriteria: []Criterion{},
 		Approvals:          []string{},
-		Compatibility: Compatibility{ActiveToolNames: []string{"read_file"}, CapabilitiesHash: "sha256:c",
+		Compatibility: Compatibility{ActiveToolNames: []string{"read_file"}, Integrity: prompt.Integrity{CapabilitiesHash: "sha256:c",
 			EffectCapabilitiesHash: "sha256:e", ModelIdentity: "model", PromptHash: "sha256:p", PromptVersion: "v1",
-			RegistrySnapshotHash: "sha256:r", SystemPromptHash: "sha256:s", TaskContractHash: "sha256:t"},
+			RegistrySnapshotHash: "sha256:r", SystemPromptHash: "sha256:s", TaskContractHash: "sha256:t"}},
 		Constraints:      []string{},
 		Decisions:        []string{},
 		Edits:            []Edit{},

@@ -6,6 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // A generated case: a valid payload whose every redacted field carries a
@@ -134,7 +135,9 @@ var genCheckpointCase = rapid.Custom(func(t *rapid.T) genCase {
 			Pending: b.secretTexts("plan.pending")},
 	}
 	p.Compatibility = Compatibility{
-		ActiveToolNames:        make([]string, rapid.IntRange(0, 4).Draw(t, "tools.len")),
+		ActiveToolNames: make([]string, rapid.IntRange(0, 4).Draw(t, "tools.len")),
+	}
+	p.Compatibility.Integrity = prompt.Integrity{
 		CapabilitiesHash:       b.hash("capabilitiesHash"),
 		EffectCapabilitiesHash: b.hash("effectCapabilitiesHash"),
 		ModelIdentity:          b.text("modelIdentity"),

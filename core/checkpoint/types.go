@@ -1,6 +1,10 @@
 package checkpoint
 
-import "github.com/galaxy-stack/conform/core/port"
+import (
+	"github.com/galaxy-stack/conform/core/port"
+
+	"github.com/galaxy-stack/conform/core/prompt"
+)
 
 // A Checkpoint is the durable, provider-neutral run state of CONTRACTS §11:
 // the payload plus the content hash, creation time and reason. Raw model
@@ -59,17 +63,11 @@ type Criterion struct {
 }
 
 // Compatibility holds the values a resume must match exactly (CONTRACTS
-// §9.8, RUNTIME §21.4).
+// §9.8, RUNTIME §21.4): the prompt-side values core/prompt computes
+// ([prompt.Integrity]) and the names of the active tools.
 type Compatibility struct {
-	ActiveToolNames        []string `json:"activeToolNames"`
-	CapabilitiesHash       string   `json:"capabilitiesHash"`
-	EffectCapabilitiesHash string   `json:"effectCapabilitiesHash"`
-	ModelIdentity          string   `json:"modelIdentity"`
-	PromptHash             string   `json:"promptHash"`
-	PromptVersion          string   `json:"promptVersion"`
-	RegistrySnapshotHash   string   `json:"registrySnapshotHash"`
-	SystemPromptHash       string   `json:"systemPromptHash"`
-	TaskContractHash       string   `json:"taskContractHash"`
+	prompt.Integrity
+	ActiveToolNames []string `json:"activeToolNames"`
 }
 
 // CompletionEvidence holds the reviewed diff, or nil (JSON null).

@@ -133,12 +133,7 @@ func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerpr
 	return checkpoint.Payload{
 		AcceptanceCriteria: crit,
 		Approvals:          slices.Clone(s.ev.approvals),
-		Compatibility: checkpoint.Compatibility{
-			ActiveToolNames: s.activeToolNames(), CapabilitiesHash: integ.CapabilitiesHash,
-			EffectCapabilitiesHash: integ.EffectCapabilitiesHash, ModelIdentity: integ.ModelIdentity,
-			PromptHash: integ.PromptHash, PromptVersion: integ.PromptVersion, RegistrySnapshotHash: s.toolSet.SnapshotHash,
-			SystemPromptHash: integ.SystemPromptHash, TaskContractHash: integ.TaskContractHash,
-		},
+		Compatibility:      compatibility(*integ, s.toolSet.SnapshotHash, s.activeToolNames()),
 		CompletionEvidence: checkpoint.CompletionEvidence{DiffReview: clonePtr(s.ev.diffReview)},
 		Constraints:        append([]string{}, s.req.Constraints...),
 		Decisions:          slices.Clone(s.ev.decisions),
@@ -214,10 +209,7 @@ func (s *session) loadResumeCheckpoint() (*checkpoint.Checkpoint, error) {
 // checkpoint's evidence and counters (RUNTIME §10.3 step 9, §21.4–§21.6).
 func (s *session) restoreFrom(cp *checkpoint.Checkpoint) error {
 	target := checkpoint.ResumeTarget{
-		RunID: s.runID, TaskID: s.req.TaskID, WorkspaceRoot: s.req.WorkspaceRoot, ModelIdentity: s.integrity.ModelIdentity,
-		PromptHash: s.integrity.PromptHash, PromptVersion: s.integrity.PromptVersion, RegistrySnapshotHash: s.integrity.RegistrySnapshotHash,
-		CapabilitiesHash: s.integrity.CapabilitiesHash, EffectCapabilitiesHash: s.integrity.EffectCapabilitiesHash,
-		SystemPromptHash: s.integrity.SystemPromptHash, TaskContractHash: s.integrity.TaskContractHash,
+		RunID: s.runID, TaskID: s.req.TaskID, WorkspaceRoot: s.req.WorkspaceRoot, Integrity: *s.integrity,
 		NoProgressPolicy: checkpoint.NoProgressPolicy(s.budget.NoProgressPolicy), ObservationNudgeThresholds: s.budget.ObservationNudgeThresholds,
 	}
 	if err := checkpoint.CheckCompatibility(cp, target); err != nil {
@@ -300,4 +292,12 @@ func (s *session) restoreEvidence(cp *checkpoint.Checkpoint) {
 	if faults.On(faults.ResumeDropsEditEvidence) {
 		s.ev.writes = nil
 	}
+}
+
+// compatibility is the checkpoint's compatibility record: the run's
+// prompt integrity with the registry snapshot hash of its tool set, and its
+// active tool names.
+func compatibility(integ prompt.Integrity, snapshotHash string, active []string) checkpoint.Compatibility {
+	integ.RegistrySnapshotHash = snapshotHash
+	return checkpoint.Compatibility{Integrity: integ, ActiveToolNames: active}
 }

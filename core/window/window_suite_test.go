@@ -10,6 +10,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/window"
 	"github.com/galaxy-stack/conform/internal/suite"
 )
@@ -26,9 +27,9 @@ func evidencePayload(n int) checkpoint.Payload {
 	p := checkpoint.Payload{
 		AcceptanceCriteria: []checkpoint.Criterion{},
 		Approvals:          []string{},
-		Compatibility: checkpoint.Compatibility{ActiveToolNames: []string{"read_file"}, CapabilitiesHash: "sha256:c",
+		Compatibility: checkpoint.Compatibility{ActiveToolNames: []string{"read_file"}, Integrity: prompt.Integrity{CapabilitiesHash: "sha256:c",
 			EffectCapabilitiesHash: "sha256:e", ModelIdentity: "model", PromptHash: "sha256:p", PromptVersion: "v1",
-			RegistrySnapshotHash: "sha256:r", SystemPromptHash: "sha256:s", TaskContractHash: "sha256:t"},
+			RegistrySnapshotHash: "sha256:r", SystemPromptHash: "sha256:s", TaskContractHash: "sha256:t"}},
 		Constraints:      []string{},
 		Decisions:        []string{},
 		Edits:            []checkpoint.Edit{},
