@@ -32,8 +32,8 @@
 // (corefaults_test.go) runs the scenario fixtures of matrix items 43–45
 // (fixtures/matrix) against the reference host: each passes with every
 // fault off and fails with each fault it is meant to catch. That test
-// lives in matrix, not here, so that core imports nothing above it, not
-// even in its tests.
+// lives in matrix, not here, so that this package's tests import nothing
+// above core.
 //
 // # Scope
 //
