@@ -3,6 +3,10 @@
 // built-in host "doubles" that serves them beside the reference host's real
 // tools.
 //
+// It is a host, filed under hosts: its handler wraps the reference host's
+// and it uses none of the deterministic doubles of the top-level doubles
+// folder (model, store, clock), which import only core.
+//
 // These are doubles, not adapters: they run no process, open no preview
 // server, reach no network, read no media and ask no user. They keep their
 // state (artifacts, command sessions, previews and their sequence numbers)
