@@ -31,7 +31,7 @@ var aliases = map[string]string{
 	"checkpoint": "core/checkpoint", "approval": "core/approval", "prompt": "core/prompt", "window": "core/window",
 	"guard": "core/guard", "run": "core/run", "wire": "hosts/wire", "kit": "hosts/wire/kit", "reference": "hosts/reference",
 	"refws": "hosts/reference/workspace", "refcmd": "hosts/reference/command",
-	"dhost": "doubles/host", "dmodel": "doubles/model", "dstore": "doubles/store", "dclock": "doubles/clock",
+	"dhost": "hosts/doubles", "dmodel": "doubles/model", "dstore": "doubles/store", "dclock": "doubles/clock",
 }
 
 // A citation is one spec a map names: its package directory and the

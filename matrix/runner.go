@@ -91,7 +91,7 @@ func newTarget(cfg Config) (*target, error) {
 		return nil, &InvocationError{Err: err}
 	}
 	if cfg.Mutant != "" {
-		if _, err := builtin.Handler(cfg.Host, cfg.Mutant); err != nil {
+		if err := builtin.Check(cfg.Host, cfg.Mutant); err != nil {
 			return nil, &InvocationError{Err: fmt.Errorf("--mutant %q: %w (see `conform host mutants`)", cfg.Mutant, err)}
 		}
 		argv = append(argv, "--mutant", cfg.Mutant)

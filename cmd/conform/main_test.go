@@ -17,12 +17,12 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
-	"github.com/galaxy-stack/conform/internal/testhost"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -70,7 +70,7 @@ func testHost() {
 		zooHost(os.Args[2], os.Args[3], len(os.Args) == 5)
 	}
 	if len(os.Args) == 3 && (os.Args[1] == "hang" || os.Args[1] == "hang-hard") {
-		testhost.ServeHanging(testhost.Hanging{Marker: os.Args[2], Hard: os.Args[1] == "hang-hard"})
+		hosttest.ServeHanging(hosttest.Hanging{Marker: os.Args[2], Hard: os.Args[1] == "hang-hard"})
 	}
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: testhost missing-name|unknown-field|hang MARKER|hang-hard MARKER")

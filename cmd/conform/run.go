@@ -226,7 +226,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		return usagef("run: %v", err)
 	}
 	if f.mutant != "" {
-		if _, err := builtin.Handler(f.host, f.mutant); err != nil {
+		if err := builtin.Check(f.host, f.mutant); err != nil {
 			return usagef("run: --mutant %q: %v (see `conform host mutants`)", f.mutant, err)
 		}
 		argv = append(argv, "--mutant", f.mutant)

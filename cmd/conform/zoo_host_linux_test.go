@@ -15,7 +15,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/galaxy-stack/conform/internal/testhost"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -216,7 +216,7 @@ func (z *zoo) start() {
 
 // spawn starts a long sleep that inherits stderr and records its PID.
 func (z *zoo) spawn(attr *syscall.SysProcAttr, env []string) {
-	recordPID(z.dir, testhost.SpawnSleep(attr, env))
+	recordPID(z.dir, hosttest.SpawnSleep(attr, env))
 }
 
 // fromHarness handles one line the harness sent.

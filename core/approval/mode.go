@@ -4,12 +4,13 @@ import (
 	"slices"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/port"
 )
 
 // Modes returns the task modes in the order of CONTRACTS §3.
 func Modes() []string {
-	return []string{catalog.ModeAuto, catalog.ModeScaffold, catalog.ModeRefactor,
-		catalog.ModeReviewOnly, catalog.ModeValidateOnly}
+	return []string{port.ModeAuto, port.ModeScaffold, port.ModeRefactor,
+		port.ModeReviewOnly, port.ModeValidateOnly}
 }
 
 // modeAllows applies the task-mode filter of CONTRACTS §3.1

@@ -63,15 +63,6 @@ const (
 	OwnerMCP       = "mcp"
 )
 
-// Task modes, which filter the catalog (CONTRACTS §3, §3.1).
-const (
-	ModeAuto         = "auto"
-	ModeScaffold     = "scaffold"
-	ModeRefactor     = "refactor"
-	ModeReviewOnly   = "review_only"
-	ModeValidateOnly = "validate_only"
-)
-
 // Permissions the core catalog uses (CONTRACTS §6.3).
 const (
 	PermCoreArtifacts   = "core.artifacts"

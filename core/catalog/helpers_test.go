@@ -18,7 +18,7 @@ func fullOptions(mode string) catalog.Options {
 
 // fullRegistry is the registry of fullOptions("auto").
 func fullRegistry() *catalog.Registry {
-	s, err := catalog.NewSnapshot(fullOptions(catalog.ModeAuto))
+	s, err := catalog.NewSnapshot(fullOptions(port.ModeAuto))
 	if err != nil {
 		panic(err)
 	}

@@ -1,5 +1,7 @@
 package catalog
 
+import "github.com/galaxy-stack/conform/core/port"
+
 // AllowedInMode reports whether the task mode lets the model see d
 // (CONTRACTS §3.1 with its audit correction): every tool in "auto",
 // "scaffold" and "refactor"; in "review_only" the tools with mutability
@@ -9,9 +11,9 @@ package catalog
 // rejects unknown modes before a registry is built.
 func AllowedInMode(d Descriptor, mode string) bool {
 	switch mode {
-	case ModeReviewOnly:
+	case port.ModeReviewOnly:
 		return d.Mutability == MutabilityRead || d.ID == "research.search" || d.ID == "research.fetch"
-	case ModeValidateOnly:
+	case port.ModeValidateOnly:
 		return d.Mutability == MutabilityRead || d.ID == "project.validate"
 	}
 	return true

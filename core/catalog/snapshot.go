@@ -67,7 +67,7 @@ func (s Snapshot) Clone() Snapshot {
 func NewSnapshot(opts Options) (Snapshot, error) {
 	mode := opts.Mode
 	if mode == "" {
-		mode = ModeAuto
+		mode = port.ModeAuto
 	}
 	var descriptors []Descriptor
 	if opts.Descriptors == nil {

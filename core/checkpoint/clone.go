@@ -58,7 +58,7 @@ func clonePayload(p Payload) Payload {
 		v.Paths = slices.Clone(v.Paths)
 		return v
 	})
-	out.Workspace.ActiveFiles = cloneEach(p.Workspace.ActiveFiles, func(f ActiveFile) ActiveFile {
+	out.Workspace.ActiveFiles = cloneEach(p.Workspace.ActiveFiles, func(f ActiveFileRecord) ActiveFileRecord {
 		f.ContentHash = clonePtr(f.ContentHash)
 		f.EndLine = clonePtr(f.EndLine)
 		f.StartLine = clonePtr(f.StartLine)

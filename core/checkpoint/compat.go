@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // CodeCheckpointIncompatible is the runtime error code of a refused resume
@@ -13,18 +15,14 @@ const CodeCheckpointIncompatible = "CHECKPOINT_INCOMPATIBLE"
 // ResumeTarget is what a resuming run would continue with; a checkpoint is
 // compatible only when it recorded exactly these values (CONTRACTS §9.8).
 type ResumeTarget struct {
-	RunID                  string
-	TaskID                 string
-	WorkspaceRoot          string
-	ModelIdentity          string // the identity key (RUNTIME §33.5)
-	PromptHash             string
-	PromptVersion          string
-	RegistrySnapshotHash   string
-	CapabilitiesHash       string // prompt.CapabilitiesHash: probe times left out
-	EffectCapabilitiesHash string // prompt.EffectCapabilitiesHash
-	SystemPromptHash       string
-	TaskContractHash       string
-	NoProgressPolicy       NoProgressPolicy
+	RunID         string
+	TaskID        string
+	WorkspaceRoot string
+	// Integrity holds the run's prompt-side values: its ModelIdentity is
+	// the identity key (RUNTIME §33.5), its CapabilitiesHash leaves probe
+	// times out (prompt.CapabilitiesHash).
+	prompt.Integrity
+	NoProgressPolicy NoProgressPolicy
 	// ObservationNudgeThresholds are the run's thresholds; they are
 	// normalized (sorted, deduplicated) before comparison (DECISIONS 25).
 	ObservationNudgeThresholds []int64

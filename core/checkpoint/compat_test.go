@@ -8,10 +8,8 @@ import (
 // targetOf returns the resume target that cp matches.
 func targetOf(cp *Checkpoint) ResumeTarget {
 	c := cp.Compatibility
-	return ResumeTarget{RunID: cp.RunID, TaskID: cp.TaskID, WorkspaceRoot: *cp.Workspace.Root, ModelIdentity: c.ModelIdentity,
-		PromptHash: c.PromptHash, PromptVersion: c.PromptVersion, RegistrySnapshotHash: c.RegistrySnapshotHash,
-		CapabilitiesHash: c.CapabilitiesHash, EffectCapabilitiesHash: c.EffectCapabilitiesHash, SystemPromptHash: c.SystemPromptHash,
-		TaskContractHash: c.TaskContractHash, NoProgressPolicy: PolicyStrict, ObservationNudgeThresholds: []int64{3, 5}}
+	return ResumeTarget{RunID: cp.RunID, TaskID: cp.TaskID, WorkspaceRoot: *cp.Workspace.Root, Integrity: c.Integrity,
+		NoProgressPolicy: PolicyStrict, ObservationNudgeThresholds: []int64{3, 5}}
 }
 
 var _ = Describe("CheckCompatibility", func() {

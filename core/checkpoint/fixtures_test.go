@@ -1,14 +1,20 @@
 package checkpoint
 
+import (
+	"github.com/galaxy-stack/conform/core/port"
+
+	"github.com/galaxy-stack/conform/core/prompt"
+)
+
 // minimalPayload is a small valid payload with one seen tool call.
 func minimalPayload() Payload {
 	root := "/home/dev/project"
 	return Payload{
 		AcceptanceCriteria: []Criterion{},
 		Approvals:          []string{},
-		Compatibility: Compatibility{ActiveToolNames: []string{"read_file"}, CapabilitiesHash: "sha256:c",
+		Compatibility: Compatibility{ActiveToolNames: []string{"read_file"}, Integrity: prompt.Integrity{CapabilitiesHash: "sha256:c",
 			EffectCapabilitiesHash: "sha256:e", ModelIdentity: "model", PromptHash: "sha256:p", PromptVersion: "v1",
-			RegistrySnapshotHash: "sha256:r", SystemPromptHash: "sha256:s", TaskContractHash: "sha256:t"},
+			RegistrySnapshotHash: "sha256:r", SystemPromptHash: "sha256:s", TaskContractHash: "sha256:t"}},
 		Constraints:      []string{},
 		Decisions:        []string{},
 		Edits:            []Edit{},
@@ -27,7 +33,7 @@ func minimalPayload() Payload {
 		TokenLedgerRef:   "ledger://run-1",
 		Totals:           Totals{ToolCalls: 1, ModelTurns: 1},
 		Validation:       []ValidationRecord{},
-		Workspace:        Workspace{ActiveFiles: []ActiveFile{}, Instructions: []string{}, Root: &root},
+		Workspace:        Workspace{ActiveFiles: []ActiveFileRecord{}, Instructions: []string{}, Root: &root},
 	}
 }
 
@@ -60,7 +66,7 @@ func fullPayload() Payload {
 		Title: s("Docs"), ToolCallID: "call-2", Truncated: false, URL: "https://example.com/docs"}}
 	p.Validation = []ValidationRecord{{Command: "go test ./...", Detail: "ok", ID: "project.validate:test:.", Paths: []string{"a.go"},
 		Scope: ScopePaths, Sequence: 2, Status: ValidationPassed, WorkspaceFingerprint: "fp-2"}}
-	p.Workspace.ActiveFiles = []ActiveFile{{ContentHash: s("sha256:after"), EndLine: n(9), Kind: KindFile, Path: "a.go", Reason: "edited", StartLine: n(1)}}
+	p.Workspace.ActiveFiles = []ActiveFileRecord{{ActiveFile: port.ActiveFile{ContentHash: s("sha256:after"), Kind: string(KindFile), Path: "a.go"}, EndLine: n(9), Reason: "edited", StartLine: n(1)}}
 	p.Workspace.DirtyStateSummary = s("1 file changed")
 	p.Workspace.Instructions = []string{"follow AGENTS.md"}
 	p.Workspace.StateFingerprint = s("fp-2")

@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"pgregory.net/rapid"
+
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // A generated case: a valid payload whose every redacted field carries a
@@ -132,7 +135,9 @@ var genCheckpointCase = rapid.Custom(func(t *rapid.T) genCase {
 			Pending: b.secretTexts("plan.pending")},
 	}
 	p.Compatibility = Compatibility{
-		ActiveToolNames:        make([]string, rapid.IntRange(0, 4).Draw(t, "tools.len")),
+		ActiveToolNames: make([]string, rapid.IntRange(0, 4).Draw(t, "tools.len")),
+	}
+	p.Compatibility.Integrity = prompt.Integrity{
 		CapabilitiesHash:       b.hash("capabilitiesHash"),
 		EffectCapabilitiesHash: b.hash("effectCapabilitiesHash"),
 		ModelIdentity:          b.text("modelIdentity"),
@@ -215,7 +220,7 @@ var genCheckpointCase = rapid.Custom(func(t *rapid.T) genCase {
 		p.Validation = append(p.Validation, v)
 	}
 	p.Workspace = Workspace{DirtyStateSummary: b.optSecretText("workspace.dirtyStateSummary"), Instructions: b.secretTexts("workspace.instructions"),
-		ActiveFiles: []ActiveFile{}}
+		ActiveFiles: []ActiveFileRecord{}}
 	if rapid.Bool().Draw(t, "root") {
 		root := "/" + b.text("root")
 		p.Workspace.Root = &root
@@ -278,13 +283,13 @@ func (b *builder) research(i int, seen []string, toolCalls int64) ResearchSource
 }
 
 // activeFile draws an active file whose hash fits its kind.
-func (b *builder) activeFile() ActiveFile {
-	f := ActiveFile{Path: b.text("file.path")}
+func (b *builder) activeFile() ActiveFileRecord {
+	f := ActiveFileRecord{ActiveFile: port.ActiveFile{Path: b.text("file.path")}}
 	if rapid.Bool().Draw(b.t, "file.kind.present") {
-		f.Kind = rapid.SampledFrom(EntryKinds()).Draw(b.t, "file.kind")
+		f.Kind = string(rapid.SampledFrom(EntryKinds()).Draw(b.t, "file.kind"))
 	}
 	switch {
-	case f.Kind.HashFree():
+	case EntryKind(f.Kind).HashFree():
 	case f.Kind != "":
 		h := b.hash("file.hash")
 		f.ContentHash = &h

@@ -1,5 +1,11 @@
 package checkpoint
 
+import (
+	"github.com/galaxy-stack/conform/core/port"
+
+	"github.com/galaxy-stack/conform/core/prompt"
+)
+
 // A Checkpoint is the durable, provider-neutral run state of CONTRACTS §11:
 // the payload plus the content hash, creation time and reason. Raw model
 // thinking and raw tool output are never part of it. JSON names are exact.
@@ -57,17 +63,11 @@ type Criterion struct {
 }
 
 // Compatibility holds the values a resume must match exactly (CONTRACTS
-// §9.8, RUNTIME §21.4).
+// §9.8, RUNTIME §21.4): the prompt-side values core/prompt computes
+// ([prompt.Integrity]) and the names of the active tools.
 type Compatibility struct {
-	ActiveToolNames        []string `json:"activeToolNames"`
-	CapabilitiesHash       string   `json:"capabilitiesHash"`
-	EffectCapabilitiesHash string   `json:"effectCapabilitiesHash"`
-	ModelIdentity          string   `json:"modelIdentity"`
-	PromptHash             string   `json:"promptHash"`
-	PromptVersion          string   `json:"promptVersion"`
-	RegistrySnapshotHash   string   `json:"registrySnapshotHash"`
-	SystemPromptHash       string   `json:"systemPromptHash"`
-	TaskContractHash       string   `json:"taskContractHash"`
+	prompt.Integrity
+	ActiveToolNames []string `json:"activeToolNames"`
 }
 
 // CompletionEvidence holds the reviewed diff, or nil (JSON null).
@@ -208,20 +208,21 @@ type ValidationRecord struct {
 // Workspace is the workspace state of the checkpoint. Root,
 // DirtyStateSummary and StateFingerprint nil are JSON null.
 type Workspace struct {
-	ActiveFiles       []ActiveFile `json:"activeFiles"`
-	DirtyStateSummary *string      `json:"dirtyStateSummary"`
-	Instructions      []string     `json:"instructions"`
-	Root              *string      `json:"root"`
-	StateFingerprint  *string      `json:"stateFingerprint"`
+	ActiveFiles       []ActiveFileRecord `json:"activeFiles"`
+	DirtyStateSummary *string            `json:"dirtyStateSummary"`
+	Instructions      []string           `json:"instructions"`
+	Root              *string            `json:"root"`
+	StateFingerprint  *string            `json:"stateFingerprint"`
 }
 
-// ActiveFile is one inspected or written entry. Kind and Reason empty and
-// the lines nil mean absent; ContentHash nil is JSON null.
-type ActiveFile struct {
-	ContentHash *string   `json:"contentHash"`
-	EndLine     *int64    `json:"endLine,omitempty"`
-	Kind        EntryKind `json:"kind,omitempty"`
-	Path        string    `json:"path"`
-	Reason      string    `json:"reason,omitempty"`
-	StartLine   *int64    `json:"startLine,omitempty"`
+// An ActiveFileRecord is one inspected or written entry: the file as the
+// workspace fingerprint binds it ([port.ActiveFile]: path, kind, content
+// hash) with the lines and the reason the checkpoint keeps beside it. Kind
+// and Reason empty and the lines nil mean absent; ContentHash nil is JSON
+// null.
+type ActiveFileRecord struct {
+	port.ActiveFile
+	EndLine   *int64 `json:"endLine,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	StartLine *int64 `json:"startLine,omitempty"`
 }

@@ -56,37 +56,24 @@ func (c *checker) checkRelations(cp any) {
 		id, _ := member(rec, "toolCallId")
 		return seen[id]
 	}
-	for i, e := range get("edits") {
-		if !known(e) {
-			c.add(indexPath("edits", i)+".toolCallId", "Edit toolCallId is absent from seenToolCallIds.")
-		}
-		if exceeds(e) {
-			c.add(indexPath("edits", i)+".sequence", "Edit sequence exceeds totals.toolCalls.")
-		}
-	}
-	for i, v := range get("validation") {
-		if exceeds(v) {
-			c.add(indexPath("validation", i)+".sequence", "Validation sequence exceeds totals.toolCalls.")
-		}
-	}
-	for i, r := range get("researchSources") {
-		if !known(r) {
-			c.add(indexPath("researchSources", i)+".toolCallId", "Research source toolCallId is absent from seenToolCallIds.")
-		}
-		if exceeds(r) {
-			c.add(indexPath("researchSources", i)+".sequence", "Research source sequence exceeds totals.toolCalls.")
+	// relate checks each record of list key: its toolCallId is a seen one
+	// (unless unseen is "") and its sequence within the totals (unless
+	// late is ""), adding those messages when it is not.
+	relate := func(key, unseen, late string) {
+		for i, rec := range get(key) {
+			if unseen != "" && !known(rec) {
+				c.add(indexPath(key, i)+".toolCallId", unseen)
+			}
+			if late != "" && exceeds(rec) {
+				c.add(indexPath(key, i)+".sequence", late)
+			}
 		}
 	}
-	for i, call := range get("lastToolCalls") {
-		if !known(call) {
-			c.add(indexPath("lastToolCalls", i)+".toolCallId", "Tool call is absent from seenToolCallIds.")
-		}
-	}
-	for i, a := range approvals {
-		if !known(a) {
-			c.add(indexPath("pendingApprovals", i)+".toolCallId", "Approval toolCallId is absent from seenToolCallIds.")
-		}
-	}
+	relate("edits", "Edit toolCallId is absent from seenToolCallIds.", "Edit sequence exceeds totals.toolCalls.")
+	relate("validation", "", "Validation sequence exceeds totals.toolCalls.")
+	relate("researchSources", "Research source toolCallId is absent from seenToolCallIds.", "Research source sequence exceeds totals.toolCalls.")
+	relate("lastToolCalls", "Tool call is absent from seenToolCallIds.", "")
+	relate("pendingApprovals", "Approval toolCallId is absent from seenToolCallIds.", "")
 	for i, cr := range criteria {
 		ids, _ := member(cr, "evidenceIds")
 		for j, id := range ids.([]any) {

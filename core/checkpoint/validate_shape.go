@@ -75,58 +75,33 @@ func isBool(v any) bool {
 // checkNoProgress checks a present noProgress member.
 func (c *checker) checkNoProgress(np any) {
 	const p = "noProgress"
-	if !isObjectLike(np) {
-		c.add(p, "noProgress must be an object when present.")
+	if !c.record(np, p, "noProgress must be an object when present.", "episodes", "failedToolFamilies", "hostStateVersions",
+		"observationNudgeThresholds", "observationFamilies", "policy", "previousTool", "toolCycleSuffix") {
 		return
 	}
-	c.rejectUnknown(np, p, "episodes", "failedToolFamilies", "hostStateVersions", "observationNudgeThresholds",
-		"observationFamilies", "policy", "previousTool", "toolCycleSuffix")
-	if v, _ := member(np, "episodes"); !nonNegativeInteger(v) {
-		c.add(p+".episodes", "episodes must be a non-negative integer.")
-	}
+	c.need(np, p, "episodes", nonNegativeInteger, "episodes must be a non-negative integer.")
 	if v, _ := member(np, "failedToolFamilies"); !isArray(v) {
 		c.add(p+".failedToolFamilies", "failedToolFamilies must be an array.")
 	} else {
-		c.checkFamilies(v, p+".failedToolFamilies", "Failure family")
+		c.checkFamilies(v.([]any), p+".failedToolFamilies", "Failure family")
 	}
-	if v, ok := member(np, "hostStateVersions"); ok {
+	if arr, ok := c.boundedArray(np, p, "hostStateVersions", 128); ok {
 		path := p + ".hostStateVersions"
-		if arr, isArr := v.([]any); !isArr {
-			c.add(path, "hostStateVersions must be an array when present.")
-		} else {
-			if len(arr) > 128 {
-				c.add(path, "hostStateVersions must contain at most 128 entries.")
+		for i, entry := range arr {
+			ep := indexPath(path, i)
+			if !isRecord(entry) {
+				c.add(ep, "Host state version must be an object.")
+				continue
 			}
-			for i, entry := range arr {
-				ep := indexPath(path, i)
-				if !isRecord(entry) {
-					c.add(ep, "Host state version must be an object.")
-					continue
-				}
-				c.rejectUnknown(entry, ep, "key", "value")
-				if k, _ := member(entry, "key"); !nonEmptyString(k) {
-					c.add(ep+".key", "key is required.")
-				}
-				if val, _ := member(entry, "value"); !nonEmptyString(val) {
-					c.add(ep+".value", "value is required.")
-				}
-			}
+			c.rejectUnknown(entry, ep, "key", "value")
+			c.need(entry, ep, "key", nonEmptyString, "key is required.")
+			c.need(entry, ep, "value", nonEmptyString, "value is required.")
 		}
 	}
-	if v, ok := member(np, "observationFamilies"); ok {
-		path := p + ".observationFamilies"
-		if arr, isArr := v.([]any); !isArr {
-			c.add(path, "observationFamilies must be an array when present.")
-		} else {
-			if len(arr) > 128 {
-				c.add(path, "observationFamilies must contain at most 128 entries.")
-			}
-			c.checkFamilies(v, path, "Observation family")
-		}
+	if arr, ok := c.boundedArray(np, p, "observationFamilies", 128); ok {
+		c.checkFamilies(arr, p+".observationFamilies", "Observation family")
 	}
-	if v, ok := member(np, "policy"); ok && !oneOf(v, PolicyAdvisory, PolicyStrict) {
-		c.add(p+".policy", "policy must be advisory or strict.")
-	}
+	c.may(np, p, "policy", in(PolicyAdvisory, PolicyStrict), "policy must be advisory or strict.")
 	if v, ok := member(np, "observationNudgeThresholds"); ok {
 		path := p + ".observationNudgeThresholds"
 		arr, isArr := v.([]any)
@@ -149,63 +124,42 @@ func (c *checker) checkNoProgress(np any) {
 	}
 	if prev, ok := member(np, "previousTool"); !ok || prev != nil {
 		path := p + ".previousTool"
-		if !isObjectLike(prev) {
-			c.add(path, "previousTool must be an object or null.")
-		} else {
-			c.rejectUnknown(prev, path, "argumentsHash", "name", "repetitions")
-			if v, _ := member(prev, "argumentsHash"); !nonEmptyString(v) {
-				c.add(path+".argumentsHash", "argumentsHash is required.")
-			}
-			if v, _ := member(prev, "name"); !nonEmptyString(v) {
-				c.add(path+".name", "name is required.")
-			}
-			if v, _ := member(prev, "repetitions"); !positiveInteger(v) {
-				c.add(path+".repetitions", "repetitions must be positive.")
-			}
+		if c.record(prev, path, "previousTool must be an object or null.", "argumentsHash", "name", "repetitions") {
+			c.need(prev, path, "argumentsHash", nonEmptyString, "argumentsHash is required.")
+			c.need(prev, path, "name", nonEmptyString, "name is required.")
+			c.need(prev, path, "repetitions", positiveInteger, "repetitions must be positive.")
 		}
 	}
-	if v, ok := member(np, "toolCycleSuffix"); ok {
-		path := p + ".toolCycleSuffix"
-		if arr, isArr := v.([]any); !isArr {
-			c.add(path, "toolCycleSuffix must be an array when present.")
-		} else {
-			if len(arr) > 12 {
-				c.add(path, "toolCycleSuffix must contain at most 12 entries.")
-			}
-			for i, entry := range arr {
-				ep := indexPath(path, i)
-				if !isObjectLike(entry) {
-					c.add(ep, "Tool cycle entry must be an object.")
-					continue
-				}
-				c.rejectUnknown(entry, ep, "argumentsHash", "name")
-				if v, _ := member(entry, "argumentsHash"); !nonEmptyString(v) {
-					c.add(ep+".argumentsHash", "argumentsHash is required.")
-				}
-				if v, _ := member(entry, "name"); !nonEmptyString(v) {
-					c.add(ep+".name", "name is required.")
-				}
-			}
-		}
+	if arr, ok := c.boundedArray(np, p, "toolCycleSuffix", 12); ok {
+		c.records(arr, p+".toolCycleSuffix", "Tool cycle entry must be an object.", []string{"argumentsHash", "name"}, func(entry any, ep string) {
+			c.need(entry, ep, "argumentsHash", nonEmptyString, "argumentsHash is required.")
+			c.need(entry, ep, "name", nonEmptyString, "name is required.")
+		})
 	}
 }
 
-// checkFamilies checks failure or observation families ({count, key}).
-func (c *checker) checkFamilies(v any, path, label string) {
-	for i, family := range v.([]any) {
-		fp := indexPath(path, i)
-		if !isObjectLike(family) {
-			c.add(fp, label+" must be an object.")
-			continue
-		}
-		c.rejectUnknown(family, fp, "count", "key")
-		if k, _ := member(family, "key"); !nonEmptyString(k) {
-			c.add(fp+".key", label+" key is required.")
-		}
-		if n, _ := member(family, "count"); !positiveInteger(n) {
-			c.add(fp+".count", label+" count must be positive.")
-		}
+// boundedArray checks rec's optional member key (at path.key): when
+// present it must be an array of at most max entries. It returns the array
+// when the member is one.
+func (c *checker) boundedArray(rec any, path, key string, max int) ([]any, bool) {
+	v, present := member(rec, key)
+	if !present {
+		return nil, false
 	}
+	path += "." + key
+	arr, ok := c.array(v, path, key+" must be an array when present.")
+	if ok && len(arr) > max {
+		c.add(path, fmt.Sprintf("%s must contain at most %d entries.", key, max))
+	}
+	return arr, ok
+}
+
+// checkFamilies checks failure or observation families ({count, key}).
+func (c *checker) checkFamilies(arr []any, path, label string) {
+	c.records(arr, path, label+" must be an object.", []string{"count", "key"}, func(family any, fp string) {
+		c.need(family, fp, "key", nonEmptyString, label+" key is required.")
+		c.need(family, fp, "count", positiveInteger, label+" count must be positive.")
+	})
 }
 
 func isArray(v any) bool {
@@ -216,102 +170,62 @@ func isArray(v any) bool {
 // checkCriteria checks acceptanceCriteria.
 func (c *checker) checkCriteria(v any) {
 	const p = "acceptanceCriteria"
-	arr, ok := v.([]any)
+	arr, ok := c.array(v, p, "acceptanceCriteria must be an array.")
 	if !ok {
-		c.add(p, "acceptanceCriteria must be an array.")
 		return
 	}
-	for i, cr := range arr {
-		ip := indexPath(p, i)
-		if !isObjectLike(cr) {
-			c.add(ip, "Criterion must be an object.")
-			continue
-		}
-		c.rejectUnknown(cr, ip, "evidenceIds", "id", "required", "status", "text")
-		if x, _ := member(cr, "id"); !nonEmptyString(x) {
-			c.add(ip+".id", "Criterion id is required.")
-		}
-		if x, _ := member(cr, "text"); !nonEmptyString(x) {
-			c.add(ip+".text", "Criterion text is required.")
-		}
-		if x, _ := member(cr, "evidenceIds"); !stringArray(x) {
-			c.add(ip+".evidenceIds", "evidenceIds must be a string array.")
-		}
-		if x, _ := member(cr, "required"); !isBool(x) {
-			c.add(ip+".required", "Criterion required must be boolean.")
-		}
-		if x, _ := member(cr, "status"); !oneOf(x, CriterionPending, CriterionSatisfied, CriterionWaived) {
-			c.add(ip+".status", "Criterion status is invalid.")
-		}
-	}
+	known := []string{"evidenceIds", "id", "required", "status", "text"}
+	c.records(arr, p, "Criterion must be an object.", known, func(cr any, ip string) {
+		c.need(cr, ip, "id", nonEmptyString, "Criterion id is required.")
+		c.need(cr, ip, "text", nonEmptyString, "Criterion text is required.")
+		c.need(cr, ip, "evidenceIds", stringArray, "evidenceIds must be a string array.")
+		c.need(cr, ip, "required", isBool, "Criterion required must be boolean.")
+		c.need(cr, ip, "status", in(CriterionPending, CriterionSatisfied, CriterionWaived), "Criterion status is invalid.")
+	})
 }
 
 // checkCompatibility checks the compatibility record.
 func (c *checker) checkCompatibility(v any) {
 	const p = "compatibility"
-	if !isObjectLike(v) {
-		c.add(p, "compatibility is required.")
+	if !c.record(v, p, "compatibility is required.", "activeToolNames", "capabilitiesHash", "effectCapabilitiesHash", "modelIdentity",
+		"promptHash", "promptVersion", "registrySnapshotHash", "systemPromptHash", "taskContractHash") {
 		return
 	}
-	c.rejectUnknown(v, p, "activeToolNames", "capabilitiesHash", "effectCapabilitiesHash", "modelIdentity",
-		"promptHash", "promptVersion", "registrySnapshotHash", "systemPromptHash", "taskContractHash")
 	for _, f := range []string{"capabilitiesHash", "effectCapabilitiesHash", "modelIdentity", "promptHash",
 		"promptVersion", "registrySnapshotHash", "systemPromptHash", "taskContractHash"} {
-		if x, _ := member(v, f); !nonEmptyString(x) {
-			c.add(p+"."+f, f+" is required.")
-		}
+		c.need(v, p, f, nonEmptyString, f+" is required.")
 	}
-	if x, _ := member(v, "activeToolNames"); !stringArray(x) {
-		c.add(p+".activeToolNames", "activeToolNames must be a string array.")
-	}
+	c.need(v, p, "activeToolNames", stringArray, "activeToolNames must be a string array.")
 }
 
 // checkCompletionEvidence checks completionEvidence and its diff review.
 func (c *checker) checkCompletionEvidence(v any) {
 	const p = "completionEvidence"
-	if !isObjectLike(v) {
-		c.add(p, "completionEvidence is required.")
+	if !c.record(v, p, "completionEvidence is required.", "diffReview") {
 		return
 	}
-	c.rejectUnknown(v, p, "diffReview")
 	review, ok := member(v, "diffReview")
 	if ok && review == nil {
 		return
 	}
 	const rp = p + ".diffReview"
-	if !isObjectLike(review) {
-		c.add(rp, "diffReview must be an object or null.")
+	if !c.record(review, rp, "diffReview must be an object or null.", "diffHash", "sequence", "workspaceFingerprint") {
 		return
 	}
-	c.rejectUnknown(review, rp, "diffHash", "sequence", "workspaceFingerprint")
-	if x, _ := member(review, "diffHash"); !nonEmptyString(x) {
-		c.add(rp+".diffHash", "diffHash is required.")
-	}
-	if x, _ := member(review, "sequence"); !nonNegativeInteger(x) {
-		c.add(rp+".sequence", "sequence must be non-negative.")
-	}
-	if x, _ := member(review, "workspaceFingerprint"); !nonEmptyString(x) {
-		c.add(rp+".workspaceFingerprint", "workspaceFingerprint is required.")
-	}
+	c.need(review, rp, "diffHash", nonEmptyString, "diffHash is required.")
+	c.need(review, rp, "sequence", nonNegativeInteger, "sequence must be non-negative.")
+	c.need(review, rp, "workspaceFingerprint", nonEmptyString, "workspaceFingerprint is required.")
 }
 
 // checkPlan checks the plan buckets.
 func (c *checker) checkPlan(v any) {
 	const p = "plan"
-	if !isObjectLike(v) {
-		c.add(p, "plan is required.")
+	if !c.record(v, p, "plan is required.", "completed", "inProgress", "pending") {
 		return
 	}
-	c.rejectUnknown(v, p, "completed", "inProgress", "pending")
-	if x, _ := member(v, "completed"); !stringArray(x) {
-		c.add(p+".completed", "plan.completed must be a string array.")
-	}
-	if x, _ := member(v, "pending"); !stringArray(x) {
-		c.add(p+".pending", "plan.pending must be a string array.")
-	}
-	if x, ok := member(v, "inProgress"); !isNullOrString(x, ok) {
-		c.add(p+".inProgress", "plan.inProgress must be a string or null.")
-	}
+	c.need(v, p, "completed", stringArray, "plan.completed must be a string array.")
+	c.need(v, p, "pending", stringArray, "plan.pending must be a string array.")
+	c.needStringOrNull(v, p, "inProgress", "plan.inProgress must be a string or null.")
 }
 
 // isNullOrString is `v === null || typeof v === "string"` (a missing member

@@ -27,10 +27,13 @@
 //
 // Each fault has a spec in core/run (faults_test.go) that runs the same
 // scenario with the fault off and on and asserts the outcome changes. The
-// test of this package checks the registry, that every fault is switched at
-// exactly one place in core code, and runs the scenario fixtures of matrix
-// items 43–45 (fixtures/matrix) against the reference host: each passes with
-// every fault off and fails with each fault it is meant to catch.
+// test of this package checks the registry and that every fault is
+// switched at exactly one place in core code. matrix/selftest
+// (corefaults_test.go) runs the scenario fixtures of matrix items 43–45
+// (fixtures/matrix) against the reference host: each passes with every
+// fault off and fails with each fault it is meant to catch. That test
+// lives in matrix, not here, so that this package's tests import nothing
+// above core.
 //
 // # Scope
 //

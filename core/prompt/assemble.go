@@ -62,7 +62,7 @@ func WorkspaceRoot() *string {
 func Assemble(o Options) (Snapshot, error) {
 	mode := o.Mode
 	if !contains(modes, mode) {
-		mode = ModeAuto
+		mode = port.ModeAuto
 	}
 	complexity := o.Config.Complexity
 	if !contains(complexities, complexity) {

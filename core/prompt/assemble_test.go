@@ -11,6 +11,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
 
@@ -29,7 +30,7 @@ func baseOptions() prompt.Options {
 			NetworkAccess: prompt.AccessPolicyGated, WriteAccess: prompt.AccessPolicyGated,
 			TrustedWorkspaceInstructions: []prompt.TrustedInstruction{{Content: "Run focused tests.", Source: "AGENTS.md"}},
 		},
-		Capabilities: capabilities(), Mode: prompt.ModeAuto, RegistrySnapshotHash: "sha256:" + strings.Repeat("a", 64),
+		Capabilities: capabilities(), Mode: port.ModeAuto, RegistrySnapshotHash: "sha256:" + strings.Repeat("a", 64),
 		TaskID: "task-1", WorkspacePath: prompt.WorkspaceRoot(),
 	}
 }
@@ -118,13 +119,13 @@ var _ = Describe("Assemble: module structure (CONTRACTS §9.4–§9.5)", func() 
 			}
 			Expect(s.StaticEstimatedTokens).To(BeNumerically("<=", prompt.StaticTokenBudget))
 		},
-		Entry("coding, auto", "", prompt.ModeAuto, prompt.ComplexityStandard),
-		Entry("coding, review_only, simple", prompt.AgentCoding, prompt.ModeReviewOnly, prompt.ComplexitySimple),
-		Entry("coding, validate_only, complex", prompt.AgentCoding, prompt.ModeValidateOnly, prompt.ComplexityComplex),
-		Entry("coding, scaffold", prompt.AgentCoding, prompt.ModeScaffold, prompt.ComplexityStandard),
-		Entry("coding, refactor", prompt.AgentCoding, prompt.ModeRefactor, prompt.ComplexityStandard),
-		Entry("assistant", prompt.AgentAssistant, prompt.ModeAuto, prompt.ComplexityStandard),
-		Entry("research", prompt.AgentResearch, prompt.ModeAuto, prompt.ComplexityStandard),
+		Entry("coding, auto", "", port.ModeAuto, prompt.ComplexityStandard),
+		Entry("coding, review_only, simple", prompt.AgentCoding, port.ModeReviewOnly, prompt.ComplexitySimple),
+		Entry("coding, validate_only, complex", prompt.AgentCoding, port.ModeValidateOnly, prompt.ComplexityComplex),
+		Entry("coding, scaffold", prompt.AgentCoding, port.ModeScaffold, prompt.ComplexityStandard),
+		Entry("coding, refactor", prompt.AgentCoding, port.ModeRefactor, prompt.ComplexityStandard),
+		Entry("assistant", prompt.AgentAssistant, port.ModeAuto, prompt.ComplexityStandard),
+		Entry("research", prompt.AgentResearch, port.ModeAuto, prompt.ComplexityStandard),
 	)
 
 	It("states the facts the original's tests check, in conform's words (DECISIONS 30)", func() {
@@ -200,10 +201,10 @@ var _ = Describe("Assemble: module structure (CONTRACTS §9.4–§9.5)", func() 
 			o.Mode, o.Config.WriteAccess = mode, prompt.AccessAllowed
 			Expect(assemble(o).SystemPrompt).To(ContainSubstring(`"writeAccess":"` + want + `"`))
 		},
-		Entry("review_only", prompt.ModeReviewOnly, prompt.AccessDeniedByMode),
-		Entry("validate_only", prompt.ModeValidateOnly, prompt.AccessDeniedByMode),
-		Entry("auto", prompt.ModeAuto, prompt.AccessAllowed),
-		Entry("refactor", prompt.ModeRefactor, prompt.AccessAllowed),
+		Entry("review_only", port.ModeReviewOnly, prompt.AccessDeniedByMode),
+		Entry("validate_only", port.ModeValidateOnly, prompt.AccessDeniedByMode),
+		Entry("auto", port.ModeAuto, prompt.AccessAllowed),
+		Entry("refactor", port.ModeRefactor, prompt.AccessAllowed),
 	)
 
 	It("normalizes an unknown mode to auto and an unknown complexity to standard", func() {

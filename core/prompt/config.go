@@ -39,6 +39,15 @@ type CommandEnvironment struct {
 	TTY             bool     `json:"tty"`
 }
 
+// Argv returns the interpreter argv for command: the executable, the
+// arguments prefix, then command as one argument.
+func (c CommandEnvironment) Argv(command string) []string {
+	argv := make([]string, 0, len(c.ArgumentsPrefix)+2)
+	argv = append(argv, c.Executable)
+	argv = append(argv, c.ArgumentsPrefix...)
+	return append(argv, command)
+}
+
 // A TrustedInstruction is one workspace instruction the host validated and
 // promoted, with its provenance (CONTRACTS §9.1): Source names where it
 // came from (for example "AGENTS.md") and ContentHash, when set, the hash

@@ -3,6 +3,8 @@ package prompt
 import (
 	"strconv"
 	"strings"
+
+	"github.com/galaxy-stack/conform/core/port"
 )
 
 // DefaultOriginalRequest replaces a blank request in a task contract
@@ -81,7 +83,7 @@ func NewTaskContract(in ContractInput) TaskContract {
 		c.Complexity = ComplexityStandard
 	}
 	if !contains(modes, c.Mode) {
-		c.Mode = ModeAuto
+		c.Mode = port.ModeAuto
 	}
 	for i, cr := range in.AcceptanceCriteria {
 		text := jsTrim(cr.Text)

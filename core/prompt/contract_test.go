@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
 
@@ -26,7 +27,7 @@ var _ = Describe("NewTaskContract (CONTRACTS §9.7)", func() {
 				{ID: str("ac-3"), Text: "Defaults to required"},
 				{Text: "third plain"},
 			},
-			Complexity: prompt.ComplexitySimple, Mode: prompt.ModeRefactor, OriginalRequest: "Refactor the parser",
+			Complexity: prompt.ComplexitySimple, Mode: port.ModeRefactor, OriginalRequest: "Refactor the parser",
 			TaskID: "task-1", WorkspacePath: str("."),
 		})
 		Expect(c.AcceptanceCriteria).To(Equal([]prompt.ContractCriterion{
@@ -51,7 +52,7 @@ var _ = Describe("NewTaskContract (CONTRACTS §9.7)", func() {
 		Expect(c.OriginalRequest).To(Equal(prompt.DefaultOriginalRequest))
 		Expect(c.NormalizedOutcome).To(Equal(prompt.DefaultOriginalRequest))
 		Expect(c.Complexity).To(Equal(prompt.ComplexityStandard))
-		Expect(c.Mode).To(Equal(prompt.ModeAuto))
+		Expect(c.Mode).To(Equal(port.ModeAuto))
 		Expect(c.Constraints).To(Equal([]string{"keep API", " "}), "empty strings are dropped, blank ones kept (JavaScript filter(Boolean))")
 		Expect(c.WorkspacePath).To(BeNil())
 		o := prompt.NewTaskContract(prompt.ContractInput{OriginalRequest: " Fix it ", NormalizedOutcome: str(" Fixed "), TaskID: "t"})
@@ -66,7 +67,7 @@ var _ = Describe("NewTaskContract (CONTRACTS §9.7)", func() {
 		Expect(c.OriginalRequest).To(Equal(r.Goal))
 		Expect(c.NormalizedOutcome).To(Equal(r.Goal))
 		Expect(*c.WorkspacePath).To(Equal("."))
-		Expect(c.Mode).To(Equal(prompt.ModeAuto))
+		Expect(c.Mode).To(Equal(port.ModeAuto))
 		Expect(c.AcceptanceCriteria).To(Equal([]prompt.ContractCriterion{{ID: "parser-regression", Required: true, Text: "The reported parser case passes."}}))
 	})
 })

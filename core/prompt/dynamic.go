@@ -17,7 +17,7 @@ func scopeText(o Options, mode, complexity string) string {
 	if write == "" {
 		write = AccessPolicyGated
 	}
-	if mode == ModeReviewOnly || mode == ModeValidateOnly {
+	if mode == port.ModeReviewOnly || mode == port.ModeValidateOnly {
 		write = AccessDeniedByMode
 	}
 	host := DefaultHostEnvironment()
@@ -103,13 +103,13 @@ func stateText(summary *string) string {
 func taskModeText(mode, complexity string) string {
 	var policy string
 	switch mode {
-	case ModeReviewOnly:
+	case port.ModeReviewOnly:
 		policy = "Review only: inspect, then report findings ordered by severity with path, line and evidence. Host policy denies workspace changes and command execution."
-	case ModeValidateOnly:
+	case port.ModeValidateOnly:
 		policy = "Validate only: do not edit files. Detect the project, run the constrained project validation tool, and classify each outcome as pass, failure, timeout, skipped or pre-existing failure."
-	case ModeScaffold:
+	case port.ModeScaffold:
 		policy = "Scaffold: inspect the existing toolchain, build the smallest runnable baseline and verify that it builds or starts. Build the app or tool that was asked for, not a placeholder or marketing page."
-	case ModeRefactor:
+	case port.ModeRefactor:
 		policy = "Refactor: keep behavior unchanged, inspect or add focused regression coverage first, add no unrelated features, and verify behavior before and after."
 	default:
 		policy = "Auto: choose the narrowest workflow that fits the request and the observed repository state."

@@ -1,5 +1,7 @@
 package prompt
 
+import "github.com/galaxy-stack/conform/core/port"
+
 // Prompt version and budget (CONTRACTS §9.4). The module texts are
 // conform's own words under conform's own version (DECISIONS 30); the
 // original's version was "ai-coder-single/2.8.0".
@@ -39,15 +41,6 @@ const (
 	AgentCoding    = "coding"
 	AgentAssistant = "assistant"
 	AgentResearch  = "research"
-)
-
-// Task modes (CONTRACTS §3); the default is ModeAuto.
-const (
-	ModeAuto         = "auto"
-	ModeRefactor     = "refactor"
-	ModeReviewOnly   = "review_only"
-	ModeScaffold     = "scaffold"
-	ModeValidateOnly = "validate_only"
 )
 
 // Host operating systems (CONTRACTS §9.2).
@@ -110,7 +103,7 @@ var (
 	complexities     = []string{ComplexitySimple, ComplexityStandard, ComplexityComplex}
 	accessValues     = []string{AccessAllowed, AccessDenied, AccessPolicyGated}
 	agentProfiles    = []string{AgentCoding, AgentAssistant, AgentResearch}
-	modes            = []string{ModeAuto, ModeRefactor, ModeReviewOnly, ModeScaffold, ModeValidateOnly}
+	modes            = []string{port.ModeAuto, port.ModeRefactor, port.ModeReviewOnly, port.ModeScaffold, port.ModeValidateOnly}
 	operatingSystems = []string{OSDarwin, OSLinux, OSWin32, OSUnknown}
 	shells           = []string{ShellBash, ShellCmd, ShellFish, ShellPowerShell, ShellSh, ShellUnknown, ShellZsh}
 	pathStyles       = []string{PathPosix, PathWindows, PathUnknown}

@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/canon"
-	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
 
@@ -37,7 +37,7 @@ var _ = Describe("Prompt hash (CONTRACTS §9.6, DECISIONS 32; S000 item 16)", fu
 	})
 
 	It("changes when a lazy tool is activated, and not with the activation order", func() {
-		r := fullRegistry(catalog.ModeAuto)
+		r := fullRegistry(port.ModeAuto)
 		o := baseOptions()
 		o.RegistrySnapshotHash = r.ActiveHash()
 		before := hashOf(o)
@@ -47,7 +47,7 @@ var _ = Describe("Prompt hash (CONTRACTS §9.6, DECISIONS 32; S000 item 16)", fu
 		after := hashOf(o)
 		Expect(after).NotTo(Equal(before))
 
-		other := fullRegistry(catalog.ModeAuto)
+		other := fullRegistry(port.ModeAuto)
 		Expect(other.Activate("research.search")).To(BeTrue())
 		Expect(other.Activate("command.session")).To(BeTrue())
 		o.RegistrySnapshotHash = other.ActiveHash()
@@ -66,10 +66,10 @@ var _ = Describe("Prompt hash (CONTRACTS §9.6, DECISIONS 32; S000 item 16)", fu
 		Entry("network access allowed", func(o *prompt.Options) { o.Config.NetworkAccess = prompt.AccessAllowed }),
 		Entry("write access denied", func(o *prompt.Options) { o.Config.WriteAccess = prompt.AccessDenied }),
 		Entry("write access allowed", func(o *prompt.Options) { o.Config.WriteAccess = prompt.AccessAllowed }),
-		Entry("mode review_only", func(o *prompt.Options) { o.Mode = prompt.ModeReviewOnly }),
-		Entry("mode validate_only", func(o *prompt.Options) { o.Mode = prompt.ModeValidateOnly }),
-		Entry("mode scaffold", func(o *prompt.Options) { o.Mode = prompt.ModeScaffold }),
-		Entry("mode refactor", func(o *prompt.Options) { o.Mode = prompt.ModeRefactor }),
+		Entry("mode review_only", func(o *prompt.Options) { o.Mode = port.ModeReviewOnly }),
+		Entry("mode validate_only", func(o *prompt.Options) { o.Mode = port.ModeValidateOnly }),
+		Entry("mode scaffold", func(o *prompt.Options) { o.Mode = port.ModeScaffold }),
+		Entry("mode refactor", func(o *prompt.Options) { o.Mode = port.ModeRefactor }),
 		Entry("complexity simple", func(o *prompt.Options) { o.Config.Complexity = prompt.ComplexitySimple }),
 		Entry("complexity complex", func(o *prompt.Options) { o.Config.Complexity = prompt.ComplexityComplex }),
 		Entry("shell", func(o *prompt.Options) { o.Config.HostEnvironment.Command.Shell = prompt.ShellBash }),
@@ -106,7 +106,7 @@ var _ = Describe("Prompt hash (CONTRACTS §9.6, DECISIONS 32; S000 item 16)", fu
 
 	It("does not change with writeAccess where the mode denies writes anyway", func() {
 		a, b := baseOptions(), baseOptions()
-		a.Mode, b.Mode = prompt.ModeReviewOnly, prompt.ModeReviewOnly
+		a.Mode, b.Mode = port.ModeReviewOnly, port.ModeReviewOnly
 		a.Config.WriteAccess, b.Config.WriteAccess = prompt.AccessAllowed, prompt.AccessDenied
 		Expect(hashOf(a)).To(Equal(hashOf(b)))
 	})
@@ -163,9 +163,9 @@ var _ = Describe("CheckCommandEnvironment (RUNTIME §10.3 step 7; S000 Commands)
 	})
 
 	It("applies only when command.run is in the active tool set", func() {
-		auto := fullRegistry(catalog.ModeAuto)
+		auto := fullRegistry(port.ModeAuto)
 		mismatch(prompt.CheckCommandEnvironment(prompt.Configuration{}, auto.CanonicalToolIDs()))
-		review := fullRegistry(catalog.ModeReviewOnly)
+		review := fullRegistry(port.ModeReviewOnly)
 		Expect(prompt.CheckCommandEnvironment(prompt.Configuration{}, review.CanonicalToolIDs())).To(Succeed())
 		Expect(prompt.CheckCommandEnvironment(prompt.Configuration{}, nil)).To(Succeed())
 	})

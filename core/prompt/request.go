@@ -1,6 +1,10 @@
 package prompt
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/galaxy-stack/conform/core/port"
+)
 
 // A Request is a validated run request (RUNTIME §4.1, AiCoderRunRequest;
 // CONTRACTS §9.3). Build one with [ParseRequest] (from JSON, which applies
@@ -85,7 +89,7 @@ type Research struct {
 // ModeOrDefault returns the task mode, "auto" when none is set.
 func (r Request) ModeOrDefault() string {
 	if r.Mode == "" {
-		return ModeAuto
+		return port.ModeAuto
 	}
 	return r.Mode
 }

@@ -166,51 +166,52 @@ func validateHostEnvironment(v any) error {
 }
 
 func validInstructions(v any) bool {
-	list, ok := v.([]any)
-	if !ok {
+	return everyObject(v, instructionFields, func(o canon.Object) bool {
+		h, hashed := o.Get("contentHash")
+		return nonEmptyText(get(o, "content")) && nonEmptyText(get(o, "source")) && (!hashed || nonEmptyText(h))
+	})
+}
+
+// everyObject reports whether v is an array of objects, each without a
+// member outside known, that all keep ok.
+func everyObject(v any, known []string, ok func(canon.Object) bool) bool {
+	list, isList := v.([]any)
+	if !isList {
 		return false
 	}
 	for _, item := range list {
-		o, ok := asObject(item)
-		if !ok {
-			return false
-		}
-		if _, extra := firstUnknown(o, instructionFields); extra {
-			return false
-		}
-		if !nonEmptyText(get(o, "content")) || !nonEmptyText(get(o, "source")) {
-			return false
-		}
-		if h, ok := o.Get("contentHash"); ok && !nonEmptyText(h) {
+		if o, isObject := closedObject(item, known); !isObject || !ok(o) {
 			return false
 		}
 	}
 	return true
 }
 
+// closedObject returns v as an object when it is one without a member
+// outside known.
+func closedObject(v any, known []string) (canon.Object, bool) {
+	o, ok := asObject(v)
+	if !ok {
+		return nil, false
+	}
+	if _, extra := firstUnknown(o, known); extra {
+		return nil, false
+	}
+	return o, true
+}
+
 // validContextData applies RUNTIME §4.3 item 8. Lengths are UTF-16 code
 // units. conform also refuses members other than source and content, which
 // the original would pass to the model unchecked.
 func validContextData(v any) bool {
-	list, ok := v.([]any)
-	if !ok || len(list) > maxContextItems {
+	if list, ok := v.([]any); ok && len(list) > maxContextItems {
 		return false
 	}
-	for _, item := range list {
-		o, ok := asObject(item)
-		if !ok {
-			return false
-		}
-		if _, extra := firstUnknown(o, contextItemFields); extra {
-			return false
-		}
+	return everyObject(v, contextItemFields, func(o canon.Object) bool {
 		src, okSrc := get(o, "source").(string)
 		content, okContent := get(o, "content").(string)
-		if !okSrc || !okContent || canon.UTF16Len(src) > maxContextSourceLen || canon.UTF16Len(content) > maxContextContent {
-			return false
-		}
-	}
-	return true
+		return okSrc && okContent && canon.UTF16Len(src) <= maxContextSourceLen && canon.UTF16Len(content) <= maxContextContent
+	})
 }
 
 // validateCriteria applies RUNTIME §4.3 item 17. Unknown members of a
@@ -220,28 +221,20 @@ func validateCriteria(req canon.Object) error {
 	if !ok {
 		return nil
 	}
-	list, ok := v.([]any)
-	if !ok {
-		return typeError("acceptanceCriteria is malformed.")
-	}
 	seen := map[string]bool{}
 	duplicate := false
-	for _, item := range list {
-		o, ok := asObject(item)
-		if !ok || !nonEmptyText(get(o, "id")) || !nonEmptyText(get(o, "text")) {
-			return typeError("acceptanceCriteria is malformed.")
-		}
-		if _, extra := firstUnknown(o, criterionFields); extra {
-			return typeError("acceptanceCriteria is malformed.")
-		}
-		if r, ok := o.Get("required"); ok {
-			if _, isBool := r.(bool); !isBool {
-				return typeError("acceptanceCriteria is malformed.")
-			}
+	wellFormed := everyObject(v, criterionFields, func(o canon.Object) bool {
+		r, hasRequired := o.Get("required")
+		if _, isBool := r.(bool); !nonEmptyText(get(o, "id")) || !nonEmptyText(get(o, "text")) || hasRequired && !isBool {
+			return false
 		}
 		id := get(o, "id").(string)
 		duplicate = duplicate || seen[id]
 		seen[id] = true
+		return true
+	})
+	if !wellFormed {
+		return typeError("acceptanceCriteria is malformed.")
 	}
 	if duplicate {
 		return typeError("acceptanceCriteria ids must be unique.")
@@ -298,14 +291,10 @@ func validateCompletion(v any) error {
 }
 
 func normalizedDomains(v any) bool {
-	list, ok := v.([]any)
-	if !ok {
+	if !nonEmptyTextList(v) {
 		return false
 	}
-	for _, item := range list {
-		if !nonEmptyText(item) {
-			return false
-		}
+	for _, item := range v.([]any) {
 		d := item.(string)
 		if d != strings.ToLower(d) || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") || strings.Contains(d, "/") {
 			return false
@@ -317,18 +306,7 @@ func normalizedDomains(v any) bool {
 // validAttachments applies RUNTIME §4.3 item 20; unknown members of an
 // attachment or its provenance are refused (the original ignores them).
 func validAttachments(v any) bool {
-	list, ok := v.([]any)
-	if !ok {
-		return false
-	}
-	for _, item := range list {
-		o, ok := asObject(item)
-		if !ok {
-			return false
-		}
-		if _, extra := firstUnknown(o, attachmentFields); extra {
-			return false
-		}
+	return everyObject(v, attachmentFields, func(o canon.Object) bool {
 		for _, f := range []string{"artifactId", "contentSha256", "mimeType", "name"} {
 			if !nonEmptyText(get(o, f)) {
 				return false
@@ -337,15 +315,9 @@ func validAttachments(v any) bool {
 		if get(o, "trust") != TrustUntrustedData || !oneOf(get(o, "retention"), retentions) {
 			return false
 		}
-		prov, ok := asObject(get(o, "provenance"))
-		if !ok || !nonEmptyText(get(prov, "source")) {
-			return false
-		}
-		if _, extra := firstUnknown(prov, provenanceFields); extra {
-			return false
-		}
-	}
-	return true
+		prov, ok := closedObject(get(o, "provenance"), provenanceFields)
+		return ok && nonEmptyText(get(prov, "source"))
+	})
 }
 
 func nonEmptyTextList(v any) bool {

@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
 
@@ -298,7 +299,7 @@ var _ = Describe("ParseRequest acceptance", func() {
 			"approvalProfile": "strict", "complexity": "simple", "networkAccess": "denied", "writeAccess": "denied"}}
 		r, err := parse(req)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(r.ModeOrDefault()).To(Equal(prompt.ModeAuto))
+		Expect(r.ModeOrDefault()).To(Equal(port.ModeAuto))
 		Expect(r.TokenProfileOrDefault()).To(Equal(prompt.TokenBalanced))
 		Expect(r.Prompt.Profile()).To(Equal(prompt.AgentCoding))
 		Expect(r.Completion).To(BeNil())

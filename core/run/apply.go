@@ -238,7 +238,7 @@ func researchChanged(a, b checkpoint.ResearchSource) bool {
 // activeFiles lists inspected and written paths with their latest written
 // hash and kind (RUNTIME §16.7); extra inspected paths and writes are
 // pending ones of the result being applied.
-func (s *session) activeFiles(extraInspected []string, extraWrites []port.Write) []checkpoint.ActiveFile {
+func (s *session) activeFiles(extraInspected []string, extraWrites []port.Write) []checkpoint.ActiveFileRecord {
 	type st struct {
 		hash *string
 		kind checkpoint.EntryKind
@@ -264,10 +264,10 @@ func (s *session) activeFiles(extraInspected []string, extraWrites []port.Write)
 		keys = append(keys, p)
 	}
 	sort.Strings(keys)
-	out := make([]checkpoint.ActiveFile, 0, len(keys))
+	out := make([]checkpoint.ActiveFileRecord, 0, len(keys))
 	for _, p := range keys {
 		l := latest[p]
-		out = append(out, checkpoint.ActiveFile{ContentHash: clonePtr(l.hash), Kind: l.kind, Path: p})
+		out = append(out, checkpoint.ActiveFileRecord{ActiveFile: port.ActiveFile{ContentHash: clonePtr(l.hash), Kind: string(l.kind), Path: p}})
 	}
 	return out
 }
@@ -277,7 +277,7 @@ func (s *session) captureFingerprint(extraInspected []string, extraWrites []port
 	if s.deps.Verifier == nil {
 		return "", effects.MissingVerifier()
 	}
-	var st WorkspaceState
+	var st port.WorkspaceState
 	err := safeCall(func() error {
 		var e error
 		st, e = s.deps.Verifier.Capture(s.ctx, WorkspaceInput{ActiveFiles: boundFiles(s.activeFiles(extraInspected, extraWrites))})

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,7 +36,7 @@ func (s *session) saveCheckpoint(ctx context.Context, reason checkpoint.Reason, 
 	files := s.activeFiles(nil, nil)
 	var summary, fingerprint *string
 	if s.deps.Verifier != nil {
-		var st WorkspaceState
+		var st port.WorkspaceState
 		err := safeCall(func() error {
 			var e error
 			st, e = s.deps.Verifier.Capture(ctx, WorkspaceInput{ActiveFiles: boundFiles(files)})
@@ -102,7 +103,7 @@ func persistenceCause(ctx context.Context) error {
 }
 
 // payload builds the checkpoint payload (RUNTIME §21.1).
-func (s *session) payload(files []checkpoint.ActiveFile, summary, fingerprint *string, phase checkpoint.Phase, increment int) checkpoint.Payload {
+func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerprint *string, phase checkpoint.Phase, increment int) checkpoint.Payload {
 	s.mu.Lock()
 	pending := make([]checkpoint.PendingApproval, 0, len(s.pending))
 	for _, p := range s.pending {
@@ -110,7 +111,7 @@ func (s *session) payload(files []checkpoint.ActiveFile, summary, fingerprint *s
 			ToolCallID: p.ToolCallID, ToolName: p.ToolName})
 	}
 	s.mu.Unlock()
-	slices.SortFunc(pending, func(a, b checkpoint.PendingApproval) int { return cmpString(a.RequestID, b.RequestID) })
+	slices.SortFunc(pending, func(a, b checkpoint.PendingApproval) int { return cmp.Compare(a.RequestID, b.RequestID) })
 	edits := cloneEdits(s.ev.writes)
 	if len(edits) > 500 {
 		edits = edits[len(edits)-500:]
@@ -132,12 +133,7 @@ func (s *session) payload(files []checkpoint.ActiveFile, summary, fingerprint *s
 	return checkpoint.Payload{
 		AcceptanceCriteria: crit,
 		Approvals:          slices.Clone(s.ev.approvals),
-		Compatibility: checkpoint.Compatibility{
-			ActiveToolNames: s.activeToolNames(), CapabilitiesHash: integ.CapabilitiesHash,
-			EffectCapabilitiesHash: integ.EffectCapabilitiesHash, ModelIdentity: integ.ModelIdentity,
-			PromptHash: integ.PromptHash, PromptVersion: integ.PromptVersion, RegistrySnapshotHash: s.toolSet.SnapshotHash,
-			SystemPromptHash: integ.SystemPromptHash, TaskContractHash: integ.TaskContractHash,
-		},
+		Compatibility:      compatibility(*integ, s.toolSet.SnapshotHash, s.activeToolNames()),
 		CompletionEvidence: checkpoint.CompletionEvidence{DiffReview: clonePtr(s.ev.diffReview)},
 		Constraints:        append([]string{}, s.req.Constraints...),
 		Decisions:          slices.Clone(s.ev.decisions),
@@ -165,16 +161,6 @@ func (s *session) payload(files []checkpoint.ActiveFile, summary, fingerprint *s
 		Workspace: checkpoint.Workspace{ActiveFiles: files, DirtyStateSummary: summary, Instructions: instructions,
 			Root: &root, StateFingerprint: fingerprint},
 	}
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // loadResumeCheckpoint finds and checks the checkpoint a resume continues
@@ -223,10 +209,7 @@ func (s *session) loadResumeCheckpoint() (*checkpoint.Checkpoint, error) {
 // checkpoint's evidence and counters (RUNTIME §10.3 step 9, §21.4–§21.6).
 func (s *session) restoreFrom(cp *checkpoint.Checkpoint) error {
 	target := checkpoint.ResumeTarget{
-		RunID: s.runID, TaskID: s.req.TaskID, WorkspaceRoot: s.req.WorkspaceRoot, ModelIdentity: s.integrity.ModelIdentity,
-		PromptHash: s.integrity.PromptHash, PromptVersion: s.integrity.PromptVersion, RegistrySnapshotHash: s.integrity.RegistrySnapshotHash,
-		CapabilitiesHash: s.integrity.CapabilitiesHash, EffectCapabilitiesHash: s.integrity.EffectCapabilitiesHash,
-		SystemPromptHash: s.integrity.SystemPromptHash, TaskContractHash: s.integrity.TaskContractHash,
+		RunID: s.runID, TaskID: s.req.TaskID, WorkspaceRoot: s.req.WorkspaceRoot, Integrity: *s.integrity,
 		NoProgressPolicy: checkpoint.NoProgressPolicy(s.budget.NoProgressPolicy), ObservationNudgeThresholds: s.budget.ObservationNudgeThresholds,
 	}
 	if err := checkpoint.CheckCompatibility(cp, target); err != nil {
@@ -251,10 +234,10 @@ func (s *session) verifyWorkspace(cp *checkpoint.Checkpoint) error {
 	if faults.On(faults.ResumeSkipWorkspaceVerify) {
 		return nil
 	}
-	var v Verification
+	var v port.Verification
 	err := safeCall(func() error {
 		var e error
-		v, e = s.deps.Verifier.Verify(s.ctx, WorkspaceState{ActiveFiles: boundFiles(cp.Workspace.ActiveFiles),
+		v, e = s.deps.Verifier.Verify(s.ctx, port.WorkspaceState{ActiveFiles: boundFiles(cp.Workspace.ActiveFiles),
 			DirtyStateSummary: cp.Workspace.DirtyStateSummary, StateFingerprint: *cp.Workspace.StateFingerprint})
 		return e
 	})
@@ -309,4 +292,12 @@ func (s *session) restoreEvidence(cp *checkpoint.Checkpoint) {
 	if faults.On(faults.ResumeDropsEditEvidence) {
 		s.ev.writes = nil
 	}
+}
+
+// compatibility is the checkpoint's compatibility record: the run's
+// prompt integrity with the registry snapshot hash of its tool set, and its
+// active tool names.
+func compatibility(integ prompt.Integrity, snapshotHash string, active []string) checkpoint.Compatibility {
+	integ.RegistrySnapshotHash = snapshotHash
+	return checkpoint.Compatibility{Integrity: integ, ActiveToolNames: active}
 }

@@ -35,7 +35,7 @@ func (s *session) requirements(modelEvidence bool) Requirements {
 		RequireInspection:  pick(c.RequireInspection, true),
 		RequireTokenLedger: pick(c.RequireTokenLedger, true),
 		RequireTrace:       pick(c.RequireTrace, s.deps.Trace != nil),
-		RequireValidation:  pick(c.RequireValidation, s.req.ModeOrDefault() == ModeValidateOnly),
+		RequireValidation:  pick(c.RequireValidation, s.req.ModeOrDefault() == port.ModeValidateOnly),
 	}
 	if c.Research != nil {
 		rr := &ResearchRequirements{RequireCitations: c.Research.RequireCitations != nil && *c.Research.RequireCitations,

@@ -46,8 +46,8 @@ type Deps struct {
 // contract of this interface. A Verifier reporting any other consistency
 // is treated as missing ([Deps] without a Verifier).
 type Verifier interface {
-	Capture(ctx context.Context, in WorkspaceInput) (WorkspaceState, error)
-	Verify(ctx context.Context, state WorkspaceState) (Verification, error)
+	Capture(ctx context.Context, in WorkspaceInput) (port.WorkspaceState, error)
+	Verify(ctx context.Context, state port.WorkspaceState) (port.Verification, error)
 }
 
 // ConsistencySerializedWorkspace is the only verifier consistency the
@@ -80,30 +80,23 @@ type WorkspaceInput struct {
 	DirtyStateSummary *string           `json:"dirtyStateSummary"`
 }
 
-// WorkspaceState is a captured workspace state, the shape the host
-// protocol's workspace/fingerprint carries too.
-type WorkspaceState = port.WorkspaceState
-
-// Verification is a verifier's answer on resume.
-type Verification = port.Verification
-
 // boundFiles returns the verifier's view of checkpoint records: path, kind
 // and content hash; line ranges and reasons stay in the checkpoint. It is
 // never nil.
-func boundFiles(files []checkpoint.ActiveFile) []port.ActiveFile {
+func boundFiles(files []checkpoint.ActiveFileRecord) []port.ActiveFile {
 	out := make([]port.ActiveFile, len(files))
 	for i, f := range files {
-		out[i] = port.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
+		out[i] = f.ActiveFile
 	}
 	return out
 }
 
 // checkpointFiles returns the checkpoint records of a verifier's active
 // files; it is never nil, as a checkpoint's activeFiles is an array.
-func checkpointFiles(files []port.ActiveFile) []checkpoint.ActiveFile {
-	out := make([]checkpoint.ActiveFile, len(files))
+func checkpointFiles(files []port.ActiveFile) []checkpoint.ActiveFileRecord {
+	out := make([]checkpoint.ActiveFileRecord, len(files))
 	for i, f := range files {
-		out[i] = checkpoint.ActiveFile{ContentHash: f.ContentHash, Kind: checkpoint.EntryKind(f.Kind), Path: f.Path}
+		out[i] = checkpoint.ActiveFileRecord{ActiveFile: f}
 	}
 	return out
 }

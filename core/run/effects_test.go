@@ -111,7 +111,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 		e := scripted(calls(call("workspace_write", "w")), text("never"))
 		e.verifier = newVerifier()
 		req := baseRequest("run-review-only")
-		req.Mode = run.ModeReviewOnly
+		req.Mode = port.ModeReviewOnly
 		r := e.start(req)
 		Expect(r.ErrorMessage).To(ContainSubstring("review_only tool result reported a workspace mutation."))
 	})

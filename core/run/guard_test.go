@@ -357,10 +357,10 @@ type flakyVerifier struct {
 	n         int
 }
 
-func (v *flakyVerifier) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
+func (v *flakyVerifier) Capture(ctx context.Context, in run.WorkspaceInput) (port.WorkspaceState, error) {
 	v.n++
 	if v.n <= v.failFirst {
-		return run.WorkspaceState{}, &port.Error{Code: port.CodeIOError, Message: "capture failed"}
+		return port.WorkspaceState{}, &port.Error{Code: port.CodeIOError, Message: "capture failed"}
 	}
 	return v.testVerifier.Capture(ctx, in)
 }

@@ -160,20 +160,20 @@ type testVerifier struct {
 
 func newVerifier() *testVerifier { return &testVerifier{fingerprint: "sha256:deterministic-workspace"} }
 
-func (v *testVerifier) Capture(_ context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
+func (v *testVerifier) Capture(_ context.Context, in run.WorkspaceInput) (port.WorkspaceState, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.captures = append(v.captures, in.ActiveFiles)
 	if v.failCapture {
-		return run.WorkspaceState{}, &port.Error{Code: port.CodeIOError, Message: "capture failed"}
+		return port.WorkspaceState{}, &port.Error{Code: port.CodeIOError, Message: "capture failed"}
 	}
-	return run.WorkspaceState{ActiveFiles: in.ActiveFiles, DirtyStateSummary: in.DirtyStateSummary, StateFingerprint: v.fingerprint}, nil
+	return port.WorkspaceState{ActiveFiles: in.ActiveFiles, DirtyStateSummary: in.DirtyStateSummary, StateFingerprint: v.fingerprint}, nil
 }
 
-func (v *testVerifier) Verify(_ context.Context, st run.WorkspaceState) (run.Verification, error) {
+func (v *testVerifier) Verify(_ context.Context, st port.WorkspaceState) (port.Verification, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return run.Verification{CurrentFingerprint: v.fingerprint, Matches: st.StateFingerprint == v.fingerprint}, nil
+	return port.Verification{CurrentFingerprint: v.fingerprint, Matches: st.StateFingerprint == v.fingerprint}, nil
 }
 
 // fnModel is a model whose rounds are functions of the request, for cases

@@ -1,6 +1,7 @@
 package run_test
 
 import (
+	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
@@ -35,20 +36,20 @@ var _ = Describe("the task mode's validation default (CONTRACTS ยง3.1, RUNTIME ย
 	}
 
 	It("requires a successful validation in validate_only when the request leaves requireValidation unset", func() {
-		r, issues := inspectThenReport(run.ModeValidateOnly, nil, false)
+		r, issues := inspectThenReport(port.ModeValidateOnly, nil, false)
 		Expect(r.ErrorCode).To(Equal(run.CodeNoProgress))
 		Expect(issues).To(Equal([]string{missing}))
 	})
 
 	It("completes a validate_only run that validated", func() {
-		r, issues := inspectThenReport(run.ModeValidateOnly, nil, true)
+		r, issues := inspectThenReport(port.ModeValidateOnly, nil, true)
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 		Expect(issues).To(BeEmpty())
 	})
 
 	It("lets an explicit requireValidation false win over the validate_only default", func() {
 		no := false
-		r, issues := inspectThenReport(run.ModeValidateOnly, &no, false)
+		r, issues := inspectThenReport(port.ModeValidateOnly, &no, false)
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 		Expect(issues).To(BeEmpty())
 	})
@@ -59,6 +60,6 @@ var _ = Describe("the task mode's validation default (CONTRACTS ยง3.1, RUNTIME ย
 			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 			Expect(issues).To(BeEmpty())
 		},
-		Entry(nil, run.ModeAuto), Entry(nil, run.ModeReviewOnly), Entry(nil, run.ModeScaffold), Entry(nil, run.ModeRefactor),
+		Entry(nil, port.ModeAuto), Entry(nil, port.ModeReviewOnly), Entry(nil, port.ModeScaffold), Entry(nil, port.ModeRefactor),
 	)
 })

@@ -71,13 +71,13 @@ func (h *refHost) Execute(ctx context.Context, call port.ToolCall, tc port.ToolC
 		IdempotencyKey: tc.IdempotencyKey, TimeoutMs: tc.TimeoutMs, Context: wire.RunContext{RunID: tc.RunID, TaskID: tc.TaskID, Mode: tc.Mode}})
 }
 
-func (h *refHost) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
+func (h *refHost) Capture(ctx context.Context, in run.WorkspaceInput) (port.WorkspaceState, error) {
 	return h.client.CaptureFingerprint(ctx, in.ActiveFiles, in.DirtyStateSummary)
 }
 
-func (h *refHost) Verify(ctx context.Context, st run.WorkspaceState) (run.Verification, error) {
+func (h *refHost) Verify(ctx context.Context, st port.WorkspaceState) (port.Verification, error) {
 	fp, matches, err := h.client.VerifyFingerprint(ctx, st)
-	return run.Verification{CurrentFingerprint: fp, Matches: matches}, err
+	return port.Verification{CurrentFingerprint: fp, Matches: matches}, err
 }
 
 var _ = Describe("the controller against the in-process reference host", func() {

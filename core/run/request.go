@@ -8,15 +8,6 @@ import (
 	"github.com/galaxy-stack/conform/core/prompt"
 )
 
-// Task modes (CONTRACTS §3), as core/prompt defines them.
-const (
-	ModeAuto         = prompt.ModeAuto
-	ModeRefactor     = prompt.ModeRefactor
-	ModeReviewOnly   = prompt.ModeReviewOnly
-	ModeScaffold     = prompt.ModeScaffold
-	ModeValidateOnly = prompt.ModeValidateOnly
-)
-
 // A Request is a run request (RUNTIME §4.1, AiCoderRunRequest): the
 // request of core/prompt, which owns every rule of RUNTIME §4.2–§4.3 and the
 // prompt configuration of CONTRACTS §9, with the budget typed for

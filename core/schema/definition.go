@@ -28,7 +28,7 @@ type definitionChecker struct {
 }
 
 func (c *definitionChecker) addf(at []string, format string, args ...any) {
-	c.problems = append(c.problems, "#"+joinPointer(at)+": "+fmt.Sprintf(format, args...))
+	c.problems = append(c.problems, "#"+JoinPointer(at)+": "+fmt.Sprintf(format, args...))
 }
 
 func child(at []string, tokens ...string) []string {

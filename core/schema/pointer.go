@@ -2,8 +2,9 @@ package schema
 
 import "strings"
 
-// pointerToken escapes one reference token of a JSON pointer (RFC 6901).
-func pointerToken(s string) string {
+// PointerToken escapes one reference token of a JSON pointer (RFC 6901):
+// "~" as "~0", "/" as "~1".
+func PointerToken(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
@@ -12,12 +13,12 @@ func unescapeToken(s string) string {
 	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
 }
 
-// joinPointer builds a JSON pointer from unescaped tokens.
-func joinPointer(tokens []string) string {
+// JoinPointer builds a JSON pointer from unescaped tokens ("" for none).
+func JoinPointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(pointerToken(t))
+		b.WriteString(PointerToken(t))
 	}
 	return b.String()
 }

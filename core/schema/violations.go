@@ -25,16 +25,16 @@ func violations(root *jsonschema.ValidationError) []Violation {
 }
 
 func collect(e *jsonschema.ValidationError, out *[]Violation) {
-	at := joinPointer(e.InstanceLocation)
+	at := JoinPointer(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, name := range k.Missing {
-			*out = append(*out, Violation{Pointer: at + "/" + pointerToken(name), Keyword: "required", Message: "is required"})
+			*out = append(*out, Violation{Pointer: at + "/" + PointerToken(name), Keyword: "required", Message: "is required"})
 		}
 		return
 	case *kind.AdditionalProperties:
 		for _, name := range k.Properties {
-			*out = append(*out, Violation{Pointer: at + "/" + pointerToken(name), Keyword: "additionalProperties", Message: "is not a declared property"})
+			*out = append(*out, Violation{Pointer: at + "/" + PointerToken(name), Keyword: "additionalProperties", Message: "is not a declared property"})
 		}
 		return
 	case *kind.OneOf:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/window"
 	"github.com/galaxy-stack/conform/internal/suite"
 )
@@ -26,9 +27,9 @@ func evidencePayload(n int) checkpoint.Payload {
 	p := checkpoint.Payload{
 		AcceptanceCriteria: []checkpoint.Criterion{},
 		Approvals:          []string{},
-		Compatibility: checkpoint.Compatibility{ActiveToolNames: []string{"read_file"}, CapabilitiesHash: "sha256:c",
+		Compatibility: checkpoint.Compatibility{ActiveToolNames: []string{"read_file"}, Integrity: prompt.Integrity{CapabilitiesHash: "sha256:c",
 			EffectCapabilitiesHash: "sha256:e", ModelIdentity: "model", PromptHash: "sha256:p", PromptVersion: "v1",
-			RegistrySnapshotHash: "sha256:r", SystemPromptHash: "sha256:s", TaskContractHash: "sha256:t"},
+			RegistrySnapshotHash: "sha256:r", SystemPromptHash: "sha256:s", TaskContractHash: "sha256:t"}},
 		Constraints:      []string{},
 		Decisions:        []string{},
 		Edits:            []checkpoint.Edit{},
@@ -47,7 +48,7 @@ func evidencePayload(n int) checkpoint.Payload {
 		TokenLedgerRef:   "ledger://run-1",
 		Totals:           checkpoint.Totals{ToolCalls: int64(2 * n), ModelTurns: int64(n), CompactionCount: int64(n)},
 		Validation:       []checkpoint.ValidationRecord{},
-		Workspace:        checkpoint.Workspace{ActiveFiles: []checkpoint.ActiveFile{}, Instructions: []string{}, Root: &root},
+		Workspace:        checkpoint.Workspace{ActiveFiles: []checkpoint.ActiveFileRecord{}, Instructions: []string{}, Root: &root},
 	}
 	for i := 1; i <= n; i++ {
 		write, check := fmt.Sprintf("write-%d", i), fmt.Sprintf("check-%d", i)

@@ -20,7 +20,7 @@ import (
 	"sort"
 	"strings"
 
-	doubles "github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/hosts/doubles"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference"
@@ -41,13 +41,18 @@ func Names() []string {
 	return names
 }
 
-// hosts maps a built-in host name to its handler factory.
+// hosts maps a built-in host name to its handler factory. The names are
+// the static table [Check] reads; a factory runs only in [Handler].
 var hosts = map[string]func() jsonrpc.Handler{
-	"reference": func() jsonrpc.Handler { return reference.New() },
+	"reference": func() jsonrpc.Handler { return newReference(reference.Options{}) },
 	// doubles is the reference host with the nine optional tools served by
 	// deterministic in-memory doubles (the full_contract profile).
-	"doubles": func() jsonrpc.Handler { return doubles.NewHandler(reference.New()) },
+	"doubles": func() jsonrpc.Handler { return doubles.NewHandler(newReference(reference.Options{})) },
 }
+
+// newReference builds a reference host, whose constructor starts the
+// containment probe; tests replace it to count the hosts built.
+var newReference = reference.NewWith
 
 // IsBuiltin reports whether host names a built-in host.
 func IsBuiltin(host string) bool {
@@ -96,25 +101,40 @@ func Serve(name string) error { return ServeMutant(name, "") }
 // MutantHost is the built-in host whose mutants --mutant selects.
 const MutantHost = "reference"
 
-// Handler returns the handler of the built-in host name, or of its mutant
-// when mutant is not "". An unknown host, a mutant of any host but
-// MutantHost, or an unknown mutant is an error naming the known ones.
-func Handler(name, mutant string) (jsonrpc.Handler, error) {
-	mk, ok := hosts[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown built-in host %q (known: %s)", name, strings.Join(Names(), ", "))
+// Check reports whether name is a built-in host and mutant, when not "",
+// one of its mutants, against the static tables (the host names here, the
+// mutants of package mutants): it builds no host. An unknown host, a
+// mutant of any host but MutantHost, or an unknown mutant is an error
+// naming the known ones.
+func Check(name, mutant string) error {
+	if !IsBuiltin(name) {
+		return fmt.Errorf("unknown built-in host %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	if mutant == "" {
-		return mk(), nil
+		return nil
 	}
 	if name != MutantHost {
-		return nil, fmt.Errorf("--mutant needs the %q host, not %q", MutantHost, name)
+		return fmt.Errorf("--mutant needs the %q host, not %q", MutantHost, name)
 	}
-	m, ok := mutants.Lookup(mutant)
-	if !ok {
-		return nil, fmt.Errorf("unknown mutant %q (known: %s)", mutant, strings.Join(mutants.Names(), ", "))
+	if _, ok := mutants.Lookup(mutant); !ok {
+		return fmt.Errorf("unknown mutant %q (known: %s)", mutant, strings.Join(mutants.Names(), ", "))
 	}
-	return reference.NewWith(m.Options()), nil
+	return nil
+}
+
+// Handler builds the handler of the built-in host name, or of its mutant
+// when mutant is not "", to serve it; the names are checked by [Check]
+// first. Only a process that will serve the host calls it: building the
+// reference host starts its containment probe.
+func Handler(name, mutant string) (jsonrpc.Handler, error) {
+	if err := Check(name, mutant); err != nil {
+		return nil, err
+	}
+	if mutant == "" {
+		return hosts[name](), nil
+	}
+	m, _ := mutants.Lookup(mutant)
+	return newReference(m.Options()), nil
 }
 
 // ServeMutant serves the built-in host name, or its mutant when mutant is

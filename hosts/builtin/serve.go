@@ -58,7 +58,7 @@ func ParseServe(args []string) (name, mutant string, err error) {
 	case len(pos) > 1:
 		return "", "", usagef("host serve: unexpected arguments %q\nusage: %s", pos[1:], ServeUsage)
 	}
-	if _, err := Handler(pos[0], *m); err != nil {
+	if err := Check(pos[0], *m); err != nil {
 		return "", "", usagef("host serve: %v", err)
 	}
 	return pos[0], *m, nil

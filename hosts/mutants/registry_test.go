@@ -66,7 +66,7 @@ var _ = Describe("the registry", func() {
 		for n := range specs {
 			names = append(names, n)
 		}
-		Expect(names).To(ConsistOf(mutants.Names()))
+		Expect(names).To(ConsistOf(mutants.Names()), "every mutant needs a spec in specs (doc.go, Adding a mutant, step 3)")
 	})
 
 	It("covers every fault switch of the reference host with some mutant", func() {
@@ -74,7 +74,7 @@ var _ = Describe("the registry", func() {
 		for _, m := range mutants.All() {
 			orInto(reflect.ValueOf(&all).Elem(), reflect.ValueOf(m.Faults))
 		}
-		Expect(unset(reflect.ValueOf(all), "")).To(BeEmpty())
+		Expect(unset(reflect.ValueOf(all), "")).To(BeEmpty(), "a fault switch no mutant sets (doc.go, Adding a mutant, step 2)")
 	})
 })
 

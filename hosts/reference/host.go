@@ -17,6 +17,7 @@ import (
 	"github.com/galaxy-stack/conform/core/approval"
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/reference/research"
@@ -145,7 +146,7 @@ type session struct {
 	root      *workspace.Root
 	storeDir  string
 	runner    *command.Runner // nil when commands cannot run here
-	published command.Environment
+	published prompt.HostEnvironment
 	registry  *catalog.Registry
 	policy    *approval.Policy
 	strict    *approval.Policy // asks for every high-risk call
@@ -355,12 +356,9 @@ func (s *session) initResult() wire.InitializeResult {
 		Capabilities:    wire.HostCapabilities{Store: true, Trace: true, Spill: s.runner != nil, Fingerprint: true},
 	}
 	if s.runner != nil {
-		e := s.published
-		r.CommandEnvironment = &wire.CommandEnvironment{
-			Architecture: e.Architecture, OperatingSystem: e.OperatingSystem,
-			Command: wire.CommandInterpreter(e.Command),
-		}
-		r.CommandEnvironment.Command.ArgumentsPrefix = append([]string{}, e.Command.ArgumentsPrefix...)
+		env := s.published.Clone()
+		env.Command.ArgumentsPrefix = append([]string{}, env.Command.ArgumentsPrefix...)
+		r.CommandEnvironment = &env
 		st := s.runner.Containment()
 		r.Containment = &wire.Containment{
 			Active: st.Active, Backend: string(st.Backend), Executable: st.Executable,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -40,7 +41,7 @@ func runCommand(ctx context.Context, s *session, c *call) (outcome, error) {
 	}
 	derived := commandDerived(diff.DerivedMutations())
 	if rerr != nil {
-		var ce *command.Error
+		var ce *hosterr.Error
 		if len(diff.Observed) == 0 {
 			return outcome{}, typedOrUnknown(rerr)
 		}
@@ -87,8 +88,8 @@ func (s *session) commandEffects(diff workspace.Diff, status command.ExitStatus)
 	return eff
 }
 
-func asCommandError(err error, target **command.Error) bool {
-	ce, ok := err.(*command.Error)
+func asCommandError(err error, target **hosterr.Error) bool {
+	ce, ok := err.(*hosterr.Error)
 	if ok {
 		*target = ce
 	}

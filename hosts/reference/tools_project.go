@@ -10,6 +10,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -164,9 +165,9 @@ func (s *session) runChecks(ctx context.Context, c *call, rel string, checks []s
 	project, err := s.root.DetectProject(ctx, rel)
 	if err != nil {
 		switch workspace.CodeOf(err) {
-		case workspace.Canceled:
+		case hosterr.Canceled:
 			return all("cancelled", "Run canceled during project detection."), nil
-		case workspace.DeadlineExceeded:
+		case hosterr.DeadlineExceeded:
 			return all("timed_out", "Run deadline elapsed during project detection."), nil
 		}
 		return nil, typed(err)

@@ -97,13 +97,17 @@ type EffectProfile struct {
 
 // InitializeResult is the host's answer to initialize.
 type InitializeResult struct {
-	ProtocolVersion    string              `json:"protocolVersion"`
-	Host               HostInfo            `json:"host"`
-	Tools              []string            `json:"tools"`
-	CommandEnvironment *CommandEnvironment `json:"commandEnvironment,omitempty"`
-	Containment        *Containment        `json:"containment,omitempty"`
-	Capabilities       HostCapabilities    `json:"capabilities"`
-	Doubles            []string            `json:"doubles,omitempty"`
+	ProtocolVersion string   `json:"protocolVersion"`
+	Host            HostInfo `json:"host"`
+	Tools           []string `json:"tools"`
+	// CommandEnvironment is the host environment a host publishes
+	// (CONTRACTS §9.2 hostEnvironment, LAB §12): the one interpreter that
+	// runs every command string. It is exactly the prompt's
+	// hostEnvironment, which the harness passes to the core unchanged.
+	CommandEnvironment *prompt.HostEnvironment `json:"commandEnvironment,omitempty"`
+	Containment        *Containment            `json:"containment,omitempty"`
+	Capabilities       HostCapabilities        `json:"capabilities"`
+	Doubles            []string                `json:"doubles,omitempty"`
 }
 
 // HostInfo names a host implementation.
@@ -121,15 +125,6 @@ type HostCapabilities struct {
 	Spill       bool `json:"spill"`
 	Fingerprint bool `json:"fingerprint"`
 }
-
-// CommandEnvironment is the host environment a host publishes
-// (CONTRACTS §9.2 hostEnvironment, LAB §12): the one interpreter that runs
-// every command string. It is exactly the prompt's hostEnvironment, which
-// the harness passes to the core unchanged.
-type CommandEnvironment = prompt.HostEnvironment
-
-// CommandInterpreter is the command part of a CommandEnvironment.
-type CommandInterpreter = prompt.CommandEnvironment
 
 // Containment is the command-containment status a host publishes and
 // enforces (LAB §13.3). Verified is true only when Active.
@@ -188,10 +183,14 @@ type FingerprintParams struct {
 }
 
 // ActiveFile is a task-relevant path the fingerprint binds: its kind and
-// content hash as the run last observed or wrote them.
+// content hash as the run last observed or wrote them. It is
+// [port.ActiveFile], re-exported here because this package is the
+// protocol's public face: a host author finds every shape a message
+// carries in wire.
 type ActiveFile = port.ActiveFile
 
-// WorkspaceState is a captured fingerprint with the inputs it binds.
+// WorkspaceState is a captured fingerprint with the inputs it binds. It is
+// [port.WorkspaceState], re-exported for host authors as ActiveFile is.
 type WorkspaceState = port.WorkspaceState
 
 // FingerprintResult answers workspace/fingerprint. A capture fills State
@@ -261,7 +260,8 @@ type TraceAppendParams struct {
 	Event TraceEvent `json:"event"`
 }
 
-// TraceEvent is one trace record (CONTRACTS §13.9).
+// TraceEvent is one trace record (CONTRACTS §13.9). It is
+// [port.TraceEvent], re-exported for host authors as ActiveFile is.
 type TraceEvent = port.TraceEvent
 
 // TraceFlushResult acknowledges a durable flush: every accepted event is on

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
-	"strings"
 	"sync"
 
+	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -227,31 +227,18 @@ func leaves(ve *jsonschema.ValidationError, out []Violation) []Violation {
 		}
 		return out
 	}
-	base := pointer(ve.InstanceLocation)
+	base := schema.JoinPointer(ve.InstanceLocation)
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Required:
 		for _, p := range k.Missing {
-			out = append(out, Violation{Pointer: base + "/" + escape(p), Reason: "required field is missing"})
+			out = append(out, Violation{Pointer: base + "/" + schema.PointerToken(p), Reason: "required field is missing"})
 		}
 		return out
 	case *kind.AdditionalProperties:
 		for _, p := range k.Properties {
-			out = append(out, Violation{Pointer: base + "/" + escape(p), Reason: "unknown field"})
+			out = append(out, Violation{Pointer: base + "/" + schema.PointerToken(p), Reason: "unknown field"})
 		}
 		return out
 	}
 	return append(out, Violation{Pointer: base, Reason: ve.ErrorKind.LocalizedString(printer)})
-}
-
-func pointer(loc []string) string {
-	var b strings.Builder
-	for _, s := range loc {
-		b.WriteString("/")
-		b.WriteString(escape(s))
-	}
-	return b.String()
-}
-
-func escape(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

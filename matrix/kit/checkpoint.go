@@ -296,10 +296,10 @@ func (o *Outcome) SentTo(p int, method string) bool {
 }
 
 // wireActiveFiles converts a checkpoint's active files to the wire form.
-func wireActiveFiles(files []checkpoint.ActiveFile) []wire.ActiveFile {
+func wireActiveFiles(files []checkpoint.ActiveFileRecord) []wire.ActiveFile {
 	out := make([]wire.ActiveFile, len(files))
 	for i, f := range files {
-		out[i] = wire.ActiveFile{Path: f.Path, Kind: string(f.Kind), ContentHash: f.ContentHash}
+		out[i] = f.ActiveFile
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"pgregory.net/rapid"
 )
 
@@ -112,13 +113,13 @@ func drawCheckpoint(t *rapid.T, runID string) genCheckpoint {
 		Plan:            checkpoint.Plan{Completed: b.secretTexts("plan.completed"), Pending: b.secretTexts("plan.pending")},
 		Edits:           []checkpoint.Edit{}, LastToolCalls: []checkpoint.ToolCallRecord{}, PendingApprovals: []checkpoint.PendingApproval{},
 		Validation: []checkpoint.ValidationRecord{}, AcceptanceCriteria: []checkpoint.Criterion{},
-		Workspace: checkpoint.Workspace{Instructions: b.secretTexts("workspace.instructions"), ActiveFiles: []checkpoint.ActiveFile{}},
+		Workspace: checkpoint.Workspace{Instructions: b.secretTexts("workspace.instructions"), ActiveFiles: []checkpoint.ActiveFileRecord{}},
 	}
-	p.Compatibility = checkpoint.Compatibility{
-		ActiveToolNames: []string{}, CapabilitiesHash: b.hash("capabilitiesHash"), EffectCapabilitiesHash: b.hash("effectCapabilitiesHash"),
+	p.Compatibility = checkpoint.Compatibility{ActiveToolNames: []string{}, Integrity: prompt.Integrity{
+		CapabilitiesHash: b.hash("capabilitiesHash"), EffectCapabilitiesHash: b.hash("effectCapabilitiesHash"),
 		ModelIdentity: b.text("modelIdentity"), PromptHash: b.hash("promptHash"), PromptVersion: b.text("promptVersion"),
 		RegistrySnapshotHash: b.hash("registrySnapshotHash"), SystemPromptHash: b.hash("systemPromptHash"), TaskContractHash: b.hash("taskContractHash"),
-	}
+	}}
 	for range rapid.IntRange(0, 4).Draw(t, "tools.len") {
 		p.Compatibility.ActiveToolNames = append(p.Compatibility.ActiveToolNames, b.id("tool"))
 	}

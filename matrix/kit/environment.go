@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/core/prompt"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -16,7 +16,7 @@ import (
 // PublishedEnvironment returns the command environment the host announced
 // in initialize, failing the spec when a host that backs command.run
 // announces none.
-func PublishedEnvironment(c *TestContext, file string) wire.CommandEnvironment {
+func PublishedEnvironment(c *TestContext, file string) prompt.HostEnvironment {
 	GinkgoHelper()
 	init := c.Host().Initialized()
 	Expect(init.CommandEnvironment).NotTo(BeNil(), "%s: the host backs command.run but its initialize answer publishes no commandEnvironment; the model cannot know which interpreter runs its commands", file)
@@ -54,7 +54,7 @@ func realExecutable(name string) string {
 // argv is the executable, the published prefix and the command string,
 // nothing else (catches other-interpreter, implicit-shell,
 // publish-other-environment).
-func (o *Outcome) SpawnedAsPublished(callID string, env wire.CommandEnvironment) {
+func (o *Outcome) SpawnedAsPublished(callID string, env prompt.HostEnvironment) {
 	GinkgoHelper()
 	var sent string
 	for _, c := range o.Executes() {

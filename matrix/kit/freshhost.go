@@ -36,7 +36,7 @@ func (o *Outcome) FreshHost(edit func(*wire.InitializeParams)) *session.Host {
 // host, in put order, decoded. It skips the spec's remaining assertions
 // about the store when the host offers none (the harness's memory double
 // stood in; nothing of the host's is durable).
-func (o *Outcome) storedCheckpoints() []storedCheckpoint {
+func (o *Outcome) storedCheckpoints() []checkpoint.Checkpoint {
 	GinkgoHelper()
 	h := o.FreshHost(nil)
 	if !h.Init.Capabilities.Store {
@@ -46,7 +46,7 @@ func (o *Outcome) storedCheckpoints() []storedCheckpoint {
 	defer cancel()
 	docs, err := h.Checkpoints(ctx, o.RunID)
 	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host cannot list the run's checkpoints", o.File)
-	out := make([]storedCheckpoint, len(docs))
+	out := make([]checkpoint.Checkpoint, len(docs))
 	for i, d := range docs {
 		Expect(json.Unmarshal(d, &out[i])).To(Succeed(), "%s: stored checkpoint %d does not decode", o.File, i+1)
 	}
@@ -56,10 +56,10 @@ func (o *Outcome) storedCheckpoints() []storedCheckpoint {
 // CheckpointOf returns the last stored checkpoint of reason, failing the
 // spec when the fresh host holds none. ok is false when the host offers no
 // store.
-func (o *Outcome) CheckpointOf(reason string) (cp storedCheckpoint, ok bool) {
+func (o *Outcome) CheckpointOf(reason string) (cp checkpoint.Checkpoint, ok bool) {
 	GinkgoHelper()
 	if !o.TestContext.Host().Initialized().Capabilities.Store {
-		return storedCheckpoint{}, false
+		return checkpoint.Checkpoint{}, false
 	}
 	cps := o.storedCheckpoints()
 	for i := len(cps) - 1; i >= 0; i-- {
@@ -72,7 +72,7 @@ func (o *Outcome) CheckpointOf(reason string) (cp storedCheckpoint, ok bool) {
 		reasons = append(reasons, string(c.Reason))
 	}
 	Fail(o.File + ": a fresh host on the run's store holds no " + reason + " checkpoint (it holds " + join(reasons) + "); the host acknowledged a checkpoint it did not make durable")
-	return storedCheckpoint{}, false
+	return checkpoint.Checkpoint{}, false
 }
 
 func join(s []string) string {
@@ -85,6 +85,3 @@ func join(s []string) string {
 	}
 	return out
 }
-
-// A storedCheckpoint is a checkpoint document as a fresh host returned it.
-type storedCheckpoint = checkpoint.Checkpoint

@@ -7,8 +7,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/internal/suite"
-	"github.com/galaxy-stack/conform/internal/testhost"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/reference"
@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 		serveStoreless()
 	}
 	if len(os.Args) == 2 && os.Args[1] == hangingHostArg {
-		testhost.ServeHanging(testhost.Hanging{})
+		hosttest.ServeHanging(hosttest.Hanging{})
 	}
 	os.Exit(m.Run())
 }

@@ -145,7 +145,7 @@ func opaque(kind string) bool {
 
 func final(rep *lab.Report) Final {
 	f := Final{Status: rep.Status, ErrorCode: rep.ErrorCode, NotApplicable: rep.NotApplicable != "",
-		ExecutionStatuses: []string{}, Writes: []Write{}, Checkpoints: []Audit{}, Approvals: []Approval{},
+		ExecutionStatuses: []string{}, Writes: []Write{}, Checkpoints: []lab.Audit{}, Approvals: []Approval{},
 		Faults: []string{}, Workspace: []SnapshotEntry{}}
 	for _, a := range rep.CheckpointAudits {
 		f.Checkpoints = append(f.Checkpoints, a.Audit)

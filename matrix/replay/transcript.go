@@ -38,7 +38,7 @@ type Event struct {
 	Model      *ModelEvent      `json:"model,omitempty"`
 	Call       *Call            `json:"call,omitempty"`
 	Result     *Result          `json:"result,omitempty"`
-	Checkpoint *Audit           `json:"checkpoint,omitempty"`
+	Checkpoint *lab.Audit       `json:"checkpoint,omitempty"`
 	Plan       *checkpoint.Plan `json:"plan,omitempty"`
 	Transition string           `json:"transition,omitempty"`
 	Pressure   string           `json:"pressure,omitempty"`
@@ -139,10 +139,6 @@ type LedgerEvent struct {
 	OutputTokens int `json:"outputTokens"`
 }
 
-// An Audit is the structural audit of a checkpoint, without its content
-// hash.
-type Audit = lab.Audit
-
 // Final is the end of the run.
 type Final struct {
 	Status            string          `json:"status"`
@@ -150,7 +146,7 @@ type Final struct {
 	NotApplicable     bool            `json:"notApplicable,omitempty"`
 	ExecutionStatuses []string        `json:"executionStatuses"`
 	Writes            []Write         `json:"writes"`
-	Checkpoints       []Audit         `json:"checkpoints"`
+	Checkpoints       []lab.Audit     `json:"checkpoints"`
 	ContextAudit      ContextAudit    `json:"modelContextAudit"`
 	Approvals         []Approval      `json:"approvals"`
 	Faults            []string        `json:"faults"`

@@ -172,7 +172,7 @@ func hostParams(cfg HostConfig) wire.InitializeParams {
 		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: cfg.Workspace, StoreDir: cfg.StoreDir,
 		Catalog:         cat,
 		EffectProfile:   wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode:            orDefault(cfg.Mode, run.ModeAuto),
+		Mode:            orDefault(cfg.Mode, port.ModeAuto),
 		ApprovalProfile: orDefault(cfg.ApprovalProfile, "balanced"),
 		Containment:     orDefault(cfg.Containment, wire.ContainmentBestEffort),
 		ToolProfile:     orDefault(cfg.ToolProfile, wire.ToolProfileHost),

@@ -115,24 +115,24 @@ type hostVerifier struct {
 	exec   *executor
 }
 
-func (v *hostVerifier) Capture(ctx context.Context, in run.WorkspaceInput) (run.WorkspaceState, error) {
+func (v *hostVerifier) Capture(ctx context.Context, in run.WorkspaceInput) (port.WorkspaceState, error) {
 	st, err := v.client.CaptureFingerprint(ctx, in.ActiveFiles, in.DirtyStateSummary)
 	err = v.exec.record(err)
 	if err != nil {
-		return run.WorkspaceState{}, portError(err)
+		return port.WorkspaceState{}, portError(err)
 	}
 	active := in.ActiveFiles
 	if active == nil {
 		active = []port.ActiveFile{}
 	}
-	return run.WorkspaceState{ActiveFiles: active, DirtyStateSummary: in.DirtyStateSummary, StateFingerprint: st.StateFingerprint}, nil
+	return port.WorkspaceState{ActiveFiles: active, DirtyStateSummary: in.DirtyStateSummary, StateFingerprint: st.StateFingerprint}, nil
 }
 
-func (v *hostVerifier) Verify(ctx context.Context, state run.WorkspaceState) (run.Verification, error) {
+func (v *hostVerifier) Verify(ctx context.Context, state port.WorkspaceState) (port.Verification, error) {
 	fp, ok, err := v.client.VerifyFingerprint(ctx, state)
 	err = v.exec.record(err)
 	if err != nil {
-		return run.Verification{}, portError(err)
+		return port.Verification{}, portError(err)
 	}
-	return run.Verification{CurrentFingerprint: fp, Matches: ok}, nil
+	return port.Verification{CurrentFingerprint: fp, Matches: ok}, nil
 }

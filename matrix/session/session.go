@@ -80,7 +80,7 @@ func (e *executor) Execute(ctx context.Context, call port.ToolCall, tc port.Tool
 
 // hostEnvironment turns the host's reported command environment into the
 // prompt's hostEnvironment, or nil when the host reported none.
-func hostEnvironment(env *wire.CommandEnvironment) *prompt.HostEnvironment {
+func hostEnvironment(env *prompt.HostEnvironment) *prompt.HostEnvironment {
 	if env == nil {
 		return nil
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // BubblewrapReadOnlyRoots are the system directories bound read-only into
@@ -43,7 +45,7 @@ type BubblewrapInput struct {
 func BubblewrapArgs(in BubblewrapInput) ([]string, error) {
 	rel, err := filepath.Rel(in.Workspace, in.Cwd)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil, fail(IOError, "Contained command cwd must remain inside the workspace.")
+		return nil, fail(hosterr.IOError, "Contained command cwd must remain inside the workspace.")
 	}
 	exists := in.Exists
 	if exists == nil {

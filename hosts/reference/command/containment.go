@@ -1,6 +1,10 @@
 package command
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
+)
 
 // Mode is the containment policy a session asks for (LAB_AND_HOSTS §13.1).
 type Mode string
@@ -177,7 +181,7 @@ func (s Status) gate() error {
 	if s.Reason != nil {
 		reason = *s.Reason
 	}
-	return &Error{Library: library, Code: Unavailable, Message: fmt.Sprintf("Required command containment is unavailable (%s/%s): %s", s.Backend, s.State, reason)}
+	return &hosterr.Error{Library: library, Code: hosterr.Unavailable, Message: fmt.Sprintf("Required command containment is unavailable (%s/%s): %s", s.Backend, s.State, reason)}
 }
 
 // ptr returns a pointer to a copy of v.

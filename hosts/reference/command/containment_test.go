@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // passingProbe is a probe result whose nine assertions all hold.
@@ -103,7 +104,7 @@ var _ = Describe("containment status (LAB §13.3)", func() {
 				Expect(r.Containment().FilesystemWrites).To(Equal("uncontained"))
 				_, err := r.Run(context.Background(), command.Request{Command: write, Env: map[string]string{"GALAXY_SENTINEL": sentinel}})
 				Expect(err).To(MatchError(command.ErrUnavailable))
-				Expect(err.(*command.Error).Retryable()).To(BeTrue())
+				Expect(err.(*hosterr.Error).Retryable()).To(BeTrue())
 				Expect(message(err)).To(Equal(msg))
 				Expect(os.ReadFile(sentinel)).To(Equal([]byte("original")))
 			},

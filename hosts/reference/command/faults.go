@@ -3,6 +3,8 @@ package command
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // Faults are the seams where a mutant of the reference host breaks one
@@ -82,7 +84,7 @@ func escapingCwd(root, rel string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
-		return "", &Error{Library: library, Code: NotFound, Message: "Command cwd was not found: '" + rel + "'.", Err: err}
+		return "", &hosterr.Error{Library: library, Code: hosterr.NotFound, Message: "Command cwd was not found: '" + rel + "'.", Err: err}
 	}
 	return real, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // maxHardLinkScan bounds the entries the hard-link preflight visits.
@@ -21,17 +23,17 @@ func CheckHardLinks(workspace string) error {
 	visit = func(dir string) error {
 		children, err := os.ReadDir(dir)
 		if err != nil {
-			return &Error{Library: library, Code: codeOfFS(err), Message: "Contained command hard-link scan could not read the workspace.", Err: err}
+			return &hosterr.Error{Library: library, Code: codeOfFS(err), Message: "Contained command hard-link scan could not read the workspace.", Err: err}
 		}
 		for _, child := range children {
 			entries++
 			if entries > maxHardLinkScan {
-				return fail(LimitExceeded, "Contained command hard-link scan exceeded %d workspace entries.", maxHardLinkScan)
+				return fail(hosterr.LimitExceeded, "Contained command hard-link scan exceeded %d workspace entries.", maxHardLinkScan)
 			}
 			path := filepath.Join(dir, child.Name())
 			info, err := os.Lstat(path)
 			if err != nil {
-				return &Error{Library: library, Code: codeOfFS(err), Message: "Contained command hard-link scan could not read the workspace.", Err: err}
+				return &hosterr.Error{Library: library, Code: codeOfFS(err), Message: "Contained command hard-link scan could not read the workspace.", Err: err}
 			}
 			switch {
 			case info.Mode()&os.ModeSymlink != 0:
@@ -41,7 +43,7 @@ func CheckHardLinks(workspace string) error {
 				}
 			case info.Mode().IsRegular() && linkCount(info) > 1:
 				rel, _ := filepath.Rel(workspace, path)
-				return &Error{Library: library, Code: PermissionDenied, Message: fmt.Sprintf("Contained command refused hard-linked workspace file '%s'.", rel)}
+				return &hosterr.Error{Library: library, Code: hosterr.PermissionDenied, Message: fmt.Sprintf("Contained command refused hard-linked workspace file '%s'.", rel)}
 			}
 		}
 		return nil

@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // workspace returns a fresh workspace directory (its real path) and a
@@ -48,8 +49,8 @@ func run(r *command.Runner, cmd string) command.Result {
 }
 
 // code returns the port error code of err, or "".
-func code(err error) command.Code {
-	var ce *command.Error
+func code(err error) hosterr.Code {
+	var ce *hosterr.Error
 	if errors.As(err, &ce) {
 		return ce.Code
 	}
@@ -58,7 +59,7 @@ func code(err error) command.Code {
 
 // message returns the port error message of err, or "".
 func message(err error) string {
-	var ce *command.Error
+	var ce *hosterr.Error
 	if errors.As(err, &ce) {
 		return ce.Message
 	}

@@ -1,6 +1,10 @@
 package command
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
+)
 
 // A ToolOutput is the model-visible output of the run_command tool
 // (command.run; LAB_AND_HOSTS §20.3, CONTRACTS §6.3 tool 5). Field order is
@@ -61,13 +65,13 @@ func (r Result) Summary() string {
 // port failed but the workspace changed anyway (LAB_AND_HOSTS §20.3): exit
 // code -1, no stdout, "<code>: <message>" as stderr. When nothing changed
 // the executor returns the port error as a typed tool error instead.
-func FailureOutput(command, cwd string, err *Error) ToolOutput {
+func FailureOutput(command, cwd string, err *hosterr.Error) ToolOutput {
 	return ToolOutput{
 		Command:   command,
 		Cwd:       cwd,
 		ExitCode:  -1,
 		Stderr:    fmt.Sprintf("%s: %s", err.Code, err.Message),
-		TimedOut:  err.Code == DeadlineExceeded,
-		Cancelled: err.Code == Canceled,
+		TimedOut:  err.Code == hosterr.DeadlineExceeded,
+		Cancelled: err.Code == hosterr.Canceled,
 	}
 }

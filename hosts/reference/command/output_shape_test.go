@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 var _ = Describe("run_command output (LAB §20.3)", func() {
@@ -33,7 +34,7 @@ var _ = Describe("run_command output (LAB §20.3)", func() {
 	})
 
 	It("shapes a port failure after a mutation", func() {
-		out := command.FailureOutput("make", ".", &command.Error{Code: command.DeadlineExceeded, Message: "The run deadline elapsed."})
+		out := command.FailureOutput("make", ".", &hosterr.Error{Code: hosterr.DeadlineExceeded, Message: "The run deadline elapsed."})
 		Expect(encode(out)).To(Equal(
 			`{"command":"make","cwd":".","exitCode":-1,"stdout":"","stderr":"DEADLINE_EXCEEDED: The run deadline elapsed.","timedOut":true,"cancelled":false,"truncated":false}`))
 	})

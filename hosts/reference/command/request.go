@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf16"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // Limits of the command port (LAB_AND_HOSTS §11.1).
@@ -111,10 +113,10 @@ var inheritedEnv = []string{"PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "TMP", "
 func validateCommand(command string) error {
 	blank := strings.TrimFunc(command, func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' }) == ""
 	if blank || utf16Len(command) > MaxCommandLength {
-		return fail(InvalidInput, msgCommandLength)
+		return fail(hosterr.InvalidInput, msgCommandLength)
 	}
 	if strings.IndexByte(command, 0) >= 0 {
-		return fail(InvalidInput, "Command must not contain a null byte.")
+		return fail(hosterr.InvalidInput, "Command must not contain a null byte.")
 	}
 	return nil
 }
@@ -140,12 +142,12 @@ func effectiveTimeout(req Request, now time.Time, ctxDeadline time.Time, hasCtxD
 	case req.TimeoutMs == 0:
 		timeout = DefaultTimeoutMs * time.Millisecond
 	case req.TimeoutMs < 0:
-		return 0, fail(InvalidInput, msgTimeoutPositive)
+		return 0, fail(hosterr.InvalidInput, msgTimeoutPositive)
 	}
 	if !deadline.IsZero() {
 		remaining := deadline.Sub(now)
 		if remaining <= 0 {
-			return 0, fail(DeadlineExceeded, msgDeadline)
+			return 0, fail(hosterr.DeadlineExceeded, msgDeadline)
 		}
 		timeout = min(timeout, remaining)
 	}
@@ -158,7 +160,7 @@ func outputLimit(n int) (int, error) {
 	case n == 0:
 		return DefaultMaxOutputBytes, nil
 	case n < 1 || n > MaxOutputBytes:
-		return 0, fail(InvalidInput, "maxOutputBytes must be between 1 and %d.", MaxOutputBytes)
+		return 0, fail(hosterr.InvalidInput, "maxOutputBytes must be between 1 and %d.", MaxOutputBytes)
 	}
 	return n, nil
 }
@@ -178,7 +180,7 @@ func childEnv(host map[string]string, overrides map[string]string) (map[string]s
 	for _, name := range slices.Sorted(maps.Keys(overrides)) {
 		value := overrides[name]
 		if !envName.MatchString(name) || strings.IndexByte(value, 0) >= 0 {
-			return nil, fail(InvalidInput, "Invalid environment entry '%s'.", name)
+			return nil, fail(hosterr.InvalidInput, "Invalid environment entry '%s'.", name)
 		}
 		env[name] = value
 	}

@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // skipWithoutProc skips a spec that reads /proc.
@@ -122,7 +123,7 @@ var _ = Describe("Run", func() {
 		DescribeTable("rejects invalid entries before spawning",
 			func(env map[string]string, name string) {
 				_, err := r.Run(context.Background(), command.Request{Command: "touch marker", Env: env})
-				Expect(code(err)).To(Equal(command.InvalidInput))
+				Expect(code(err)).To(Equal(hosterr.InvalidInput))
 				Expect(message(err)).To(Equal("Invalid environment entry '" + name + "'."))
 				Expect(filepath.Join(root, "marker")).NotTo(BeAnExistingFile())
 			},
@@ -135,7 +136,7 @@ var _ = Describe("Run", func() {
 
 	Describe("input validation", func() {
 		DescribeTable("refuses bad requests with the port's code and message, spawning nothing",
-			func(req command.Request, c command.Code, msg string) {
+			func(req command.Request, c hosterr.Code, msg string) {
 				if req.Command == "" {
 					req.Command = "touch marker"
 				}
@@ -144,12 +145,12 @@ var _ = Describe("Run", func() {
 				Expect(message(err)).To(Equal(msg))
 				Expect(filepath.Join(root, "marker")).NotTo(BeAnExistingFile())
 			},
-			Entry("a blank command", command.Request{Command: " \t\n"}, command.InvalidInput, "Command must contain between 1 and 32768 characters."),
-			Entry("a command over 32768 UTF-16 units", command.Request{Command: "touch marker; #" + strings.Repeat("😀", 16377)}, command.InvalidInput, "Command must contain between 1 and 32768 characters."),
-			Entry("a negative timeout", command.Request{TimeoutMs: -1}, command.InvalidInput, "timeoutMs must be a positive integer."),
-			Entry("an output bound over 4 MiB", command.Request{MaxOutputBytes: command.MaxOutputBytes + 1}, command.InvalidInput, "maxOutputBytes must be between 1 and 4194304."),
-			Entry("a negative output bound", command.Request{MaxOutputBytes: -1}, command.InvalidInput, "maxOutputBytes must be between 1 and 4194304."),
-			Entry("an elapsed deadline", command.Request{Deadline: time.Now().Add(-time.Second)}, command.DeadlineExceeded, "The run deadline elapsed."),
+			Entry("a blank command", command.Request{Command: " \t\n"}, hosterr.InvalidInput, "Command must contain between 1 and 32768 characters."),
+			Entry("a command over 32768 UTF-16 units", command.Request{Command: "touch marker; #" + strings.Repeat("😀", 16377)}, hosterr.InvalidInput, "Command must contain between 1 and 32768 characters."),
+			Entry("a negative timeout", command.Request{TimeoutMs: -1}, hosterr.InvalidInput, "timeoutMs must be a positive integer."),
+			Entry("an output bound over 4 MiB", command.Request{MaxOutputBytes: command.MaxOutputBytes + 1}, hosterr.InvalidInput, "maxOutputBytes must be between 1 and 4194304."),
+			Entry("a negative output bound", command.Request{MaxOutputBytes: -1}, hosterr.InvalidInput, "maxOutputBytes must be between 1 and 4194304."),
+			Entry("an elapsed deadline", command.Request{Deadline: time.Now().Add(-time.Second)}, hosterr.DeadlineExceeded, "The run deadline elapsed."),
 		)
 
 		It("accepts a command of exactly 32768 UTF-16 units", func() {
@@ -191,7 +192,7 @@ var _ = Describe("Run", func() {
 		)
 
 		DescribeTable("rejects escapes and bad directories before spawning",
-			func(cwd string, c command.Code, msg string) {
+			func(cwd string, c hosterr.Code, msg string) {
 				_, err := r.Run(context.Background(), command.Request{Command: "touch marker", Cwd: cwd})
 				Expect(code(err)).To(Equal(c))
 				if msg != "" {
@@ -200,13 +201,13 @@ var _ = Describe("Run", func() {
 				Expect(message(err)).NotTo(ContainSubstring(root))
 				Expect(filepath.Join(filepath.Dir(root), "marker")).NotTo(BeAnExistingFile())
 			},
-			Entry("the parent", "..", command.PermissionDenied, "Workspace path escapes the configured root: '..'."),
-			Entry("a traversal", "sub/../../x", command.PermissionDenied, "Workspace path escapes the configured root: 'sub/../../x'."),
-			Entry("an absolute path", "/tmp", command.PermissionDenied, "Workspace paths must be relative."),
-			Entry("a symlink leaving the root", "escape", command.PermissionDenied, "Workspace symlink escapes the configured root: 'escape'."),
-			Entry("a missing directory", "missing", command.NotFound, ""),
-			Entry("a file", "file.txt", command.InvalidInput, "Command cwd must be a workspace directory."),
-			Entry("a NUL byte", "sub\x00", command.InvalidInput, "Workspace path contains a null byte."),
+			Entry("the parent", "..", hosterr.PermissionDenied, "Workspace path escapes the configured root: '..'."),
+			Entry("a traversal", "sub/../../x", hosterr.PermissionDenied, "Workspace path escapes the configured root: 'sub/../../x'."),
+			Entry("an absolute path", "/tmp", hosterr.PermissionDenied, "Workspace paths must be relative."),
+			Entry("a symlink leaving the root", "escape", hosterr.PermissionDenied, "Workspace symlink escapes the configured root: 'escape'."),
+			Entry("a missing directory", "missing", hosterr.NotFound, ""),
+			Entry("a file", "file.txt", hosterr.InvalidInput, "Command cwd must be a workspace directory."),
+			Entry("a NUL byte", "sub\x00", hosterr.InvalidInput, "Workspace path contains a null byte."),
 		)
 	})
 })

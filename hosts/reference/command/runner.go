@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/galaxy-stack/conform/core/prompt"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // Options configure a [Runner].
@@ -27,7 +30,7 @@ type Options struct {
 	SpillDir string
 	// Environment is the host environment to publish and spawn from; nil
 	// means DetectEnvironment().
-	Environment *Environment
+	Environment *prompt.HostEnvironment
 	// HostEnv is the host process environment the inherited variables are
 	// read from, as os.Environ returns it; nil means os.Environ() at New.
 	HostEnv []string
@@ -46,7 +49,7 @@ type Options struct {
 // derive changed paths (LAB_AND_HOSTS §20.3).
 type Runner struct {
 	root        string
-	env         Environment
+	env         prompt.HostEnvironment
 	status      Status
 	hostEnv     map[string]string
 	spillDir    string
@@ -63,13 +66,13 @@ func New(opts Options) (*Runner, error) {
 		mode = BestEffort
 	}
 	if mode != BestEffort && mode != Required {
-		return nil, fail(InvalidInput, "containment must be 'best_effort' or 'required'.")
+		return nil, fail(hosterr.InvalidInput, "containment must be 'best_effort' or 'required'.")
 	}
 	root, err := canonicalRoot(opts.Root)
 	if err != nil {
 		return nil, err
 	}
-	var env Environment
+	var env prompt.HostEnvironment
 	if opts.Environment != nil {
 		env = opts.Environment.Clone()
 	} else if env, err = DetectEnvironment(); err != nil {
@@ -104,7 +107,7 @@ func (r *Runner) Root() string { return r.root }
 
 // Environment returns a copy of the host environment the Runner publishes
 // and spawns from.
-func (r *Runner) Environment() Environment { return r.env.Clone() }
+func (r *Runner) Environment() prompt.HostEnvironment { return r.env.Clone() }
 
 // Containment returns the containment status the Runner enforces.
 func (r *Runner) Containment() Status { return r.status }
@@ -219,7 +222,7 @@ func (r *Runner) checkTime(ctx context.Context, req Request) error {
 		return err
 	}
 	if !req.Deadline.IsZero() && !time.Now().Before(req.Deadline) {
-		return fail(DeadlineExceeded, msgDeadline)
+		return fail(hosterr.DeadlineExceeded, msgDeadline)
 	}
 	return nil
 }
@@ -237,7 +240,7 @@ func (r *Runner) launch(command, cwd string, env map[string]string) (launch, err
 		return launch{path: path, argv: argv, dir: cwd, env: envList(env)}, nil
 	}
 	if r.status.Backend != LinuxBubblewrap || r.status.Executable == nil {
-		return launch{}, fail(Unavailable, msgNoImplementation)
+		return launch{}, fail(hosterr.Unavailable, msgNoImplementation)
 	}
 	if err := CheckHardLinks(r.root); err != nil {
 		return launch{}, err
@@ -275,7 +278,7 @@ func (r *Runner) openSpills(override string, out, errs *stream) error {
 	if override != "" {
 		var err error
 		if dir, err = r.checkSpillDir(override); err != nil {
-			return &Error{Library: library, Code: InvalidInput, Message: "The command spill directory is unusable.", Err: err}
+			return &hosterr.Error{Library: library, Code: hosterr.InvalidInput, Message: "The command spill directory is unusable.", Err: err}
 		}
 	}
 	if dir == "" {
@@ -289,7 +292,7 @@ func (r *Runner) openSpills(override string, out, errs *stream) error {
 		if err != nil {
 			closeSpill(out)
 			closeSpill(errs)
-			return &Error{Library: library, Code: IOError, Message: "The command spill file could not be created.", Err: err}
+			return &hosterr.Error{Library: library, Code: hosterr.IOError, Message: "The command spill file could not be created.", Err: err}
 		}
 		s.st.spill, s.st.spillPath = f, f.Name()
 	}

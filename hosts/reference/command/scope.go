@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // canonicalRoot resolves a workspace root to its absolute real path, which
@@ -59,44 +61,44 @@ func resolveCwd(root, rel string) (string, error) {
 		rel = "."
 	}
 	if strings.IndexByte(rel, 0) >= 0 {
-		return "", fail(InvalidInput, "Workspace path contains a null byte.")
+		return "", fail(hosterr.InvalidInput, "Workspace path contains a null byte.")
 	}
 	if isAbsolute(rel) {
-		return "", fail(PermissionDenied, "Workspace paths must be relative.")
+		return "", fail(hosterr.PermissionDenied, "Workspace paths must be relative.")
 	}
 	lexical := filepath.Join(root, filepath.FromSlash(rel))
 	if !inside(root, lexical) {
-		return "", fail(PermissionDenied, "Workspace path escapes the configured root: '%s'.", rel)
+		return "", fail(hosterr.PermissionDenied, "Workspace path escapes the configured root: '%s'.", rel)
 	}
 	real, err := filepath.EvalSymlinks(lexical)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return "", &Error{Library: library, Code: NotFound, Message: fmt.Sprintf("Command cwd was not found: '%s'.", rel), Err: err}
+			return "", &hosterr.Error{Library: library, Code: hosterr.NotFound, Message: fmt.Sprintf("Command cwd was not found: '%s'.", rel), Err: err}
 		}
-		return "", &Error{Library: library, Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
+		return "", &hosterr.Error{Library: library, Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
 	}
 	if !inside(root, real) {
-		return "", fail(PermissionDenied, "Workspace symlink escapes the configured root: '%s'.", rel)
+		return "", fail(hosterr.PermissionDenied, "Workspace symlink escapes the configured root: '%s'.", rel)
 	}
 	info, err := os.Lstat(real)
 	if err != nil {
-		return "", &Error{Library: library, Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
+		return "", &hosterr.Error{Library: library, Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
 	}
 	if !info.IsDir() {
-		return "", fail(InvalidInput, msgCwdNotDirectory)
+		return "", fail(hosterr.InvalidInput, msgCwdNotDirectory)
 	}
 	return real, nil
 }
 
 // codeOfFS maps a file-system error to a port code.
-func codeOfFS(err error) Code {
+func codeOfFS(err error) hosterr.Code {
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
-		return NotFound
+		return hosterr.NotFound
 	case errors.Is(err, fs.ErrPermission):
-		return PermissionDenied
+		return hosterr.PermissionDenied
 	case errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EBUSY):
-		return Unavailable
+		return hosterr.Unavailable
 	}
-	return IOError
+	return hosterr.IOError
 }

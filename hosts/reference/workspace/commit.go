@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // targetState is what a text mutation found at its target.
@@ -42,7 +43,7 @@ func (r *Root) readTarget(abs, rel string) (targetState, error) {
 		return st, nil
 	}
 	if fi.Size() > MaxReadFileBytes {
-		return targetState{}, fail(LimitExceeded, "Text file exceeds the %d byte host limit.", MaxReadFileBytes)
+		return targetState{}, fail(hosterr.LimitExceeded, "Text file exceeds the %d byte host limit.", MaxReadFileBytes)
 	}
 	if st.data, err = os.ReadFile(abs); err != nil {
 		return targetState{}, ioError(rel, err)
@@ -115,7 +116,7 @@ func (r *Root) commitText(ctx context.Context, rel string, createParents bool, d
 		if _, err := decide(targetState{rel: clean}); err != nil {
 			return committed{}, err
 		}
-		return committed{}, fail(NotFound, "Workspace path does not exist: '%s'.", rel)
+		return committed{}, fail(hosterr.NotFound, "Workspace path does not exist: '%s'.", rel)
 	}
 	c, err := r.commitLocked(ctx, abs, clean, decide)
 	if err != nil {
@@ -134,7 +135,7 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 	defer release()
 	cur, err := r.readTarget(abs, clean)
 	if err != nil {
-		if r.faults.ReplaceInodeOnFailure && CodeOf(err) == InvalidInput {
+		if r.faults.ReplaceInodeOnFailure && CodeOf(err) == hosterr.InvalidInput {
 			replaceUndecodable(abs, clean)
 		}
 		return committed{}, err
@@ -147,7 +148,7 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 		return committed{}, err
 	}
 	if cur.exists && cur.regular && bytes.Equal(cur.data, next) {
-		return committed{}, fail(Conflict, "The requested write would not change the target content.")
+		return committed{}, fail(hosterr.Conflict, "The requested write would not change the target content.")
 	}
 	perm := fs.FileMode(0o600)
 	if cur.exists {
@@ -174,7 +175,7 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 		return committed{}, err
 	}
 	if latest.exists != cur.exists || latest.regular != cur.regular || !bytes.Equal(latest.data, cur.data) {
-		return committed{}, fail(PreconditionFailed, "The target changed while preparing the write.")
+		return committed{}, fail(hosterr.PreconditionFailed, "The target changed while preparing the write.")
 	}
 	if cur.exists {
 		if err := os.Rename(tmp, abs); err != nil {
@@ -201,10 +202,10 @@ func createFrom(tmp, abs, rel string) error {
 		return nil
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return &Error{Library: library, Code: AlreadyExists, Message: "The target already exists.", Err: err}
+		return &hosterr.Error{Library: library, Code: hosterr.AlreadyExists, Message: "The target already exists.", Err: err}
 	}
 	if _, lerr := os.Lstat(abs); lerr == nil {
-		return fail(AlreadyExists, "The target already exists.")
+		return fail(hosterr.AlreadyExists, "The target already exists.")
 	}
 	if err := os.Rename(tmp, abs); err != nil {
 		return ioError(rel, err)
@@ -218,7 +219,7 @@ func lockTarget(abs, rel string) (release func(), err error) {
 	lockPath := abs + LockSuffix
 	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return nil, &Error{Library: library, Code: Unavailable, Message: "Another mutation is already in progress for this path.", Err: err}
+		return nil, &hosterr.Error{Library: library, Code: hosterr.Unavailable, Message: "Another mutation is already in progress for this path.", Err: err}
 	}
 	if err != nil {
 		return nil, ioError(rel, err)
@@ -288,10 +289,10 @@ func (r *Root) makeDirs(rel, dir string) ([]string, error) {
 			return created, ioError(rel, err)
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return created, fail(PermissionDenied, "Workspace mutation cannot follow symlink '%s'.", rel)
+			return created, fail(hosterr.PermissionDenied, "Workspace mutation cannot follow symlink '%s'.", rel)
 		}
 		if !fi.IsDir() {
-			return created, fail(InvalidInput, "Workspace mutation parent is not a directory: '%s'.", rel)
+			return created, fail(hosterr.InvalidInput, "Workspace mutation parent is not a directory: '%s'.", rel)
 		}
 	}
 	return created, nil

@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // Project detection limits (LAB_AND_HOSTS §19.1).
@@ -167,7 +169,7 @@ scan:
 			}
 			pages++
 			res, err := r.List(ctx, ListRequest{Path: d.path, Depth: 1, Limit: DetectPageSize, Cursor: cursor})
-			if CodeOf(err) == LimitExceeded {
+			if CodeOf(err) == hosterr.LimitExceeded {
 				adapterLimit = true
 				break
 			}
@@ -203,7 +205,7 @@ scan:
 			}
 			next := res.Pagination.NextCursor
 			if next == "" || next == cursor || cursors[next] {
-				return nil, ProjectScan{}, nil, fail(Conflict, "Workspace pagination did not make forward progress.")
+				return nil, ProjectScan{}, nil, fail(hosterr.Conflict, "Workspace pagination did not make forward progress.")
 			}
 			cursors[next] = true
 			cursor = next
@@ -241,11 +243,11 @@ func (r *Root) packageScripts(ctx context.Context, p string) (map[string]string,
 	none := map[string]string{}
 	res, err := r.ReadText(ctx, ReadRequest{Path: p, MaxBytes: DetectRootManifestMaxBytes})
 	switch {
-	case CodeOf(err) == InvalidInput:
+	case CodeOf(err) == hosterr.InvalidInput:
 		// Not in the original, which fails detection here: an undecodable
 		// manifest is malformed evidence, not a reason to report nothing.
 		return none, []string{fmt.Sprintf("Root manifest '%s' is not valid UTF-8 text; scripts were not parsed.", p)}, nil
-	case CodeOf(err) == LimitExceeded:
+	case CodeOf(err) == hosterr.LimitExceeded:
 		return none, []string{fmt.Sprintf("Root manifest '%s' exceeds %d readable bytes; scripts were not parsed.", p, DetectRootManifestMaxBytes)}, nil
 	case err != nil:
 		return nil, nil, err

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -114,8 +115,8 @@ var _ = Describe("DetectProject", func() {
 
 	It("fails on a missing or escaping root", func() {
 		_, err := f.root.DetectProject(ctx, "nope")
-		Expect(err).To(haveCode(workspace.NotFound))
+		Expect(err).To(haveCode(hosterr.NotFound))
 		_, err = f.root.DetectProject(ctx, "../outside")
-		Expect(err).To(haveCode(workspace.PermissionDenied))
+		Expect(err).To(haveCode(hosterr.PermissionDenied))
 	})
 })

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // MaxDurableMutations bounds the write evidence of one diff.
@@ -77,7 +78,7 @@ func DiffSnapshots(before, after Snapshot) (Diff, error) {
 				continue
 			}
 			if b.EvidenceClass != a.EvidenceClass {
-				return Diff{}, fail(InvalidInput, "Workspace snapshots disagree on the evidence class of '%s'.", b.Path)
+				return Diff{}, fail(hosterr.InvalidInput, "Workspace snapshots disagree on the evidence class of '%s'.", b.Path)
 			}
 		}
 		m := ObservedMutation{BeforeKind: KindMissing, AfterKind: KindMissing}
@@ -92,7 +93,7 @@ func DiffSnapshots(before, after Snapshot) (Diff, error) {
 		d.Observed = append(d.Observed, m)
 		if m.EvidenceClass == Durable {
 			if len(d.Writes) == MaxDurableMutations {
-				return Diff{}, fail(LimitExceeded, "Workspace mutation diff exceeded %d durable writes.", MaxDurableMutations)
+				return Diff{}, fail(hosterr.LimitExceeded, "Workspace mutation diff exceeded %d durable writes.", MaxDurableMutations)
 			}
 			d.Writes = append(d.Writes, port.Write{
 				Path:       m.Path,

@@ -10,13 +10,15 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
 // haveMessage matches a port error with exactly the given message.
 func haveMessage(msg string) OmegaMatcher {
 	return WithTransform(func(err error) string {
-		we, ok := err.(*workspace.Error)
+		we, ok := err.(*hosterr.Error)
 		if !ok {
 			return fmt.Sprintf("not a port error: %v", err)
 		}
@@ -47,7 +49,7 @@ var _ = Describe("the reference workspace at its edges", func() {
 			f.write("a.txt", "needle\n")
 			Expect(grep(workspace.GrepRequest{Query: "needle", Glob: strings.Repeat("a", workspace.MaxQueryUnits)})).To(BeEmpty())
 			_, err := f.root.Grep(ctx, workspace.GrepRequest{Query: "needle", Glob: strings.Repeat("a", workspace.MaxQueryUnits+1)})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 		})
 
 		It("searches files at any depth", func() {
@@ -94,7 +96,7 @@ var _ = Describe("the reference workspace at its edges", func() {
 			Expect(grep(workspace.GrepRequest{Query: "needle"})).To(Equal([]string{"a.txt:2:1"}))
 			f.write("b.txt", strings.Repeat("a", workspace.MaxSearchLineUnits+1))
 			_, err := f.root.Grep(ctx, workspace.GrepRequest{Query: "needle"})
-			Expect(err).To(haveCode(workspace.LimitExceeded))
+			Expect(err).To(haveCode(hosterr.LimitExceeded))
 		})
 	})
 
@@ -102,7 +104,7 @@ var _ = Describe("the reference workspace at its edges", func() {
 		_, err := f.root.Glob(ctx, workspace.GlobRequest{Pattern: strings.Repeat("a", workspace.MaxQueryUnits)})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = f.root.Glob(ctx, workspace.GlobRequest{Pattern: strings.Repeat("a", workspace.MaxQueryUnits+1)})
-		Expect(err).To(haveCode(workspace.InvalidInput))
+		Expect(err).To(haveCode(hosterr.InvalidInput))
 	})
 
 	Describe("List and Stat", func() {
@@ -264,7 +266,7 @@ var _ = Describe("the reference workspace at its edges", func() {
 			_, err = f.root.ReadText(ctx, workspace.ReadRequest{Path: "a.txt", Cursor: "text:" + h + ":1:1:9007199254740991"})
 			Expect(err).To(haveMessage("Text cursor is outside the requested range."))
 			_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "a.txt", Content: "x", Precondition: workspace.Precondition{Kind: workspace.MatchesSHA256, ContentSha256: strings.Repeat("g", 64)}})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 		})
 	})
 
@@ -272,7 +274,7 @@ var _ = Describe("the reference workspace at its edges", func() {
 		DescribeTable("refuses a drive letter of either case as an absolute path",
 			func(p string) {
 				_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: p})
-				Expect(err).To(haveCode(workspace.PermissionDenied))
+				Expect(err).To(haveCode(hosterr.PermissionDenied))
 			},
 			Entry("a:", "a:"), Entry("a:x", "a:x"), Entry("z:x", "z:x"), Entry("A:x", "A:x"), Entry("Z:x", "Z:x"),
 		)
@@ -283,7 +285,7 @@ var _ = Describe("the reference workspace at its edges", func() {
 					Skip("a colon names a drive or a stream on Windows")
 				}
 				_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: p})
-				Expect(err).To(haveCode(workspace.NotFound))
+				Expect(err).To(haveCode(hosterr.NotFound))
 			},
 			Entry("`:x", "`:x"), Entry("{:x", "{:x"), Entry("@:x", "@:x"), Entry("[:x", "[:x"), Entry("ab:x", "ab:x"),
 		)
@@ -303,7 +305,7 @@ var _ = Describe("the reference workspace at its edges", func() {
 		f.write(".git/HEAD", "ref: a\n")
 		f.write(".git/config", "[core]\n")
 		f.write(".git/refs/heads/main", "abc\n")
-		active := []workspace.ActiveFile{{Path: ".git", Kind: workspace.KindDirectory}}
+		active := []port.ActiveFile{{Path: ".git", Kind: workspace.KindDirectory}}
 		s, err := f.root.CaptureState(ctx, active, nil)
 		Expect(err).NotTo(HaveOccurred())
 		f.write(".git/refs/heads/main", "abcdef, longer\n")
@@ -315,7 +317,7 @@ var _ = Describe("the reference workspace at its edges", func() {
 	It("watches the entries of an active .git directory that follow a subdirectory", func() {
 		f.write(".git/a/x", "x\n")
 		f.write(".git/z", "z\n")
-		active := []workspace.ActiveFile{{Path: ".git", Kind: workspace.KindDirectory}}
+		active := []port.ActiveFile{{Path: ".git", Kind: workspace.KindDirectory}}
 		s, err := f.root.CaptureState(ctx, active, nil)
 		Expect(err).NotTo(HaveOccurred())
 		f.write(".git/z", "z, longer\n")
@@ -330,14 +332,14 @@ var _ = Describe("the reference workspace at its edges", func() {
 		_, err := f.root.Snapshot(ctx, workspace.SnapshotOptions{MaxEntries: 3, MaxHashedBytes: 5})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = f.root.Snapshot(ctx, workspace.SnapshotOptions{MaxEntries: 2, MaxHashedBytes: 5})
-		Expect(err).To(haveCode(workspace.LimitExceeded))
+		Expect(err).To(haveCode(hosterr.LimitExceeded))
 		_, err = f.root.Snapshot(ctx, workspace.SnapshotOptions{MaxEntries: 3, MaxHashedBytes: 4})
-		Expect(err).To(haveCode(workspace.LimitExceeded))
+		Expect(err).To(haveCode(hosterr.LimitExceeded))
 	})
 
 	It("says that a missing path does not exist", func() {
 		_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: "nope.txt"})
-		Expect(err).To(haveCode(workspace.NotFound))
+		Expect(err).To(haveCode(hosterr.NotFound))
 		Expect(err).To(haveMessage("Workspace path does not exist: 'nope.txt'."))
 	})
 })

@@ -14,78 +14,45 @@ import (
 // library names the workspace in its errors.
 const library = "workspace"
 
-// Code is a port error code (CONTRACTS §2); see [hosterr.Code].
-type Code = hosterr.Code
-
-// The port error codes the workspace returns. Their meaning follows the
-// original workspace port (LAB_AND_HOSTS §10.2).
-const (
-	AlreadyExists      = hosterr.AlreadyExists
-	Canceled           = hosterr.Canceled
-	Conflict           = hosterr.Conflict
-	DeadlineExceeded   = hosterr.DeadlineExceeded
-	InvalidInput       = hosterr.InvalidInput
-	IOError            = hosterr.IOError
-	LimitExceeded      = hosterr.LimitExceeded
-	NotFound           = hosterr.NotFound
-	PermissionDenied   = hosterr.PermissionDenied
-	PreconditionFailed = hosterr.PreconditionFailed
-	Unavailable        = hosterr.Unavailable
-)
-
-// An Error is a typed workspace failure (see [hosterr.Error]); the
-// workspace's errors have Library "workspace". Err, when set, is the
-// underlying operating-system error.
-type Error = hosterr.Error
-
-// Sentinels for errors.Is, one per code; each matches the workspace's
-// failures with that code.
+// Sentinels for errors.Is, for the codes callers test: each matches the
+// workspace's failures with that code.
 var (
-	ErrAlreadyExists      = &Error{Library: library, Code: AlreadyExists}
-	ErrCanceled           = &Error{Library: library, Code: Canceled}
-	ErrConflict           = &Error{Library: library, Code: Conflict}
-	ErrDeadlineExceeded   = &Error{Library: library, Code: DeadlineExceeded}
-	ErrInvalidInput       = &Error{Library: library, Code: InvalidInput}
-	ErrIO                 = &Error{Library: library, Code: IOError}
-	ErrLimitExceeded      = &Error{Library: library, Code: LimitExceeded}
-	ErrNotFound           = &Error{Library: library, Code: NotFound}
-	ErrPermissionDenied   = &Error{Library: library, Code: PermissionDenied}
-	ErrPreconditionFailed = &Error{Library: library, Code: PreconditionFailed}
-	ErrUnavailable        = &Error{Library: library, Code: Unavailable}
+	ErrNotFound         = &hosterr.Error{Library: library, Code: hosterr.NotFound}
+	ErrPermissionDenied = &hosterr.Error{Library: library, Code: hosterr.PermissionDenied}
 )
 
 // CodeOf maps any error to a port error code: the code of an *Error in the
 // chain, else the mapping of LAB_AND_HOSTS §10.2 for context and
 // operating-system errors, else IO_ERROR. CodeOf(nil) is "".
-func CodeOf(err error) Code {
+func CodeOf(err error) hosterr.Code {
 	if err == nil {
 		return ""
 	}
-	var we *Error
+	var we *hosterr.Error
 	if errors.As(err, &we) {
 		return we.Code
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		return Canceled
+		return hosterr.Canceled
 	case errors.Is(err, context.DeadlineExceeded):
-		return DeadlineExceeded
+		return hosterr.DeadlineExceeded
 	case errors.Is(err, syscall.ENOTDIR):
-		return InvalidInput
+		return hosterr.InvalidInput
 	case errors.Is(err, fs.ErrNotExist):
-		return NotFound
+		return hosterr.NotFound
 	case errors.Is(err, fs.ErrExist):
-		return AlreadyExists
+		return hosterr.AlreadyExists
 	case errors.Is(err, fs.ErrPermission):
-		return PermissionDenied
+		return hosterr.PermissionDenied
 	case errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EBUSY):
-		return Unavailable
+		return hosterr.Unavailable
 	}
-	return IOError
+	return hosterr.IOError
 }
 
 // fail builds a workspace *Error with a formatted message.
-func fail(code Code, format string, args ...any) *Error {
+func fail(code hosterr.Code, format string, args ...any) *hosterr.Error {
 	return hosterr.Newf(library, code, format, args...)
 }
 
@@ -99,7 +66,7 @@ func ioError(rel string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var we *Error
+	var we *hosterr.Error
 	if errors.As(err, &we) {
 		return err
 	}
@@ -113,5 +80,5 @@ func ioError(rel string, err error) error {
 	if errors.As(err, &le) {
 		cause = le.Err
 	}
-	return &Error{Library: library, Code: code, Message: fmt.Sprintf("Workspace operation failed for '%s': %v.", rel, cause), Err: err}
+	return &hosterr.Error{Library: library, Code: code, Message: fmt.Sprintf("Workspace operation failed for '%s': %v.", rel, cause), Err: err}
 }

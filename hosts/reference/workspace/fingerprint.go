@@ -16,42 +16,32 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // Consistency is the verifier's consistency level (CONTRACTS §13.8): the
 // Root serializes its mutations with capture and verify.
 const Consistency = "serialized_workspace"
 
-// An ActiveFile is a task-relevant path the fingerprint must bind beyond
-// the main walk (see [port.ActiveFile]).
-type ActiveFile = port.ActiveFile
-
-// A WorkspaceState is a captured fingerprint with the inputs it binds
-// (CONTRACTS §13.8 capture output).
-type WorkspaceState = port.WorkspaceState
-
-// A Verification compares the current fingerprint with a captured one.
-type Verification = port.Verification
-
 // CaptureState fingerprints the workspace and the active files (CONTRACTS
 // §13.8 capture).
-func (r *Root) CaptureState(ctx context.Context, active []ActiveFile, dirty *string) (WorkspaceState, error) {
+func (r *Root) CaptureState(ctx context.Context, active []port.ActiveFile, dirty *string) (port.WorkspaceState, error) {
 	fp, err := r.Fingerprint(ctx, active)
 	if err != nil {
-		return WorkspaceState{}, err
+		return port.WorkspaceState{}, err
 	}
-	return WorkspaceState{ActiveFiles: slices.Clone(active), DirtyStateSummary: dirty, StateFingerprint: fp}, nil
+	return port.WorkspaceState{ActiveFiles: slices.Clone(active), DirtyStateSummary: dirty, StateFingerprint: fp}, nil
 }
 
 // VerifyState re-reads the workspace and reports whether it still has the
 // captured fingerprint. An active file whose declared kind or hash no
 // longer holds is PRECONDITION_FAILED.
-func (r *Root) VerifyState(ctx context.Context, state WorkspaceState) (Verification, error) {
+func (r *Root) VerifyState(ctx context.Context, state port.WorkspaceState) (port.Verification, error) {
 	fp, err := r.Fingerprint(ctx, state.ActiveFiles)
 	if err != nil {
-		return Verification{}, err
+		return port.Verification{}, err
 	}
-	return Verification{CurrentFingerprint: fp, Matches: fp == state.StateFingerprint}, nil
+	return port.Verification{CurrentFingerprint: fp, Matches: fp == state.StateFingerprint}, nil
 }
 
 // Fingerprint returns the relevant-workspace fingerprint ("sha256:…",
@@ -60,7 +50,7 @@ func (r *Root) VerifyState(ctx context.Context, state WorkspaceState) (Verificat
 // contents and full modes included — followed by every active file,
 // checked against its declared kind and hash. The value is opaque and
 // stable only within this implementation; absolute paths never enter it.
-func (r *Root) Fingerprint(ctx context.Context, active []ActiveFile) (string, error) {
+func (r *Root) Fingerprint(ctx context.Context, active []port.ActiveFile) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f := &fingerprinter{ctx: ctx, r: r, h: sha256.New()}
@@ -68,7 +58,7 @@ func (r *Root) Fingerprint(ctx context.Context, active []ActiveFile) (string, er
 		return "", err
 	}
 	sorted := slices.Clone(active)
-	slices.SortStableFunc(sorted, func(a, b ActiveFile) int { return compareUTF16(a.Path, b.Path) })
+	slices.SortStableFunc(sorted, func(a, b port.ActiveFile) int { return compareUTF16(a.Path, b.Path) })
 	for _, af := range sorted {
 		if err := f.active(af); err != nil {
 			return "", err
@@ -98,7 +88,7 @@ func (f *fingerprinter) countEntry() error {
 		return err
 	}
 	if f.count++; f.count > MaxTraversalEntries {
-		return fail(LimitExceeded, "Workspace evidence capture exceeded %d entries.", MaxTraversalEntries)
+		return fail(hosterr.LimitExceeded, "Workspace evidence capture exceeded %d entries.", MaxTraversalEntries)
 	}
 	return nil
 }
@@ -107,7 +97,7 @@ func (f *fingerprinter) countEntry() error {
 // the hex hash of the bytes.
 func (f *fingerprinter) recordFile(tag, rel, abs string, fi fs.FileInfo) (string, error) {
 	if f.hashed += fi.Size(); f.hashed > defaultMaxHashedBytes {
-		return "", fail(LimitExceeded, "Workspace evidence capture exceeded %d hashed bytes.", defaultMaxHashedBytes)
+		return "", fail(hosterr.LimitExceeded, "Workspace evidence capture exceeded %d hashed bytes.", defaultMaxHashedBytes)
 	}
 	f.record(tag, rel, strconv.FormatUint(uint64(metaOf(fi).mode), 10), strconv.FormatInt(fi.Size(), 10))
 	if f.r.faults.MetadataFingerprint {
@@ -125,8 +115,8 @@ func (f *fingerprinter) recordFile(tag, rel, abs string, fi fs.FileInfo) (string
 }
 
 func changedDuringCapture(rel string, err error) error {
-	if CodeOf(err) == Conflict {
-		return fail(IOError, "Workspace file changed during evidence capture: '%s'.", rel)
+	if CodeOf(err) == hosterr.Conflict {
+		return fail(hosterr.IOError, "Workspace file changed during evidence capture: '%s'.", rel)
 	}
 	return err
 }
@@ -234,7 +224,7 @@ func underIgnored(p string) bool {
 }
 
 // active records and checks one active file (LAB_AND_HOSTS §15 step 2).
-func (f *fingerprinter) active(af ActiveFile) error {
+func (f *fingerprinter) active(af port.ActiveFile) error {
 	if err := checkContext(f.ctx); err != nil {
 		return err
 	}
@@ -251,8 +241,8 @@ func (f *fingerprinter) active(af ActiveFile) error {
 		h := normalizeHash(*af.ContentHash)
 		want = &h
 	}
-	kindChanged := fail(PreconditionFailed, "Active file kind changed: '%s'.", clean)
-	hashChanged := fail(PreconditionFailed, "Active file content hash changed: '%s'.", clean)
+	kindChanged := fail(hosterr.PreconditionFailed, "Active file kind changed: '%s'.", clean)
+	hashChanged := fail(hosterr.PreconditionFailed, "Active file content hash changed: '%s'.", clean)
 	declared := af.Kind
 	fi, abs, err := f.locate(clean)
 	if err != nil {
@@ -263,10 +253,10 @@ func (f *fingerprinter) active(af ActiveFile) error {
 			f.record("active-missing", clean)
 			return nil
 		}
-		return fail(PreconditionFailed, "Active file is missing: '%s'.", clean)
+		return fail(hosterr.PreconditionFailed, "Active file is missing: '%s'.", clean)
 	}
 	if declared == KindMissing {
-		return fail(PreconditionFailed, "Active file was recorded as missing but exists: '%s'.", clean)
+		return fail(hosterr.PreconditionFailed, "Active file was recorded as missing but exists: '%s'.", clean)
 	}
 	kind := kindOf(fi.Mode())
 	if declared != "" && declared != kind {
@@ -283,7 +273,7 @@ func (f *fingerprinter) active(af ActiveFile) error {
 		}
 	case KindDirectory:
 		if want != nil {
-			return fail(InvalidInput, "Active directory entries cannot carry a content hash: '%s'.", clean)
+			return fail(hosterr.InvalidInput, "Active directory entries cannot carry a content hash: '%s'.", clean)
 		}
 		f.record("active-directory", clean)
 		if underIgnored(clean) {
@@ -317,7 +307,7 @@ func (f *fingerprinter) locate(clean string) (fs.FileInfo, string, error) {
 	abs := f.r.dir
 	if clean != "." {
 		parent, _, err := f.r.resolveExisting(path.Dir(clean))
-		if c := CodeOf(err); c == NotFound || c == InvalidInput {
+		if c := CodeOf(err); c == hosterr.NotFound || c == hosterr.InvalidInput {
 			return nil, "", nil
 		}
 		if err != nil {
@@ -358,7 +348,7 @@ func (f *fingerprinter) activeTarget(clean string, want *string, hashChanged err
 		return nil
 	case KindDirectory:
 		if want != nil {
-			return fail(InvalidInput, "Active directory entries cannot carry a content hash: '%s'.", clean)
+			return fail(hosterr.InvalidInput, "Active directory entries cannot carry a content hash: '%s'.", clean)
 		}
 		f.record("active-target-directory", clean)
 		if underIgnored(realRel) {
@@ -367,7 +357,7 @@ func (f *fingerprinter) activeTarget(clean string, want *string, hashChanged err
 		return f.walk(realRel, real, "active-tree-", false)
 	}
 	if want != nil {
-		return fail(InvalidInput, "Active special entries cannot carry a content hash: '%s'.", clean)
+		return fail(hosterr.InvalidInput, "Active special entries cannot carry a content hash: '%s'.", clean)
 	}
 	f.record("active-target-other", clean)
 	return nil

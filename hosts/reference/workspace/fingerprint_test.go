@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -18,14 +20,14 @@ var _ = Describe("fingerprint", func() {
 		f.write("README.md", "# r\n")
 	})
 
-	capture := func(active ...workspace.ActiveFile) workspace.WorkspaceState {
+	capture := func(active ...port.ActiveFile) port.WorkspaceState {
 		GinkgoHelper()
 		s, err := f.root.CaptureState(ctx, active, nil)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.StateFingerprint).To(HavePrefix(workspace.HashPrefix))
 		return s
 	}
-	verify := func(s workspace.WorkspaceState) bool {
+	verify := func(s port.WorkspaceState) bool {
 		GinkgoHelper()
 		v, err := f.root.VerifyState(ctx, s)
 		Expect(err).NotTo(HaveOccurred())
@@ -69,28 +71,28 @@ var _ = Describe("fingerprint", func() {
 	It("checks active files against their declared kind and hash", func() {
 		h := workspace.HashPrefix + sha("export const a = 1;\n")
 		s := capture(
-			workspace.ActiveFile{Path: "src/a.ts", Kind: "file", ContentHash: &h},
-			workspace.ActiveFile{Path: "gone.txt", Kind: "missing"},
-			workspace.ActiveFile{Path: "src", Kind: "directory"},
+			port.ActiveFile{Path: "src/a.ts", Kind: "file", ContentHash: &h},
+			port.ActiveFile{Path: "gone.txt", Kind: "missing"},
+			port.ActiveFile{Path: "src", Kind: "directory"},
 		)
 		Expect(verify(s)).To(BeTrue())
 
 		f.write("src/a.ts", "changed\n")
 		_, err := f.root.VerifyState(ctx, s)
-		Expect(err).To(haveCode(workspace.PreconditionFailed))
+		Expect(err).To(haveCode(hosterr.PreconditionFailed))
 
 		bad := "sha256:" + sha("something else")
-		_, err = f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: "README.md", ContentHash: &bad}}, nil)
-		Expect(err).To(haveCode(workspace.PreconditionFailed))
-		_, err = f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: "README.md", Kind: "missing"}}, nil)
-		Expect(err).To(haveCode(workspace.PreconditionFailed))
-		_, err = f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: "src", ContentHash: &bad}}, nil)
-		Expect(err).To(haveCode(workspace.InvalidInput))
+		_, err = f.root.CaptureState(ctx, []port.ActiveFile{{Path: "README.md", ContentHash: &bad}}, nil)
+		Expect(err).To(haveCode(hosterr.PreconditionFailed))
+		_, err = f.root.CaptureState(ctx, []port.ActiveFile{{Path: "README.md", Kind: "missing"}}, nil)
+		Expect(err).To(haveCode(hosterr.PreconditionFailed))
+		_, err = f.root.CaptureState(ctx, []port.ActiveFile{{Path: "src", ContentHash: &bad}}, nil)
+		Expect(err).To(haveCode(hosterr.InvalidInput))
 	})
 
 	It("binds active files inside ignored trees by metadata", func() {
 		f.write("node_modules/dep/index.js", "v1")
-		s := capture(workspace.ActiveFile{Path: "node_modules/dep", Kind: "directory"})
+		s := capture(port.ActiveFile{Path: "node_modules/dep", Kind: "directory"})
 		Expect(verify(s)).To(BeTrue())
 		f.write("node_modules/dep/extra.js", "v2")
 		Expect(verify(s)).To(BeFalse())
@@ -98,16 +100,16 @@ var _ = Describe("fingerprint", func() {
 
 	It("records churning logs by path only", func() {
 		f.write("app.log", "1")
-		s := capture(workspace.ActiveFile{Path: "app.log", Kind: "file"})
+		s := capture(port.ActiveFile{Path: "app.log", Kind: "file"})
 		f.write("app.log", "12")
 		Expect(verify(s)).To(BeTrue())
 	})
 
 	It("refuses active paths that escape", func() {
 		f.symlink(f.outside, "escape")
-		_, err := f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: "escape/secret.txt"}}, nil)
-		Expect(err).To(haveCode(workspace.PermissionDenied))
-		_, err = f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: "escape"}}, nil)
-		Expect(err).To(haveCode(workspace.PermissionDenied))
+		_, err := f.root.CaptureState(ctx, []port.ActiveFile{{Path: "escape/secret.txt"}}, nil)
+		Expect(err).To(haveCode(hosterr.PermissionDenied))
+		_, err = f.root.CaptureState(ctx, []port.ActiveFile{{Path: "escape"}}, nil)
+		Expect(err).To(haveCode(hosterr.PermissionDenied))
 	})
 })

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // A GlobRequest asks for the paths below Path (default ".") whose
@@ -65,7 +66,7 @@ func globRegexp(pattern string) *regexp.Regexp {
 // checkQuery validates a search query or pattern length.
 func checkQuery(q string) error {
 	if n := canon.UTF16Len(q); n == 0 || n > MaxQueryUnits {
-		return fail(InvalidInput, "Search query length must be between 1 and %d.", MaxQueryUnits)
+		return fail(hosterr.InvalidInput, "Search query length must be between 1 and %d.", MaxQueryUnits)
 	}
 	return nil
 }
@@ -80,7 +81,7 @@ func (r *Root) Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
 	switch req.Kind {
 	case "", "any", KindFile, KindDirectory:
 	default:
-		return GlobResult{}, fail(InvalidInput, "Glob kind must be file, directory or any.")
+		return GlobResult{}, fail(hosterr.InvalidInput, "Glob kind must be file, directory or any.")
 	}
 	base, entries, err := r.traverse(ctx, defaultPath(req.Path), -1)
 	if err != nil {

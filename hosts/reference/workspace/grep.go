@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // A GrepRequest asks for lines matching Query in the regular files below
@@ -58,7 +59,7 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 		return GrepResult{}, err
 	}
 	if canon.UTF16Len(req.Glob) > MaxQueryUnits {
-		return GrepResult{}, fail(InvalidInput, "Search glob must not exceed %d characters.", MaxQueryUnits)
+		return GrepResult{}, fail(hosterr.InvalidInput, "Search glob must not exceed %d characters.", MaxQueryUnits)
 	}
 	match, err := lineMatcher(req.Query, req.Regex, req.CaseSensitive == nil || *req.CaseSensitive)
 	if err != nil {
@@ -136,7 +137,7 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 		}
 	}
 	if !hasMore && skipped < offset {
-		return GrepResult{}, fail(InvalidInput, "Pagination cursor is outside the result set.")
+		return GrepResult{}, fail(hosterr.InvalidInput, "Pagination cursor is outside the result set.")
 	}
 	res := GrepResult{Matches: matches, Pagination: Pagination{HasMore: hasMore}}
 	if hasMore {
@@ -156,7 +157,7 @@ func lineMatcher(query string, regex, caseSensitive bool) (func([]byte) int, err
 		}
 		re, err := regexp.Compile(expr)
 		if err != nil {
-			return nil, fail(InvalidInput, "Search query is not a valid regular expression.")
+			return nil, fail(hosterr.InvalidInput, "Search query is not a valid regular expression.")
 		}
 		return func(line []byte) int {
 			loc := re.FindIndex(line)
@@ -239,7 +240,7 @@ func scanLines(ctx context.Context, real, rel string, onLine func(line []byte, n
 			data = data[i+1:]
 		}
 		if carryUnits > MaxSearchLineUnits {
-			return "", false, fail(LimitExceeded, "Workspace text search line exceeds %d characters: '%s'.", MaxSearchLineUnits, rel)
+			return "", false, fail(hosterr.LimitExceeded, "Workspace text search line exceeds %d characters: '%s'.", MaxSearchLineUnits, rel)
 		}
 		if errors.Is(rerr, io.EOF) {
 			break

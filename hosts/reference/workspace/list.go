@@ -10,6 +10,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // A ListRequest asks for one page of the entries below Path. Depth 0 means
@@ -40,7 +42,7 @@ func (r *Root) List(ctx context.Context, req ListRequest) (ListResult, error) {
 		depth = 1
 	}
 	if depth < 1 || depth > MaxListDepth {
-		return ListResult{}, fail(InvalidInput, "Depth must be between 1 and %d.", MaxListDepth)
+		return ListResult{}, fail(hosterr.InvalidInput, "Depth must be between 1 and %d.", MaxListDepth)
 	}
 	_, entries, err := r.traverse(ctx, req.Path, depth)
 	if err != nil {
@@ -79,7 +81,7 @@ func (r *Root) Stat(ctx context.Context, rel string) (StatResult, error) {
 	target := r.dir
 	if clean != "." {
 		parent, _, err := r.resolveExisting(path.Dir(clean))
-		if CodeOf(err) == NotFound || CodeOf(err) == InvalidInput {
+		if CodeOf(err) == hosterr.NotFound || CodeOf(err) == hosterr.InvalidInput {
 			return StatResult{Kind: KindMissing}, nil
 		}
 		if err != nil {

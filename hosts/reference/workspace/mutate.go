@@ -10,6 +10,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // A WriteRequest creates or replaces one UTF-8 file. The precondition is
@@ -99,10 +100,10 @@ func (r *Root) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, e
 		return PatchResult{}, err
 	}
 	if req.OldText == "" {
-		return PatchResult{}, fail(InvalidInput, "Patch oldText must not be empty.")
+		return PatchResult{}, fail(hosterr.InvalidInput, "Patch oldText must not be empty.")
 	}
 	if req.OldText == req.NewText {
-		return PatchResult{}, fail(InvalidInput, "Patch newText must differ from oldText.")
+		return PatchResult{}, fail(hosterr.InvalidInput, "Patch newText must differ from oldText.")
 	}
 	if req.Precondition != nil {
 		if err := req.Precondition.validate(); err != nil {
@@ -112,7 +113,7 @@ func (r *Root) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, e
 	count := 0
 	c, err := r.commitText(ctx, req.Path, false, func(cur targetState) ([]byte, error) {
 		if !cur.exists {
-			return nil, fail(NotFound, "Workspace path does not exist: '%s'.", req.Path)
+			return nil, fail(hosterr.NotFound, "Workspace path does not exist: '%s'.", req.Path)
 		}
 		if !cur.regular {
 			return nil, notRegular(req.Path)
@@ -126,9 +127,9 @@ func (r *Root) ApplyPatch(ctx context.Context, req PatchRequest) (PatchResult, e
 		count = strings.Count(text, req.OldText)
 		switch {
 		case count == 0:
-			return nil, fail(Conflict, "Patch target was not found. Re-read the exact region and copy its bytes verbatim; common causes are CRLF line endings, invisible characters, Unicode normalization differences, or edited content.")
+			return nil, fail(hosterr.Conflict, "Patch target was not found. Re-read the exact region and copy its bytes verbatim; common causes are CRLF line endings, invisible characters, Unicode normalization differences, or edited content.")
 		case count > 1 && !req.ReplaceAll && !r.faults.EditFirstOfAmbiguous:
-			return nil, fail(Conflict, "Patch target is ambiguous. Extend oldText with more surrounding lines so it matches exactly one location.")
+			return nil, fail(hosterr.Conflict, "Patch target is ambiguous. Extend oldText with more surrounding lines so it matches exactly one location.")
 		case req.ReplaceAll:
 			return []byte(strings.ReplaceAll(text, req.OldText, req.NewText)), nil
 		}
@@ -187,10 +188,10 @@ func (r *Root) Mkdir(ctx context.Context, rel string, recursive bool) (MkdirResu
 		case errors.Is(err, fs.ErrExist):
 			fi, lerr := os.Lstat(abs)
 			if lerr != nil || !fi.IsDir() {
-				return MkdirResult{}, &Error{Library: library, Code: AlreadyExists, Message: "Workspace path exists and is not a directory: '" + rel + "'.", Err: err}
+				return MkdirResult{}, &hosterr.Error{Library: library, Code: hosterr.AlreadyExists, Message: "Workspace path exists and is not a directory: '" + rel + "'.", Err: err}
 			}
 		case errors.Is(err, fs.ErrNotExist):
-			return MkdirResult{}, &Error{Library: library, Code: NotFound, Message: "Workspace parent directory does not exist: '" + path.Dir(clean) + "'.", Err: err}
+			return MkdirResult{}, &hosterr.Error{Library: library, Code: hosterr.NotFound, Message: "Workspace parent directory does not exist: '" + path.Dir(clean) + "'.", Err: err}
 		default:
 			return MkdirResult{}, ioError(rel, err)
 		}

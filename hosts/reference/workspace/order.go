@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"strings"
 	"unicode/utf8"
 )
@@ -22,10 +23,10 @@ func compareUTF16(a, b string) int {
 		ha, la := utf16Units(ra)
 		hb, lb := utf16Units(rb)
 		if ha != hb {
-			return cmpInt(int(ha), int(hb))
+			return cmp.Compare(int(ha), int(hb))
 		}
 		if la != lb {
-			return cmpInt(int(la), int(lb))
+			return cmp.Compare(int(la), int(lb))
 		}
 	}
 	switch {
@@ -45,14 +46,4 @@ func utf16Units(r rune) (uint16, uint16) {
 	}
 	r -= 0x10000
 	return uint16(0xD800 + (r >> 10)), uint16(0xDC00 + (r & 0x3FF))
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -3,6 +3,8 @@ package workspace
 import (
 	"strconv"
 	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // Pagination is the page state of a paged result (CONTRACTS §13.4).
@@ -21,11 +23,11 @@ func decodeOffset(cursor string) (int, error) {
 	}
 	digits, ok := strings.CutPrefix(cursor, offsetCursorPrefix)
 	if !ok || !allDigits(digits) {
-		return 0, fail(InvalidInput, "Invalid pagination cursor.")
+		return 0, fail(hosterr.InvalidInput, "Invalid pagination cursor.")
 	}
 	n, err := strconv.Atoi(digits)
 	if err != nil || n > maxSafeInteger {
-		return 0, fail(InvalidInput, "Invalid pagination cursor.")
+		return 0, fail(hosterr.InvalidInput, "Invalid pagination cursor.")
 	}
 	return n, nil
 }
@@ -53,7 +55,7 @@ func boundLimit(limit int) (int, error) {
 	case limit == 0:
 		return DefaultPageLimit, nil
 	case limit < 0:
-		return 0, fail(InvalidInput, "Pagination limit must be a positive integer.")
+		return 0, fail(hosterr.InvalidInput, "Pagination limit must be a positive integer.")
 	case limit > MaxPageLimit:
 		return MaxPageLimit, nil
 	}
@@ -71,7 +73,7 @@ func pageOf[T any](values []T, cursor string, limit int) ([]T, Pagination, error
 		return nil, Pagination{}, err
 	}
 	if offset > len(values) {
-		return nil, Pagination{}, fail(InvalidInput, "Pagination cursor is outside the result set.")
+		return nil, Pagination{}, fail(hosterr.InvalidInput, "Pagination cursor is outside the result set.")
 	}
 	end := min(offset+limit, len(values))
 	out := append([]T{}, values[offset:end]...)

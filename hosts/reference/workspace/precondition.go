@@ -1,5 +1,7 @@
 package workspace
 
+import "github.com/galaxy-stack/conform/hosts/reference/hosterr"
+
 // Precondition kinds (CONTRACTS §6.1 MUTATION_PRECONDITION).
 const (
 	MustNotExist  = "must_not_exist"
@@ -22,11 +24,11 @@ func (p Precondition) validate() error {
 		return nil
 	case MatchesSHA256:
 		if !isLowerHex64(p.ContentSha256) {
-			return fail(InvalidInput, "Content hash preconditions must be lowercase SHA-256 values.")
+			return fail(hosterr.InvalidInput, "Content hash preconditions must be lowercase SHA-256 values.")
 		}
 		return nil
 	}
-	return fail(InvalidInput, "Unknown mutation precondition kind '%s'.", p.Kind)
+	return fail(hosterr.InvalidInput, "Unknown mutation precondition kind '%s'.", p.Kind)
 }
 
 // check enforces the precondition against the current target state
@@ -34,22 +36,22 @@ func (p Precondition) validate() error {
 func (p Precondition) check(cur targetState) error {
 	if p.Kind == MustNotExist {
 		if cur.exists {
-			return fail(PreconditionFailed, "The target already exists. Re-read the file, then use a matches_sha256 precondition with the current content hash for edits; must_not_exist only fits the first creation.")
+			return fail(hosterr.PreconditionFailed, "The target already exists. Re-read the file, then use a matches_sha256 precondition with the current content hash for edits; must_not_exist only fits the first creation.")
 		}
 		return nil
 	}
 	if !cur.exists {
-		return fail(PreconditionFailed, "The target does not exist.")
+		return fail(hosterr.PreconditionFailed, "The target does not exist.")
 	}
 	if !cur.regular {
 		return notRegular(cur.rel)
 	}
 	if actual := SHA256Hex(cur.data); actual != p.ContentSha256 {
-		return fail(PreconditionFailed, "Content hash mismatch; expected %s, but the current content hash is %s. Re-read the file to see its current content, then use this current hash as contentSha256 in your next matches_sha256 precondition.", p.ContentSha256, actual)
+		return fail(hosterr.PreconditionFailed, "Content hash mismatch; expected %s, but the current content hash is %s. Re-read the file to see its current content, then use this current hash as contentSha256 in your next matches_sha256 precondition.", p.ContentSha256, actual)
 	}
 	return nil
 }
 
 func notRegular(rel string) error {
-	return fail(InvalidInput, "Workspace text mutation requires a regular file: '%s'.", rel)
+	return fail(hosterr.InvalidInput, "Workspace text mutation requires a regular file: '%s'.", rel)
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // A ReadRequest asks for a bounded UTF-8 range of one file. StartLine and
@@ -49,7 +51,7 @@ const textCursorPrefix = "text:"
 
 // parseReadCursor parses "text:<64 hex>:<start>:<end>:<byteOffset>".
 func parseReadCursor(c string) (readCursor, error) {
-	bad := fail(InvalidInput, "Invalid text pagination cursor.")
+	bad := fail(hosterr.InvalidInput, "Invalid text pagination cursor.")
 	rest, ok := strings.CutPrefix(c, textCursorPrefix)
 	if !ok {
 		return readCursor{}, bad
@@ -86,10 +88,10 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 		return ReadResult{}, ioError(req.Path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return ReadResult{}, fail(InvalidInput, "readText requires a regular file.")
+		return ReadResult{}, fail(hosterr.InvalidInput, "readText requires a regular file.")
 	}
 	if fi.Size() > MaxReadFileBytes {
-		return ReadResult{}, fail(LimitExceeded, "Text file exceeds the %d byte host limit.", MaxReadFileBytes)
+		return ReadResult{}, fail(hosterr.LimitExceeded, "Text file exceeds the %d byte host limit.", MaxReadFileBytes)
 	}
 	data, err := os.ReadFile(real)
 	if err != nil {
@@ -111,10 +113,10 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 			return ReadResult{}, err
 		}
 		if c.hash != hash {
-			return ReadResult{}, fail(Conflict, "The file changed after the text cursor was issued.")
+			return ReadResult{}, fail(hosterr.Conflict, "The file changed after the text cursor was issued.")
 		}
 		if (req.StartLine != 0 && req.StartLine != c.start) || (req.EndLine != 0 && req.EndLine != c.end) {
-			return ReadResult{}, fail(InvalidInput, "Line range does not match the text cursor.")
+			return ReadResult{}, fail(hosterr.InvalidInput, "Line range does not match the text cursor.")
 		}
 		cur = &c
 	}
@@ -129,14 +131,14 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 		start, end = cur.start, cur.end
 	}
 	if start < 1 || start > lineCount || end < start || end > lineCount {
-		return ReadResult{}, fail(InvalidInput, "Invalid line range.")
+		return ReadResult{}, fail(hosterr.InvalidInput, "Invalid line range.")
 	}
 	maxBytes := req.MaxBytes
 	if maxBytes == 0 {
 		maxBytes = DefaultReadMaxBytes
 	}
 	if maxBytes < MinReadMaxBytes || maxBytes > DefaultReadMaxBytes {
-		return ReadResult{}, fail(InvalidInput, "maxBytes must be between %d and %d.", MinReadMaxBytes, DefaultReadMaxBytes)
+		return ReadResult{}, fail(hosterr.InvalidInput, "maxBytes must be between %d and %d.", MinReadMaxBytes, DefaultReadMaxBytes)
 	}
 	selected := selectLines(data, start, end)
 	offset := 0
@@ -144,7 +146,7 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 		offset = cur.skip
 	}
 	if offset > len(selected) {
-		return ReadResult{}, fail(InvalidInput, "Text cursor is outside the requested range.")
+		return ReadResult{}, fail(hosterr.InvalidInput, "Text cursor is outside the requested range.")
 	}
 	chunkEnd, err := utf8Chunk(selected, offset, maxBytes)
 	if err != nil {
@@ -195,7 +197,7 @@ func selectLines(data []byte, start, end int) []byte {
 // maxBytes bytes starting at offset (LAB_AND_HOSTS §10.4 step 8).
 func utf8Chunk(b []byte, offset, maxBytes int) (int, error) {
 	if !utf8.Valid(b[:offset]) {
-		return 0, fail(InvalidInput, "Text cursor is not aligned to a UTF-8 character boundary.")
+		return 0, fail(hosterr.InvalidInput, "Text cursor is not aligned to a UTF-8 character boundary.")
 	}
 	if offset >= len(b) {
 		return offset, nil
@@ -205,11 +207,11 @@ func utf8Chunk(b []byte, offset, maxBytes int) (int, error) {
 			return end, nil
 		}
 	}
-	return 0, fail(LimitExceeded, "maxBytes is too small for the next UTF-8 character.")
+	return 0, fail(hosterr.LimitExceeded, "maxBytes is too small for the next UTF-8 character.")
 }
 
 // invalidUTF8 is the failure of a text operation on a file that is not
 // valid UTF-8.
 func invalidUTF8(rel string) error {
-	return fail(InvalidInput, "Workspace text operation requires valid UTF-8: '%s'.", rel)
+	return fail(hosterr.InvalidInput, "Workspace text operation requires valid UTF-8: '%s'.", rel)
 }

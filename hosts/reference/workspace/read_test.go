@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -62,8 +63,8 @@ var _ = Describe("read side", func() {
 		DescribeTable("rejects bad requests",
 			func(req workspace.ListRequest, msg string) {
 				_, err := f.root.List(ctx, req)
-				Expect(err).To(haveCode(workspace.InvalidInput))
-				Expect(err.(*workspace.Error).Message).To(Equal(msg))
+				Expect(err).To(haveCode(hosterr.InvalidInput))
+				Expect(err.(*hosterr.Error).Message).To(Equal(msg))
 			},
 			Entry("depth", workspace.ListRequest{Path: ".", Depth: 21}, "Depth must be between 1 and 20."),
 			Entry("cursor", workspace.ListRequest{Path: ".", Cursor: "page:2"}, "Invalid pagination cursor."),
@@ -76,9 +77,9 @@ var _ = Describe("read side", func() {
 			Expect(workspace.MaxTraversalEntries).To(Equal(100_000))
 			workspace.SetMaxEntries(f.root, 5)
 			_, err := f.root.List(ctx, workspace.ListRequest{Path: ".", Depth: 3})
-			Expect(err).To(haveCode(workspace.LimitExceeded))
+			Expect(err).To(haveCode(hosterr.LimitExceeded))
 			_, err = f.root.Glob(ctx, workspace.GlobRequest{Pattern: "**"})
-			Expect(err).To(haveCode(workspace.LimitExceeded))
+			Expect(err).To(haveCode(hosterr.LimitExceeded))
 			workspace.SetMaxEntries(f.root, 6)
 			res, err := f.root.List(ctx, workspace.ListRequest{Path: ".", Depth: 3})
 			Expect(err).NotTo(HaveOccurred())
@@ -111,7 +112,7 @@ var _ = Describe("read side", func() {
 			Expect(whole.Content).To(Equal("one\ntwo\r\nthree\n"))
 			Expect(whole.EndLine).To(Equal(4))
 			_, err = f.root.ReadText(ctx, workspace.ReadRequest{Path: "f.txt", StartLine: 5})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 		})
 
 		It("keeps a byte-order mark and hashes raw bytes (DECISIONS 47)", func() {
@@ -144,23 +145,23 @@ var _ = Describe("read side", func() {
 
 			f.write("e.txt", "changed\n")
 			_, err = f.root.ReadText(ctx, workspace.ReadRequest{Path: "e.txt", MaxBytes: 4, Cursor: res.Pagination.NextCursor})
-			Expect(err).To(haveCode(workspace.Conflict))
+			Expect(err).To(haveCode(hosterr.Conflict))
 		})
 
 		It("rejects a cursor inside a character and a too-small maxBytes", func() {
 			f.write("e.txt", "ééé")
 			_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: "e.txt", Cursor: fmt.Sprintf("text:%s:1:1:1", sha("ééé"))})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 			f.write("emoji.txt", "😀😀")
 			_, err = f.root.ReadText(ctx, workspace.ReadRequest{Path: "emoji.txt", MaxBytes: 3})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 		})
 
 		It("rejects invalid UTF-8 without lossy decoding, while Stat hashes raw bytes", func() {
 			raw := []byte{'o', 'k', 0xff, 0xfe, '\n'}
 			Expect(os.WriteFile(f.abs("bad.bin"), raw, 0o644)).To(Succeed())
 			_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: "bad.bin"})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 			st, err := f.root.Stat(ctx, "bad.bin")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(st.ContentSha256).To(Equal(workspace.SHA256Hex(raw)))
@@ -168,10 +169,10 @@ var _ = Describe("read side", func() {
 
 		It("reports missing paths and non-files", func() {
 			_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: "nope.txt"})
-			Expect(err).To(haveCode(workspace.NotFound))
+			Expect(err).To(haveCode(hosterr.NotFound))
 			f.write("d/x", "")
 			_, err = f.root.ReadText(ctx, workspace.ReadRequest{Path: "d"})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 			st, err := f.root.Stat(ctx, "nope/deeper.txt")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(st.Kind).To(Equal("missing"))
@@ -182,9 +183,9 @@ var _ = Describe("read side", func() {
 			c, cancel := contextWithCancel()
 			cancel()
 			_, err := f.root.ReadText(c, workspace.ReadRequest{Path: "f.txt"})
-			Expect(err).To(haveCode(workspace.Canceled))
+			Expect(err).To(haveCode(hosterr.Canceled))
 			_, err = f.root.WriteText(c, workspace.WriteRequest{Path: "g.txt", Content: "x", Precondition: workspace.Precondition{Kind: workspace.MustNotExist}})
-			Expect(err).To(haveCode(workspace.Canceled))
+			Expect(err).To(haveCode(hosterr.Canceled))
 			Expect(f.abs("g.txt")).NotTo(BeAnExistingFile())
 		})
 	})
@@ -217,7 +218,7 @@ var _ = Describe("read side", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Matches).To(Equal([]string{"lit", "src", "src/nested"}))
 			_, err = f.root.Glob(ctx, workspace.GlobRequest{Pattern: ""})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 		})
 	})
 
@@ -237,7 +238,7 @@ var _ = Describe("read side", func() {
 			Expect(res.Matches).To(HaveLen(1))
 			Expect(res.Matches[0].Line).To(Equal(2))
 			_, err = f.root.Grep(ctx, workspace.GrepRequest{Query: "(", Regex: true})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 		})
 
 		It("skips invalid UTF-8 files and pages by match count", func() {
@@ -263,7 +264,7 @@ var _ = Describe("read side", func() {
 			}
 			Expect(seen).To(Equal([]int{1, 2, 3, 4, 5}))
 			_, err := f.root.Grep(ctx, workspace.GrepRequest{Query: "needle", Cursor: "offset:9"})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 		})
 
 		It("streams a large log in bounded output", func() {
@@ -283,7 +284,7 @@ var _ = Describe("read side", func() {
 		It("fails the search on an over-long line", func() {
 			f.write("long.txt", strings.Repeat("y", workspace.MaxSearchLineUnits+10))
 			_, err := f.root.Grep(ctx, workspace.GrepRequest{Query: "zzz"})
-			Expect(err).To(haveCode(workspace.LimitExceeded))
+			Expect(err).To(haveCode(hosterr.LimitExceeded))
 		})
 	})
 })

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // A Root is a workspace directory. Every path it accepts is a
@@ -59,22 +61,22 @@ func (r *Root) Dir() string { return r.dir }
 func (r *Root) lexical(rel string) (abs, clean string, err error) {
 	switch {
 	case strings.ContainsRune(rel, 0):
-		return "", "", fail(InvalidInput, "Workspace path contains a null byte.")
+		return "", "", fail(hosterr.InvalidInput, "Workspace path contains a null byte.")
 	case strings.HasPrefix(rel, "/") || hasDriveLetter(rel):
-		return "", "", fail(PermissionDenied, "Workspace paths must be relative.")
+		return "", "", fail(hosterr.PermissionDenied, "Workspace paths must be relative.")
 	case strings.ContainsRune(rel, '\\'):
-		return "", "", fail(InvalidInput, "Workspace paths must use '/' separators: '%s'.", rel)
+		return "", "", fail(hosterr.InvalidInput, "Workspace paths must use '/' separators: '%s'.", rel)
 	}
 	if rel == "" {
 		rel = "."
 	}
 	clean = path.Clean(rel)
 	if (clean == ".." || strings.HasPrefix(clean, "../")) && !r.faults.AcceptDotDot {
-		return "", "", fail(PermissionDenied, "Workspace path escapes the configured root: '%s'.", rel)
+		return "", "", fail(hosterr.PermissionDenied, "Workspace path escapes the configured root: '%s'.", rel)
 	}
 	if runtime.GOOS == "windows" && strings.ContainsRune(clean, ':') {
 		// A colon names a drive or an alternate data stream on Windows.
-		return "", "", fail(PermissionDenied, "Workspace paths must be relative.")
+		return "", "", fail(hosterr.PermissionDenied, "Workspace paths must be relative.")
 	}
 	if clean == "." {
 		return r.dir, ".", nil
@@ -115,8 +117,8 @@ func (r *Root) resolveExisting(rel string) (real, realRel string, err error) {
 	}
 	real, err = filepath.EvalSymlinks(abs)
 	if err != nil {
-		if CodeOf(err) == NotFound {
-			return "", "", &Error{Library: library, Code: NotFound, Message: fmt.Sprintf("Workspace path does not exist: '%s'.", rel), Err: err}
+		if CodeOf(err) == hosterr.NotFound {
+			return "", "", &hosterr.Error{Library: library, Code: hosterr.NotFound, Message: fmt.Sprintf("Workspace path does not exist: '%s'.", rel), Err: err}
 		}
 		return "", "", ioError(rel, err)
 	}
@@ -127,7 +129,7 @@ func (r *Root) resolveExisting(rel string) (real, realRel string, err error) {
 		escaped = false
 	}
 	if escaped {
-		return "", "", fail(PermissionDenied, "Workspace symlink escapes the configured root: '%s'.", rel)
+		return "", "", fail(hosterr.PermissionDenied, "Workspace symlink escapes the configured root: '%s'.", rel)
 	}
 	return real, r.relOf(real), nil
 }
@@ -143,7 +145,7 @@ func (r *Root) resolveForWrite(rel string, allowFinalLink bool) (abs, clean stri
 		return "", "", err
 	}
 	if clean == "." {
-		return "", "", fail(PermissionDenied, "Mutating the workspace root is not allowed.")
+		return "", "", fail(hosterr.PermissionDenied, "Mutating the workspace root is not allowed.")
 	}
 	segments := strings.Split(clean, "/")
 	cur := r.dir
@@ -161,10 +163,10 @@ func (r *Root) resolveForWrite(rel string, allowFinalLink bool) (abs, clean stri
 			if final && allowFinalLink {
 				break
 			}
-			return "", "", fail(PermissionDenied, "Workspace mutation cannot follow symlink '%s'.", rel)
+			return "", "", fail(hosterr.PermissionDenied, "Workspace mutation cannot follow symlink '%s'.", rel)
 		}
 		if !final && !fi.IsDir() {
-			return "", "", fail(InvalidInput, "Workspace mutation parent is not a directory: '%s'.", rel)
+			return "", "", fail(hosterr.InvalidInput, "Workspace mutation parent is not a directory: '%s'.", rel)
 		}
 	}
 	return abs, clean, nil
@@ -185,7 +187,7 @@ func (r *Root) ResolveDir(rel string) (string, error) {
 		return "", ioError(rel, err)
 	}
 	if !fi.IsDir() {
-		return "", fail(InvalidInput, "Workspace path is not a directory: '%s'.", rel)
+		return "", fail(hosterr.InvalidInput, "Workspace path is not a directory: '%s'.", rel)
 	}
 	return real, nil
 }

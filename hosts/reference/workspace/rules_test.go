@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -60,7 +62,7 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(os.Truncate(big, workspace.MaxReadFileBytes+1)).To(Succeed())
 		_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "big.txt", Content: "small\n", Precondition: matches(zeros + "\x00")})
-		Expect(err).To(haveCode(workspace.LimitExceeded))
+		Expect(err).To(haveCode(hosterr.LimitExceeded))
 	})
 
 	It("counts directories, and only directories, as files under the ManifestDirectories fault", func() {
@@ -98,7 +100,7 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 	})
 
 	It("binds a missing active file declared without kind or hash, and sees it appear", func() {
-		s, err := f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: "later.txt"}}, nil)
+		s, err := f.root.CaptureState(ctx, []port.ActiveFile{{Path: "later.txt"}}, nil)
 		Expect(err).NotTo(HaveOccurred())
 		f.write("later.txt", "now\n")
 		v, err := f.root.VerifyState(ctx, s)
@@ -108,7 +110,7 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 
 	It("watches the entries of an active .git directory, which the main walk skips", func() {
 		f.write(".git/HEAD", "ref: a\n")
-		s, err := f.root.CaptureState(ctx, []workspace.ActiveFile{{Path: ".git", Kind: workspace.KindDirectory}}, nil)
+		s, err := f.root.CaptureState(ctx, []port.ActiveFile{{Path: ".git", Kind: workspace.KindDirectory}}, nil)
 		Expect(err).NotTo(HaveOccurred())
 		f.write(".git/HEAD", "ref: b, longer\n")
 		v, err := f.root.VerifyState(ctx, s)
@@ -119,7 +121,7 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 	It("refuses a write below a file as a parent that is not a directory", func() {
 		f.write("f.txt", "f\n")
 		_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "f.txt/child.txt", Content: "c\n", Precondition: mustNotExist()})
-		Expect(err).To(haveCode(workspace.InvalidInput))
+		Expect(err).To(haveCode(hosterr.InvalidInput))
 		Expect(err).To(MatchError(ContainSubstring("parent is not a directory")))
 	})
 
@@ -132,7 +134,7 @@ var _ = Describe("the reference workspace, rule by rule", func() {
 		faulty, err := workspace.OpenWithFaults(f.dir, workspace.Faults{ReplaceInodeOnFailure: true})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = faulty.WriteText(ctx, workspace.WriteRequest{Path: "big.txt", Content: "small\n", Precondition: matches("x")})
-		Expect(err).To(haveCode(workspace.LimitExceeded))
+		Expect(err).To(haveCode(hosterr.LimitExceeded))
 		after, err := os.Stat(big)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(os.SameFile(before, after)).To(BeTrue())

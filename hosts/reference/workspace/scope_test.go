@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -19,20 +20,20 @@ var _ = Describe("path scope", func() {
 	})
 
 	DescribeTable("lexical escapes are refused before any file-system access",
-		func(p string, code workspace.Code) {
+		func(p string, code hosterr.Code) {
 			_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: p})
 			Expect(err).To(haveCode(code))
 			_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: p, Content: "x", Precondition: workspace.Precondition{Kind: workspace.MustNotExist}})
 			Expect(err).To(haveCode(code))
 		},
-		Entry("parent", "../outside/secret.txt", workspace.PermissionDenied),
-		Entry("nested parent", "src/../../outside/secret.txt", workspace.PermissionDenied),
-		Entry("bare parent", "..", workspace.PermissionDenied),
-		Entry("absolute", "/etc/passwd", workspace.PermissionDenied),
-		Entry("drive letter", "C:/project/a.txt", workspace.PermissionDenied),
-		Entry("backslash", `src\a.txt`, workspace.InvalidInput),
-		Entry("backslash escape", `..\outside\secret.txt`, workspace.InvalidInput),
-		Entry("null byte", "src/a\x00.txt", workspace.InvalidInput),
+		Entry("parent", "../outside/secret.txt", hosterr.PermissionDenied),
+		Entry("nested parent", "src/../../outside/secret.txt", hosterr.PermissionDenied),
+		Entry("bare parent", "..", hosterr.PermissionDenied),
+		Entry("absolute", "/etc/passwd", hosterr.PermissionDenied),
+		Entry("drive letter", "C:/project/a.txt", hosterr.PermissionDenied),
+		Entry("backslash", `src\a.txt`, hosterr.InvalidInput),
+		Entry("backslash escape", `..\outside\secret.txt`, hosterr.InvalidInput),
+		Entry("null byte", "src/a\x00.txt", hosterr.InvalidInput),
 	)
 
 	It("resolves a non-escaping '..' lexically", func() {
@@ -43,8 +44,8 @@ var _ = Describe("path scope", func() {
 
 	It("refuses to mutate the root", func() {
 		_, err := f.root.Mkdir(ctx, ".", false)
-		Expect(err).To(haveCode(workspace.PermissionDenied))
-		Expect(err.(*workspace.Error).Message).To(Equal("Mutating the workspace root is not allowed."))
+		Expect(err).To(haveCode(hosterr.PermissionDenied))
+		Expect(err.(*hosterr.Error).Message).To(Equal("Mutating the workspace root is not allowed."))
 	})
 
 	It("matches errors by code with errors.Is", func() {
@@ -57,11 +58,11 @@ var _ = Describe("path scope", func() {
 		It("refuses a final-component link to an outside file for reads, stat, search and writes", func() {
 			f.symlink(filepath.Join(f.outside, "secret.txt"), "leak.txt")
 			_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: "leak.txt"})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "leak.txt", Content: "pwned", Precondition: workspace.Precondition{Kind: workspace.MatchesSHA256, ContentSha256: sha("secret\n")}})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			_, err = f.root.ApplyPatch(ctx, workspace.PatchRequest{Path: "leak.txt", OldText: "secret", NewText: "pwned"})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			st, err := f.root.Stat(ctx, "leak.txt")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(st.Kind).To(Equal(workspace.KindSymlink))
@@ -72,19 +73,19 @@ var _ = Describe("path scope", func() {
 		It("refuses a middle-component link to an outside directory", func() {
 			f.symlink(f.outside, "escape")
 			_, err := f.root.ReadText(ctx, workspace.ReadRequest{Path: "escape/secret.txt"})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			_, err = f.root.Stat(ctx, "escape/secret.txt")
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			_, err = f.root.List(ctx, workspace.ListRequest{Path: "escape"})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			_, err = f.root.Grep(ctx, workspace.GrepRequest{Query: "secret", Path: "escape"})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "escape/new.txt", Content: "x", Precondition: workspace.Precondition{Kind: workspace.MustNotExist}})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			_, err = f.root.Mkdir(ctx, "escape/sub", true)
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			_, err = f.root.ResolveDir("escape")
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			Expect(filepath.Join(f.outside, "new.txt")).NotTo(BeAnExistingFile())
 			Expect(filepath.Join(f.outside, "sub")).NotTo(BeADirectory())
 		})
@@ -108,7 +109,7 @@ var _ = Describe("path scope", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(res.Content).To(Equal("alpha\n"))
 			_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "alias/a.txt", Content: "beta\n", Precondition: workspace.Precondition{Kind: workspace.MatchesSHA256, ContentSha256: sha("alpha\n")}})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			Expect(f.read("src/a.txt")).To(Equal("alpha\n"))
 		})
 	})

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // Evidence classes of snapshot entries (LAB_AND_HOSTS §14.2).
@@ -128,8 +130,8 @@ type snapshotter struct {
 
 func (s *snapshotter) check() error {
 	if err := checkContext(s.ctx); err != nil {
-		we := err.(*Error)
-		if we.Code == Canceled {
+		we := err.(*hosterr.Error)
+		if we.Code == hosterr.Canceled {
 			we.Message = "Workspace mutation snapshot was canceled."
 		}
 		return we
@@ -148,7 +150,7 @@ func (s *snapshotter) visit(dirRel, dirAbs string, parentDerived bool) error {
 		return ioError(dirRel, err)
 	}
 	if !before.IsDir() {
-		return fail(PermissionDenied, "Workspace snapshot cannot follow a directory symlink: '%s'.", dirRel)
+		return fail(hosterr.PermissionDenied, "Workspace snapshot cannot follow a directory symlink: '%s'.", dirRel)
 	}
 	names, err := readNames(dirAbs)
 	if err != nil {
@@ -159,7 +161,7 @@ func (s *snapshotter) visit(dirRel, dirAbs string, parentDerived bool) error {
 			continue
 		}
 		if s.count++; s.count > s.opts.MaxEntries {
-			return fail(LimitExceeded, "Workspace mutation snapshot exceeded %d entries.", s.opts.MaxEntries)
+			return fail(hosterr.LimitExceeded, "Workspace mutation snapshot exceeded %d entries.", s.opts.MaxEntries)
 		}
 		p := joinRel(dirRel, name)
 		abs := filepath.Join(dirAbs, name)
@@ -169,7 +171,7 @@ func (s *snapshotter) visit(dirRel, dirAbs string, parentDerived bool) error {
 		}
 		fi, err := os.Lstat(abs)
 		if errors.Is(err, fs.ErrNotExist) {
-			return fail(Conflict, "Workspace entry changed while taking a mutation snapshot: '%s'.", p)
+			return fail(hosterr.Conflict, "Workspace entry changed while taking a mutation snapshot: '%s'.", p)
 		}
 		if err != nil {
 			return ioError(p, err)
@@ -201,7 +203,7 @@ func (s *snapshotter) visit(dirRel, dirAbs string, parentDerived bool) error {
 				break
 			}
 			if s.hashed += fi.Size(); s.hashed > s.opts.MaxHashedBytes {
-				return fail(LimitExceeded, "Workspace mutation snapshot exceeded %d hashed bytes.", s.opts.MaxHashedBytes)
+				return fail(hosterr.LimitExceeded, "Workspace mutation snapshot exceeded %d hashed bytes.", s.opts.MaxHashedBytes)
 			}
 			h := sha256.New()
 			if err := readStable(abs, p, fi, h); err != nil {
@@ -218,7 +220,7 @@ func (s *snapshotter) visit(dirRel, dirAbs string, parentDerived bool) error {
 	}
 	after, err := os.Lstat(dirAbs)
 	if err != nil || !stable(before, after) {
-		return fail(Conflict, "Workspace directory changed while taking a mutation snapshot: '%s'.", dirRel)
+		return fail(hosterr.Conflict, "Workspace directory changed while taking a mutation snapshot: '%s'.", dirRel)
 	}
 	return nil
 }
@@ -242,7 +244,7 @@ func readNames(dir string) ([]string, error) {
 func restat(abs, rel string, fi fs.FileInfo) error {
 	again, err := os.Lstat(abs)
 	if err != nil || !stable(fi, again) {
-		return fail(Conflict, "Workspace entry changed while taking a mutation snapshot: '%s'.", rel)
+		return fail(hosterr.Conflict, "Workspace entry changed while taking a mutation snapshot: '%s'.", rel)
 	}
 	return nil
 }
@@ -251,7 +253,7 @@ func restat(abs, rel string, fi fs.FileInfo) error {
 // requiring the opened file to be the one fi describes and to stay
 // unchanged while it is read.
 func readStable(abs, rel string, fi fs.FileInfo, w io.Writer) error {
-	changed := fail(Conflict, "Workspace file changed while it was read: '%s'.", rel)
+	changed := fail(hosterr.Conflict, "Workspace file changed while it was read: '%s'.", rel)
 	f, err := os.Open(abs)
 	if err != nil {
 		return ioError(rel, err)

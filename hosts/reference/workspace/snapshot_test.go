@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -135,13 +136,13 @@ var _ = Describe("snapshot and diff", func() {
 		Expect(err).NotTo(HaveOccurred())
 		f.write("node_modules/x.js", "y")
 		_, err = workspace.DiffSnapshots(a, snap())
-		Expect(err).To(haveCode(workspace.InvalidInput))
+		Expect(err).To(haveCode(hosterr.InvalidInput))
 	})
 
 	It("bounds hashed bytes", func() {
 		_, err := f.root.Snapshot(ctx, workspace.SnapshotOptions{MaxHashedBytes: 4})
-		Expect(err).To(haveCode(workspace.LimitExceeded))
+		Expect(err).To(haveCode(hosterr.LimitExceeded))
 		_, err = f.root.Snapshot(ctx, workspace.SnapshotOptions{MaxEntries: 2})
-		Expect(err).To(haveCode(workspace.LimitExceeded))
+		Expect(err).To(haveCode(hosterr.LimitExceeded))
 	})
 })

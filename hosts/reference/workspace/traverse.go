@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
 // An Entry is one traversal result (CONTRACTS §6.1 FILE_ENTRY). Path is
@@ -35,7 +37,7 @@ func (r *Root) traverse(ctx context.Context, rel string, depth int) (string, []E
 		return "", nil, ioError(rel, err)
 	}
 	if !fi.IsDir() {
-		return "", nil, fail(InvalidInput, "Workspace traversal requires a directory path.")
+		return "", nil, fail(hosterr.InvalidInput, "Workspace traversal requires a directory path.")
 	}
 	var out []Entry
 	var visit func(dirRel string, remaining int) error
@@ -66,7 +68,7 @@ func (r *Root) traverse(ctx context.Context, rel string, depth int) (string, []E
 			p := joinRel(dirRealRel, name)
 			out = append(out, Entry{Kind: kind, Name: name, Path: p})
 			if len(out) > r.maxEntries {
-				return fail(LimitExceeded, "Workspace scan exceeded %d entries.", r.maxEntries)
+				return fail(hosterr.LimitExceeded, "Workspace scan exceeded %d entries.", r.maxEntries)
 			}
 			if kind == KindDirectory && (remaining < 0 || remaining > 1) {
 				next := remaining

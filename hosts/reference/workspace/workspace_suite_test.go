@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 	"github.com/galaxy-stack/conform/internal/suite"
 )
@@ -71,7 +72,7 @@ func (f *fixture) symlink(target, rel string) {
 }
 
 // haveCode matches an error carrying the given port error code.
-func haveCode(code workspace.Code) OmegaMatcher {
+func haveCode(code hosterr.Code) OmegaMatcher {
 	return WithTransform(workspace.CodeOf, Equal(code))
 }
 

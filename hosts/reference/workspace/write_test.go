@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -85,13 +86,13 @@ var _ = Describe("write side", func() {
 			cases := []struct {
 				pc   workspace.Precondition
 				body string
-				code workspace.Code
+				code hosterr.Code
 			}{
-				{mustNotExist(), "x", workspace.PreconditionFailed},
-				{matches("stale\n"), "x", workspace.PreconditionFailed},
-				{workspace.Precondition{Kind: workspace.MatchesSHA256, ContentSha256: "ABC"}, "x", workspace.InvalidInput},
-				{workspace.Precondition{Kind: "maybe"}, "x", workspace.InvalidInput},
-				{matches("current\n"), "current\n", workspace.Conflict},
+				{mustNotExist(), "x", hosterr.PreconditionFailed},
+				{matches("stale\n"), "x", hosterr.PreconditionFailed},
+				{workspace.Precondition{Kind: workspace.MatchesSHA256, ContentSha256: "ABC"}, "x", hosterr.InvalidInput},
+				{workspace.Precondition{Kind: "maybe"}, "x", hosterr.InvalidInput},
+				{matches("current\n"), "current\n", hosterr.Conflict},
 			}
 			for _, c := range cases {
 				_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "a.txt", Content: c.body, Precondition: c.pc})
@@ -103,13 +104,13 @@ var _ = Describe("write side", func() {
 		It("names both hashes in a mismatch", func() {
 			f.write("a.txt", "current\n")
 			_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "a.txt", Content: "x", Precondition: matches("stale\n")})
-			Expect(err.(*workspace.Error).Message).To(ContainSubstring(sha("stale\n")))
-			Expect(err.(*workspace.Error).Message).To(ContainSubstring(sha("current\n")))
+			Expect(err.(*hosterr.Error).Message).To(ContainSubstring(sha("stale\n")))
+			Expect(err.(*hosterr.Error).Message).To(ContainSubstring(sha("current\n")))
 		})
 
 		It("never creates directories for a hash-bound write", func() {
 			_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "new/nested/child.txt", Content: "x", Precondition: matches("x")})
-			Expect(err).To(haveCode(workspace.PreconditionFailed))
+			Expect(err).To(haveCode(hosterr.PreconditionFailed))
 			Expect(f.abs("new")).NotTo(BeADirectory())
 		})
 
@@ -126,8 +127,8 @@ var _ = Describe("write side", func() {
 			f.write("held/t.txt", "v")
 			Expect(os.WriteFile(f.abs("held/t.txt")+workspace.LockSuffix, nil, 0o644)).To(Succeed())
 			_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "held/t.txt", Content: "x", Precondition: matches("v")})
-			Expect(err).To(haveCode(workspace.Unavailable))
-			Expect(err.(*workspace.Error).Retryable()).To(BeTrue())
+			Expect(err).To(haveCode(hosterr.Unavailable))
+			Expect(err.(*hosterr.Error).Retryable()).To(BeTrue())
 			Expect(f.read("held/t.txt")).To(Equal("v"))
 		})
 
@@ -136,9 +137,9 @@ var _ = Describe("write side", func() {
 			Expect(os.WriteFile(f.abs("bad.txt"), raw, 0o644)).To(Succeed())
 			before := f.info("bad.txt")
 			_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "bad.txt", Content: "fixed", Precondition: matches(string(raw))})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 			_, err = f.root.ApplyPatch(ctx, workspace.PatchRequest{Path: "bad.txt", OldText: "bad", NewText: "good"})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 			Expect(os.ReadFile(f.abs("bad.txt"))).To(Equal(raw))
 			Expect(os.SameFile(before, f.info("bad.txt"))).To(BeTrue())
 		})
@@ -147,12 +148,12 @@ var _ = Describe("write side", func() {
 			f.write("real.txt", "r")
 			f.symlink("real.txt", "link.txt")
 			_, err := f.root.WriteText(ctx, workspace.WriteRequest{Path: "link.txt", Content: "x", Precondition: mustNotExist()})
-			Expect(err).To(haveCode(workspace.PermissionDenied))
+			Expect(err).To(haveCode(hosterr.PermissionDenied))
 			f.write("dir/x", "")
 			_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "dir", Content: "x", Precondition: matches("")})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 			_, err = f.root.WriteText(ctx, workspace.WriteRequest{Path: "real.txt/child", Content: "x", Precondition: mustNotExist()})
-			Expect(err).To(haveCode(workspace.InvalidInput))
+			Expect(err).To(haveCode(hosterr.InvalidInput))
 		})
 
 		It("serializes competing compare-and-swap writes", func() {
@@ -172,7 +173,7 @@ var _ = Describe("write side", func() {
 				if err == nil {
 					won++
 				} else {
-					Expect(err).To(haveCode(workspace.PreconditionFailed))
+					Expect(err).To(haveCode(hosterr.PreconditionFailed))
 				}
 			}
 			Expect(won).To(Equal(1))
@@ -195,7 +196,7 @@ var _ = Describe("write side", func() {
 		It("needs replaceAll for several occurrences", func() {
 			before := f.info("p.txt")
 			_, err := f.root.ApplyPatch(ctx, workspace.PatchRequest{Path: "p.txt", OldText: "safe", NewText: "SAFE"})
-			Expect(err).To(haveCode(workspace.Conflict))
+			Expect(err).To(haveCode(hosterr.Conflict))
 			expectUntouched("p.txt", "a safe b safe c\n", before)
 			res, err := f.root.ApplyPatch(ctx, workspace.PatchRequest{Path: "p.txt", OldText: "safe", NewText: "SAFE", ReplaceAll: true})
 			Expect(err).NotTo(HaveOccurred())
@@ -207,20 +208,20 @@ var _ = Describe("write side", func() {
 			before := f.info("p.txt")
 			stale := matches("old content")
 			_, err := f.root.ApplyPatch(ctx, workspace.PatchRequest{Path: "p.txt", OldText: "a safe", NewText: "a risky", Precondition: &stale})
-			Expect(err).To(haveCode(workspace.PreconditionFailed))
+			Expect(err).To(haveCode(hosterr.PreconditionFailed))
 			expectUntouched("p.txt", "a safe b safe c\n", before)
 			for _, req := range []workspace.PatchRequest{
 				{Path: "p.txt", OldText: "", NewText: "x"},
 				{Path: "p.txt", OldText: "same", NewText: "same"},
 			} {
 				_, err := f.root.ApplyPatch(ctx, req)
-				Expect(err).To(haveCode(workspace.InvalidInput))
+				Expect(err).To(haveCode(hosterr.InvalidInput))
 			}
 			_, err = f.root.ApplyPatch(ctx, workspace.PatchRequest{Path: "p.txt", OldText: "absent", NewText: "x"})
-			Expect(err).To(haveCode(workspace.Conflict))
+			Expect(err).To(haveCode(hosterr.Conflict))
 			expectUntouched("p.txt", "a safe b safe c\n", before)
 			_, err = f.root.ApplyPatch(ctx, workspace.PatchRequest{Path: "missing.txt", OldText: "a", NewText: "b"})
-			Expect(err).To(haveCode(workspace.NotFound))
+			Expect(err).To(haveCode(hosterr.NotFound))
 			good := matches("a safe b safe c\n")
 			_, err = f.root.ApplyPatch(ctx, workspace.PatchRequest{Path: "p.txt", OldText: "a safe", NewText: "a risky", Precondition: &good})
 			Expect(err).NotTo(HaveOccurred())
@@ -238,10 +239,10 @@ var _ = Describe("write side", func() {
 			Expect(res.Created).To(BeFalse())
 			Expect(res.Writes).To(BeEmpty())
 			_, err = f.root.Mkdir(ctx, "p/q", false)
-			Expect(err).To(haveCode(workspace.NotFound))
+			Expect(err).To(haveCode(hosterr.NotFound))
 			f.write("file", "")
 			_, err = f.root.Mkdir(ctx, "file", false)
-			Expect(err).To(haveCode(workspace.AlreadyExists))
+			Expect(err).To(haveCode(hosterr.AlreadyExists))
 		})
 	})
 })

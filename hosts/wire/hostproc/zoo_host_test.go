@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/galaxy-stack/conform/internal/testhost"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 )
 
 // zooEnv selects the hostile host the test binary plays when it is
@@ -144,15 +144,15 @@ func zooHost(mode string) {
 		fmt.Fprintln(os.Stderr, "zoo: last line")
 		serve(nil)
 	case "setsid-grandchild":
-		testhost.SpawnSleep(&syscall.SysProcAttr{Setsid: true}, nil)
+		hosttest.SpawnSleep(&syscall.SysProcAttr{Setsid: true}, nil)
 		fmt.Fprintln(os.Stderr, "zoo: leaving a setsid child on stderr")
 		os.Exit(1)
 	case "group-grandchild":
-		testhost.SpawnSleep(nil, nil)
+		hosttest.SpawnSleep(nil, nil)
 		serve(nil)
 	case "hidden-grandchild":
 		// Like a command a host runs: its own group, a scrubbed environment.
-		pid := testhost.SpawnSleep(&syscall.SysProcAttr{Setpgid: true}, []string{"PATH=" + os.Getenv("PATH")})
+		pid := hosttest.SpawnSleep(&syscall.SysProcAttr{Setpgid: true}, []string{"PATH=" + os.Getenv("PATH")})
 		fmt.Fprintf(os.Stderr, "child %d\n", pid)
 		serve(nil)
 	case "flood":

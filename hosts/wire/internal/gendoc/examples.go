@@ -14,7 +14,8 @@ import (
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
-	doubles "github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/doubles"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
@@ -131,7 +132,7 @@ func record(ctx context.Context, id string, sc scenario) (example, error) {
 		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: store,
 		Catalog:       catalog.ForHost(),
 		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode:          catalog.ModeAuto, ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort,
+		Mode:          port.ModeAuto, ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort,
 		ToolProfile: profile, ForbidContainmentBackends: true,
 	}); err != nil {
 		return example{}, fmt.Errorf("%s: initialize: %w", id, err)
@@ -152,7 +153,7 @@ func record(ctx context.Context, id string, sc scenario) (example, error) {
 		res, err := c.Execute(ctx, wire.ExecuteParams{
 			CallID: fmt.Sprintf("call-%d", i+1), ModelName: tc.Name, Arguments: raw,
 			IdempotencyKey: fmt.Sprintf("key-%d", i+1), TimeoutMs: 120000,
-			Context: wire.RunContext{RunID: "run-1", TaskID: "task-1", Mode: catalog.ModeAuto},
+			Context: wire.RunContext{RunID: "run-1", TaskID: "task-1", Mode: port.ModeAuto},
 		})
 		if err != nil {
 			return example{}, fmt.Errorf("%s: %s: %w", id, tc.Name, err)

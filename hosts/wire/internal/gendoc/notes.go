@@ -3,7 +3,7 @@ package main
 // The facts of each tool that the catalog does not hold: what its output
 // fields mean, which effects a host attests, its error codes and what the
 // host may choose. They are stated from the reference host's behaviour
-// (hosts/reference) and the doubles (doubles/host); the generator puts them
+// (hosts/reference) and the doubles (hosts/doubles); the generator puts them
 // beside the catalog's own values on each tool's page.
 
 // A field is one member of a tool's output and what it means.

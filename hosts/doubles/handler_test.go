@@ -1,4 +1,4 @@
-package host_test
+package doubles_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
-	"github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/hosts/doubles"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
@@ -60,7 +60,7 @@ func raw(v any) json.RawMessage {
 var _ = Describe("the doubles host", func() {
 	var (
 		inner *innerHost
-		h     *host.Handler
+		h     *doubles.Handler
 		seq   int
 	)
 	handle := func(method string, params any, out any) error {
@@ -93,10 +93,10 @@ var _ = Describe("the doubles host", func() {
 
 	BeforeEach(func() {
 		inner, seq = &innerHost{}, 0
-		h = host.NewHandler(inner)
+		h = doubles.NewHandler(inner)
 		var answer wire.InitializeResult
 		Expect(handle(wire.MethodInitialize, initParams("balanced"), &answer)).To(Succeed())
-		Expect(answer.Doubles).To(Equal(host.IDs()))
+		Expect(answer.Doubles).To(Equal(doubles.IDs()))
 		Expect(answer.Tools).To(ContainElements("workspace.read", "catalog.search", "user.ask"))
 		Expect(answer.Host.Name).To(Equal("inner"))
 	})
@@ -160,7 +160,7 @@ var _ = Describe("the doubles host over the wire", func() {
 	It("asks the harness for approval and reports the grant", func() {
 		hr, cw := io.Pipe()
 		cr, hw := io.Pipe()
-		go func() { _ = kit.Serve(context.Background(), hr, hw, host.NewHandler(&innerHost{})) }()
+		go func() { _ = kit.Serve(context.Background(), hr, hw, doubles.NewHandler(&innerHost{})) }()
 		asked := make(chan wire.ApprovalParams, 1)
 		c := hostproc.Connect(cr, cw, hostproc.StartOptions{Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 			asked <- p
@@ -186,7 +186,7 @@ var _ = Describe("the doubles host over the wire", func() {
 
 var _ = Describe("the doubles host's tool set on resume", func() {
 	It("restores a checkpointed set with lazily activated doubles and refuses a wrong hash", func() {
-		first := host.NewHandler(&innerHost{})
+		first := doubles.NewHandler(&innerHost{})
 		ctx := context.Background()
 		_, err := first.Handle(ctx, wire.MethodInitialize, raw(initParams("balanced")))
 		Expect(err).NotTo(HaveOccurred())
@@ -203,7 +203,7 @@ var _ = Describe("the doubles host's tool set on resume", func() {
 			names = append(names, n)
 		}
 
-		fresh := host.NewHandler(&innerHost{})
+		fresh := doubles.NewHandler(&innerHost{})
 		_, err = fresh.Handle(ctx, wire.MethodInitialize, raw(initParams("balanced")))
 		Expect(err).NotTo(HaveOccurred())
 		_, err = fresh.Handle(ctx, wire.MethodToolsRestore, raw(wire.RestoreParams{Names: names, SnapshotHash: "sha256:" + strings.Repeat("0", 64)}))

@@ -1,4 +1,4 @@
-package faults_test
+package selftest_test
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 )
 
-// TestMain lets the test binary serve the reference host: the fixture test
+// TestMain lets the test binary serve the reference host: the core-fault test
 // starts it as `<test binary> host serve reference`.
 func TestMain(m *testing.M) {
 	builtin.MaybeServeTest()

@@ -1,4 +1,4 @@
-package host
+package doubles
 
 import (
 	"context"
@@ -135,7 +135,7 @@ func (h *Handler) initialize(ctx context.Context, params json.RawMessage) (any, 
 	available = append(available, "catalog.search")
 	mode := p.Mode
 	if mode == "" {
-		mode = catalog.ModeAuto
+		mode = port.ModeAuto
 	}
 	snap, err := catalog.NewSnapshot(catalog.Options{
 		Descriptors: descs, AvailableToolIDs: available, GrantedPermissions: FullContractPermissions(), Mode: mode,

@@ -1,4 +1,4 @@
-package host_test
+package doubles_test
 
 import (
 	"os"
@@ -16,5 +16,5 @@ func TestMain(m *testing.M) {
 }
 
 func TestHost(t *testing.T) {
-	suite.Run(t, "doubles/host")
+	suite.Run(t, "hosts/doubles")
 }

@@ -1,4 +1,4 @@
-package host_test
+package doubles_test
 
 import (
 	"context"
@@ -6,18 +6,18 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/port"
-	"github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/hosts/doubles"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
 var _ = Describe("the nine doubles", func() {
-	var t *host.Tools
-	BeforeEach(func() { t = host.New() })
+	var t *doubles.Tools
+	BeforeEach(func() { t = doubles.New() })
 
 	It("are the nine optional tools, each with a Func", func() {
-		Expect(host.IDs()).To(Equal([]string{"artifact.create", "artifact.list", "artifact.read", "command.session",
+		Expect(doubles.IDs()).To(Equal([]string{"artifact.create", "artifact.list", "artifact.read", "command.session",
 			"perception.analyze", "preview.manage", "research.fetch", "research.search", "user.ask"}))
 		Expect(t.Funcs()).To(HaveLen(9))
 		r, err := t.Funcs()["user.ask"](context.Background(), map[string]any{"questions": []any{}})
@@ -44,7 +44,7 @@ var _ = Describe("the nine doubles", func() {
 
 	It("answer the same calls with the same bytes in a fresh instance", func() {
 		script := func() []port.ToolResult {
-			d := host.New()
+			d := doubles.New()
 			var out []port.ToolResult
 			for _, c := range []struct {
 				id   string

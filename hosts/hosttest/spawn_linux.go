@@ -1,4 +1,4 @@
-package testhost
+package hosttest
 
 import (
 	"fmt"

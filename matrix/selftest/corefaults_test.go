@@ -1,4 +1,4 @@
-package faults_test
+package selftest_test
 
 import (
 	"context"

@@ -1,7 +1,11 @@
-// Package host holds the contract doubles of the nine optional tools of the
+// Package doubles holds the contract doubles of the nine optional tools of the
 // original full_contract profile (LAB_AND_HOSTS §20.1, §21) and the
 // built-in host "doubles" that serves them beside the reference host's real
 // tools.
+//
+// It is a host, filed under hosts: its handler wraps the reference host's
+// and it uses none of the deterministic doubles of the top-level doubles
+// folder (model, store, clock), which import only core.
 //
 // These are doubles, not adapters: they run no process, open no preview
 // server, reach no network, read no media and ask no user. They keep their
@@ -14,7 +18,7 @@
 //
 // # Example
 //
-//	tools := host.New()
+//	tools := doubles.New()
 //	res, err := tools.Execute(ctx, "artifact.create", map[string]any{
 //		"name": "notes.txt", "content": "hello", "mimeType": "text/plain",
 //	})
@@ -62,4 +66,4 @@
 // follows the WHATWG rules the original relies on only for the common
 // cases: lower-case scheme and host, default ports dropped, an empty path
 // becomes "/".
-package host
+package doubles

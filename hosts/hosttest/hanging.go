@@ -1,6 +1,8 @@
-// Package testhost holds the deliberately broken hosts that several test
-// suites serve from their own test binary.
-package testhost
+// Package hosttest holds the deliberately broken hosts that several test
+// suites serve from their own test binary. It is test support built on the
+// reference host, so it lives under hosts beside it: nothing below hosts
+// (core, doubles, internal) imports it.
+package hosttest
 
 import (
 	"context"

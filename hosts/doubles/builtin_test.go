@@ -1,11 +1,11 @@
-package host_test
+package doubles_test
 
 import (
 	"context"
 	"time"
 
-	"github.com/galaxy-stack/conform/doubles/host"
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/doubles"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 
@@ -26,7 +26,7 @@ var _ = Describe("--host doubles", func() {
 		p.WorkspaceRoot, p.StoreDir = GinkgoT().TempDir(), GinkgoT().TempDir()
 		init, err := c.Initialize(ctx, p)
 		Expect(err).NotTo(HaveOccurred(), c.Stderr())
-		Expect(init.Doubles).To(Equal(host.IDs()))
+		Expect(init.Doubles).To(Equal(doubles.IDs()))
 		Expect(init.Tools).To(ContainElements("workspace.read", "workspace.write", "research.fetch", "artifact.create"))
 		set, err := c.ToolSet(ctx)
 		Expect(err).NotTo(HaveOccurred())

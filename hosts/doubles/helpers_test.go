@@ -1,4 +1,4 @@
-package host_test
+package doubles_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/schema"
-	"github.com/galaxy-stack/conform/doubles/host"
+	"github.com/galaxy-stack/conform/hosts/doubles"
 
 	. "github.com/onsi/gomega"
 )
@@ -16,13 +16,13 @@ import (
 // call runs one double and checks what every result must satisfy: the
 // envelope and effect checks of the core, and for a success the tool's
 // output schema.
-func call(t *host.Tools, id string, args map[string]any) port.ToolResult {
+func call(t *doubles.Tools, id string, args map[string]any) port.ToolResult {
 	r, err := t.Execute(context.Background(), id, args)
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
 	caps, _ := effects.CoreCapabilities(id)
 	d, _ := catalog.ByID(id)
 	ExpectWithOffset(1, effects.CheckResult(r, effects.Expect{
-		ModelName: d.ModelName, CanonicalToolID: id, Mode: catalog.ModeAuto, Capabilities: caps,
+		ModelName: d.ModelName, CanonicalToolID: id, Mode: port.ModeAuto, Capabilities: caps,
 	})).To(Succeed())
 	if r.OK {
 		ExpectWithOffset(1, schema.Validate(d.OutputSchema, decode(r.Content))).To(Succeed(), r.Content)
@@ -31,7 +31,7 @@ func call(t *host.Tools, id string, args map[string]any) port.ToolResult {
 }
 
 // ok runs a call that must succeed and returns its decoded output.
-func ok(t *host.Tools, id string, args map[string]any) (port.ToolResult, map[string]any) {
+func ok(t *doubles.Tools, id string, args map[string]any) (port.ToolResult, map[string]any) {
 	r := call(t, id, args)
 	ExpectWithOffset(1, r.OK).To(BeTrue(), r.Content)
 	ExpectWithOffset(1, r.Summary).To(ContainSubstring("eterministic"))
@@ -39,7 +39,7 @@ func ok(t *host.Tools, id string, args map[string]any) (port.ToolResult, map[str
 }
 
 // fails runs a call that must fail with code and returns its message.
-func fails(t *host.Tools, id string, args map[string]any, code string) string {
+func fails(t *doubles.Tools, id string, args map[string]any, code string) string {
 	r := call(t, id, args)
 	ExpectWithOffset(1, r.OK).To(BeFalse(), r.Content)
 	ExpectWithOffset(1, r.Error.Code).To(Equal(code))
