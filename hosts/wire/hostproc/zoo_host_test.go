@@ -195,7 +195,9 @@ func zooHost(mode string) {
 		fmt.Fprintln(os.Stderr, "push failed for https://bot:hunter2hunter2@example.com with token ghp_abcdefghijklmnopqrstuvwxyz0123456789")
 		os.Exit(1)
 	case "env":
-		fmt.Fprintf(os.Stderr, "secret=%q passed=%q home=%q tmpdir=%q cache=%q\n", os.Getenv("ZOO_SECRET"), os.Getenv("ZOO_PASSED"), os.Getenv("HOME"), os.Getenv("TMPDIR"), os.Getenv("CONFORM_CACHE_DIR"))
+		// The cache first: the stderr tail an error quotes is cut, and a
+		// long TMPDIR (the CI's) would push it out.
+		fmt.Fprintf(os.Stderr, "cache=%q secret=%q passed=%q home=%q tmpdir=%q\n", os.Getenv("CONFORM_CACHE_DIR"), os.Getenv("ZOO_SECRET"), os.Getenv("ZOO_PASSED"), os.Getenv("HOME"), os.Getenv("TMPDIR"))
 		os.Exit(1)
 	case "big-answer":
 		serve(func(m zooMsg) bool {
