@@ -11,7 +11,9 @@
 // temporary file in the target's directory, which is synced, closed and
 // renamed over the target; the temporary file is removed only when a step
 // fails, since after a successful rename its name may already belong to
-// someone else's file.
+// someone else's file. [WriteFileIn] takes the same steps inside an
+// [os.Root], for package wsfs's workspace and golden writes: every file
+// conform writes goes through the one implementation.
 package atomicfile
 
 import (
