@@ -23,9 +23,9 @@ import (
 	"sync"
 
 	"github.com/galaxy-stack/conform/internal/wsfs"
-	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
+	"github.com/galaxy-stack/conform/matrix/runs"
 	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
 
@@ -137,38 +137,31 @@ func Goldens(root string) ([]string, error) {
 
 // Transcript runs the scenario at root/s.Path against the host of opts
 // (the reference host, for golden files) and returns its transcript, the
-// paths of Volatile masked. A scenario whose bytes are one of conform's
-// embedded scenarios runs its commands as the caller trusts them; any
-// other runs them as opts.Commands says (lab.ContainCommands for a root
-// that is not conform's own).
+// paths of Volatile masked. It loads and runs the scenario as `conform
+// run` does (package runs): a scenario whose bytes are one of conform's
+// embedded scenarios runs from the embedded copy, its commands trusted;
+// any other runs them as opts.Commands says (lab.ContainCommands for a
+// root that is not conform's own).
 func Transcript(ctx context.Context, root string, s Scenario, opts lab.Options) (*replay.Transcript, error) {
-	p := filepath.Join(root, filepath.FromSlash(s.Path))
-	if _, _, ok := lab.EmbeddedFile(p); ok {
-		opts.Commands = lab.TrustCommands
+	rs, err := runs.Load(filepath.Join(root, filepath.FromSlash(s.Path)))
+	if err != nil {
+		return nil, err
 	}
-	var rep *lab.Report
-	if scenariofile.IsScenario(p) {
-		sc, err := scenariofile.Load(p)
-		if err != nil {
-			return nil, err
-		}
-		sc.Fixture.File, sc.File = s.Path, s.Path
-		if rep, err = scenariofile.Run(ctx, sc, opts, false); err != nil {
-			return nil, err
-		}
-	} else {
-		fxs, err := fixture.Load(p)
-		if err != nil {
-			return nil, err
-		}
-		if len(fxs) != 1 {
-			return nil, fmt.Errorf("%s: expected one fixture, found %d", s.Path, len(fxs))
-		}
-		if rep, err = lab.Run(ctx, fxs[0], opts, false); err != nil {
-			return nil, err
-		}
+	if len(rs) != 1 {
+		return nil, fmt.Errorf("%s: expected one fixture, found %d", s.Path, len(rs))
 	}
-	return replay.Build(rep).Mask(Volatile[s.Path]...), nil
+	r := rs[0]
+	if r.Scenario != nil {
+		r.Scenario.Fixture.File, r.Scenario.File = s.Path, s.Path
+	}
+	_, t, err := r.Run(ctx, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, fmt.Errorf("%s: the run gave no report", s.Path)
+	}
+	return t.Mask(Volatile[s.Path]...), nil
 }
 
 // MaxBytes is the largest golden file Read reads: 64 MiB, far above any

@@ -14,12 +14,10 @@ import (
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/internal/redact"
 	"github.com/galaxy-stack/conform/internal/termsafe"
-	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/oracle"
-	"github.com/galaxy-stack/conform/matrix/replay"
-	"github.com/galaxy-stack/conform/reports"
+	"github.com/galaxy-stack/conform/matrix/runs"
 )
 
 var _ = register(def[runFlags]{
@@ -241,8 +239,6 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if err := hostcmd.Check(argv); err != nil {
 		return usagef("host command %q cannot be started: %v", f.host, err)
 	}
-	opts := lab.Options{Argv: argv, Task: f.task, ForbidContainment: f.forbid, HostEnv: *f.env}
-	commandTrust(&opts, f.uncontained, f.mutant)
 	if f.campaign != "" {
 		if len(paths) > 0 {
 			return usagef("run: --campaign takes no fixture arguments, got %q", paths)
@@ -257,7 +253,6 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		return err
 	}
 	f.env.redactSecrets()
-	ro := runOutput{rd: newRunDoc(f.host, f.mutant, f.coreFault, argv), rf: f.reports}
 	// With --keep the workspaces outlive the command, so they are
 	// made where the user's TMPDIR says.
 	j, err := startJob(*f.timeout, !f.keep, out.stderr)
@@ -273,31 +268,28 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		}
 		fmt.Fprintf(w, "allowance: %s: %s\n", lab.AllowUncontainedFlag, uncontainedNote)
 	}
-	if f.campaign != "" {
-		return runCampaign(j, f.campaign, opts, f.keep, f.asJSON, out.stdout, ro)
+	cfg := runs.Config{
+		Host: f.host, Mutant: f.mutant, CoreFault: f.coreFault, Argv: argv, HostEnv: *f.env,
+		Paths: paths, Campaign: f.campaign, Task: f.task,
+		ForbidContainment: f.forbid, AllowUncontained: f.uncontained, Keep: f.keep,
+		Grace: interruptGrace,
 	}
-	return runFixtures(j, paths, opts, f.keep, f.asJSON, f.transcript, out.stdout, ro)
+	if !f.asJSON {
+		cfg.Finished = func(rep *lab.Report) { printReport(out.stdout, "", rep) }
+	}
+	res, err := runs.Run(j.ctx, cfg)
+	if err != nil {
+		return loadError(err)
+	}
+	if f.campaign != "" {
+		return printCampaign(res, f, out.stdout)
+	}
+	return printFixtures(res, f, out.stdout)
 }
 
 // uncontainedNote is what --allow-uncontained-commands allows, printed
 // when it is given.
 const uncontainedNote = "the commands of scenario files from outside conform run on this machine even where the host reports no verified containment; each such call is listed below its fixture and in the result document"
-
-// commandTrust sets how the run treats the process-spawning calls of
-// scenarios from outside conform (runOne trusts conform's own): refused
-// without verified containment, or run uncontained. With a mutant of the
-// reference host, its report of verified containment is not evidence, nor
-// is its promise to run git with hooks and filters off: mutants exist to
-// break promises, those included.
-func commandTrust(opts *lab.Options, uncontained bool, mutant string) {
-	opts.Commands = lab.ContainCommands
-	if uncontained {
-		opts.Commands = lab.AllowUncontainedCommands
-	}
-	if mutant != "" {
-		opts.DistrustContainment = "--mutant " + mutant + ": a mutant of the reference host may break its promises about what it runs"
-	}
-}
 
 // loadError maps a fixture that cannot be loaded to an invocation error.
 func loadError(err error) error {
@@ -308,113 +300,26 @@ func loadError(err error) error {
 	return err
 }
 
-// fixtureRef names a fixture in the output of an interrupted run.
-type fixtureRef struct {
-	Fixture string `json:"fixture"`
-	File    string `json:"file"`
-}
-
-// runResult is the JSON output of `conform run` over fixtures.
-type runResult struct {
-	Passed int `json:"passed"`
-	Failed int `json:"failed"`
-	// NotApplicable counts the fixtures the host cannot serve at all.
-	NotApplicable int `json:"notApplicable,omitempty"`
-	// Interrupted is true when a signal stopped the run; InterruptedFixture
-	// is the fixture that was running then (not in Reports), and NotRun
-	// counts the fixtures never started.
-	Interrupted        bool          `json:"interrupted,omitempty"`
-	InterruptedFixture *fixtureRef   `json:"interruptedFixture,omitempty"`
-	NotRun             int           `json:"notRun,omitempty"`
-	Reports            []*lab.Report `json:"reports"`
-}
-
-// runOutput is where `conform run` reports besides its standard output:
-// the result document and the files rendered from it.
-type runOutput struct {
-	rd *runDoc
-	rf *reportFlags
-}
-
-func (o runOutput) write(interrupted bool) error { return o.rf.write(o.rd.document(interrupted)) }
-
-func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, transcript string, stdout io.Writer, out runOutput) error {
-	var all []runnable
-	for _, p := range paths {
-		rs, err := loadRunnables(p)
-		if err != nil {
-			return loadError(err)
-		}
-		all = append(all, rs...)
-	}
-	var transcripts []*replay.Transcript
-	if opts.Task != "" && len(all) != 1 {
-		return usagef("run: --task applies to exactly one fixture, got %d", len(all))
-	}
-	res := runResult{Reports: []*lab.Report{}}
-	started := 0
-	for _, r := range all {
-		fx := r.fx
-		if j.ctx.Err() != nil {
-			break // interrupted or out of time: start nothing new
-		}
-		started++
-		var rep *lab.Report
-		var tr *replay.Transcript
-		var err error
-		t0 := time.Now()
-		j.await(func() { rep, tr, err = runOne(j.ctx, r, opts, keep) })
-		if j.interrupted() != nil {
-			// Whatever the fixture returned, the signal ended it.
-			res.InterruptedFixture = &fixtureRef{Fixture: fx.Name, File: fx.File}
-			out.rd.skip(fx, matrix.InterruptedReason)
-			if !asJSON {
-				fmt.Fprintf(stdout, "INTR  %s  (%s)  %s before it finished\n", termsafe.Line(fx.Name), termsafe.Line(fx.File), j.interrupted())
-			}
-			break
-		}
-		if te := j.timedOut(); te != nil {
-			rep = timedOutReport(fx, rep, te)
-			err = nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", fx.File, err)
-		}
-		res.Reports = append(res.Reports, rep)
-		out.rd.add(fx.Name, rep, time.Since(t0))
-		if tr != nil {
-			transcripts = append(transcripts, tr)
-		}
-		switch {
-		case rep.NotApplicable != "":
-			res.NotApplicable++
-		case rep.Passed:
-			res.Passed++
-		default:
-			res.Failed++
-		}
-		if !asJSON {
-			printReport(stdout, "", rep)
-		}
-	}
-	res.NotRun = len(all) - started
-	stopped := j.interrupted()
-	res.Interrupted = stopped != nil
-	for _, r := range all[started:] {
-		out.rd.skip(r.fx, reports.NotRunReason)
+// printFixtures writes the reports and transcripts of a run over
+// fixtures and prints its outcome.
+func printFixtures(out *runs.Result, f *runFlags, stdout io.Writer) error {
+	res, stopped := out.Fixtures, out.Stopped
+	if stopped != nil && res.InterruptedFixture != nil && !f.asJSON {
+		fx := res.InterruptedFixture
+		fmt.Fprintf(stdout, "INTR  %s  (%s)  %s before it finished\n", termsafe.Line(fx.Fixture), termsafe.Line(fx.File), stopped)
 	}
 	// The reports first: a transcript that cannot be written loses no
 	// result.
-	err := out.write(res.Interrupted)
-	if transcript != "" {
-		if terr := writeTranscripts(transcript, transcripts); terr != nil {
+	err := f.reports.write(out.Document)
+	if f.transcript != "" {
+		if terr := writeTranscripts(f.transcript, out.Transcripts); terr != nil {
 			err = errors.Join(err, usagef("run: --transcript: %v", terr))
 		}
 	}
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	if f.asJSON {
 		if err := writeJSON(stdout, res); err != nil {
 			return err
 		}
@@ -434,85 +339,22 @@ func runFixtures(j *job, paths []string, opts lab.Options, keep, asJSON bool, tr
 	switch {
 	case stopped != nil:
 		return stopped
-	case j.timedOut() != nil:
-		return j.timedOut()
+	case out.TimedOut != nil:
+		return out.TimedOut
 	case res.Failed > 0:
 		return errFailed
 	}
 	return nil
 }
 
-// timedOutReport fails the report of fx, the fixture running when the
-// run's --timeout ended it, with a failure naming the bound.
-func timedOutReport(fx *fixture.Fixture, rep *lab.Report, cause error) *lab.Report {
-	if rep == nil {
-		rep = &lab.Report{Fixture: fx.Name, File: fx.File, RunID: fx.RunID(), Status: "timed_out"}
-	}
-	// What the oracle saw of a run cut short says nothing about the host:
-	// the bound is the one failure.
-	rep.Failures = []oracle.Failure{{File: fx.File, Assertion: "timeout",
-		Expected: "the run finishes within --timeout", Actual: cause.Error(), Message: cause.Error()}}
-	rep.Passed = false
-	return rep
-}
-
-// campaignResult is the JSON output of `conform run --campaign`: the
-// campaign's report, marked when a signal stopped it.
-type campaignResult struct {
-	*lab.CampaignReport
-	// Interrupted is true when a signal stopped the campaign;
-	// InterruptedStage names the stage that was running then (not in
-	// Stages).
-	Interrupted      bool   `json:"interrupted,omitempty"`
-	InterruptedStage string `json:"interruptedStage,omitempty"`
-}
-
-func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout io.Writer, out runOutput) error {
-	c, err := fixture.LoadCampaign(dir)
-	if err != nil {
-		return loadError(err)
-	}
-	var rep *lab.CampaignReport
-	j.await(func() { rep, err = lab.RunCampaign(j.ctx, c, opts, keep) })
-	if rep != nil {
-		hashStages(rep)
-	}
-	stopped, timedOut := j.interrupted(), j.timedOut()
-	if stopped == nil && timedOut == nil && err != nil {
+// printCampaign writes the reports of a campaign and prints its outcome.
+func printCampaign(out *runs.Result, f *runFlags, stdout io.Writer) error {
+	cr, stopped, timedOut, cut := out.Campaign, out.Stopped, out.TimedOut, out.Cut
+	rep := cr.CampaignReport
+	if err := f.reports.write(out.Document); err != nil {
 		return err
 	}
-	if rep == nil { // still winding down after a signal
-		rep = &lab.CampaignReport{Path: c.Path, Stages: []lab.StageReport{}, Failures: []string{}}
-		for _, st := range c.Stages {
-			rep.PlannedStages = append(rep.PlannedStages, st.Name)
-		}
-	}
-	// cut is the stage that was running when a signal or --timeout ended
-	// the campaign; RunCampaign does not report it.
-	cut := ""
-	if (stopped != nil || timedOut != nil) && rep.CompletedStages < len(c.Stages) {
-		cut = c.Stage(rep.CompletedStages)
-	}
-	cr := campaignResult{CampaignReport: rep}
-	if stopped != nil {
-		cr.Interrupted, cr.InterruptedStage = true, cut
-	} else if timedOut != nil && cut != "" {
-		rep.Failures = append(rep.Failures, cut+": "+timedOut.Error())
-	}
-	for _, st := range rep.Stages {
-		out.rd.add(st.Stage, st.Report, 0)
-	}
-	for i := rep.CompletedStages; i < len(c.Stages); i++ {
-		reason := reports.NotRunReason
-		if i == rep.CompletedStages && cut != "" && stopped != nil {
-			reason = matrix.InterruptedReason
-		}
-		out.rd.skip(c.Stages[i], reason)
-	}
-	if err := out.write(stopped != nil); err != nil {
-		return err
-	}
-	if asJSON {
+	if f.asJSON {
 		if err := writeJSON(stdout, cr); err != nil {
 			return err
 		}
@@ -529,7 +371,7 @@ func runCampaign(j *job, dir string, opts lab.Options, keep, asJSON bool, stdout
 		if rep.Workspace != "" {
 			fmt.Fprintf(stdout, "workspace: %s\n", termsafe.Line(rep.Workspace))
 		}
-		fmt.Fprintf(stdout, "\ncampaign %s: %d of %d stages ran", termsafe.Line(c.Path), rep.CompletedStages, len(rep.PlannedStages))
+		fmt.Fprintf(stdout, "\ncampaign %s: %d of %d stages ran", termsafe.Line(rep.Path), rep.CompletedStages, len(rep.PlannedStages))
 		switch {
 		case stopped != nil:
 			fmt.Fprintf(stdout, "; %s\n", stopped)

@@ -37,36 +37,6 @@ func copies(t *testing.T) (same, other string) {
 	return same, other
 }
 
-func TestOwnScenariosAreKnownByContentNotPath(t *testing.T) {
-	same, other := copies(t)
-	for _, c := range []struct {
-		path    string
-		trusted bool
-	}{
-		{checkoutSample, true},                  // a checkout's unchanged copy
-		{ownFixture, true},                      // not on disk here: the embedded copy
-		{same, true},                            // a byte-identical copy anywhere
-		{other, false},                          // one byte more
-		{"fixtures/matrix/no/such.json", false}, // names nothing embedded
-	} {
-		r, ok, err := ownRunnable(c.path)
-		if err != nil || ok != c.trusted || r.trusted != c.trusted {
-			t.Errorf("ownRunnable(%s) = trusted %v, ok %v, %v; want trusted %v", c.path, r.trusted, ok, err, c.trusted)
-		}
-		if ok && (r.fx == nil || r.fx.Name != "06-nonzero-exit" || r.fx.File != c.path) {
-			t.Errorf("ownRunnable(%s) loaded %+v, want 06-nonzero-exit named by its path", c.path, r.fx)
-		}
-	}
-	rs, err := loadRunnables(other)
-	if err != nil || len(rs) != 1 || rs[0].trusted {
-		t.Errorf("loadRunnables(one byte more) = %+v, %v; want one untrusted fixture", rs, err)
-	}
-	rs, err = loadRunnables(same)
-	if err != nil || len(rs) != 1 || !rs[0].trusted {
-		t.Errorf("loadRunnables(byte-identical) = %+v, %v; want one trusted fixture", rs, err)
-	}
-}
-
 // TestRunRefusesTheCommandsOfAChangedCopyOnly runs conform's own scenario
 // and a copy one byte longer where no containment backend is available
 // (--forbid-containment, so alike with and without bubblewrap): the first

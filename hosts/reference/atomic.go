@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/galaxy-stack/conform/internal/atomicfile"
 )
 
 // sha256Text is the lowercase hex SHA-256 of s (LAB §16).
@@ -14,40 +16,16 @@ func sha256Text(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// writeAtomic replaces path with data durably: a temporary file in the
-// same directory, created exclusively with mode 0600, written and synced,
-// renamed over path, and the directory synced, so that a crash leaves
-// either the old or the new file, never a torn one.
+// writeAtomic replaces path with data durably, making its directory
+// (0700): a new file is 0600, and package atomicfile writes it (a
+// temporary file beside path, synced, renamed over it, the directory
+// synced), so that a crash leaves either the old or the new file, never a
+// torn one. A path that is not a regular file is refused, never replaced.
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(dir)
+	return atomicfile.WriteFile(path, data, 0o600)
 }
 
 // syncDir makes a directory's entries durable. Windows cannot sync a

@@ -11,7 +11,9 @@
 // temporary file in the target's directory, which is synced, closed and
 // renamed over the target; the temporary file is removed only when a step
 // fails, since after a successful rename its name may already belong to
-// someone else's file.
+// someone else's file. [WriteFileIn] takes the same steps inside an
+// [os.Root], for package wsfs's workspace and golden writes: every file
+// conform writes goes through the one implementation.
 package atomicfile
 
 import (
@@ -48,7 +50,7 @@ func Check(path string) error {
 	case !st.IsDir():
 		return fmt.Errorf("%s is not a directory", dir)
 	}
-	f, name, err := createTemp(path, 0o600)
+	f, name, err := createTemp(hostDir{}, path, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot create a file in %s: %w", dir, err)
 	}
@@ -115,11 +117,63 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 // Write is [WriteFile] for content that is produced rather than held:
 // write writes it to the temporary file, and an error from write leaves
 // path as it was.
-func Write(path string, perm fs.FileMode, write func(io.Writer) error) (err error) {
-	if err := checkTarget(path); err != nil {
+func Write(path string, perm fs.FileMode, write func(io.Writer) error) error {
+	return writeIn(hostDir{}, path, perm, false, write)
+}
+
+// WriteFileIn writes data to name, a path relative to root, atomically,
+// with the steps of [WriteFile]: the operations go through root, so
+// nothing outside it is written. Unlike WriteFile it replaces whatever
+// entry other than a directory is at name (a symbolic link is replaced,
+// never followed), and the file gets exactly perm (the umask does not
+// apply): the caller (package wsfs, for a workspace) owns every entry
+// under root. The parent directory must exist.
+func WriteFileIn(root *os.Root, name string, data []byte, perm fs.FileMode) error {
+	return writeIn(root, name, perm, true, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// A dir is where a write happens: the file system, paths as given
+// (hostDir), or an *os.Root, paths relative to it.
+type dir interface {
+	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
+	Open(name string) (*os.File, error)
+	Lstat(name string) (fs.FileInfo, error)
+	Rename(oldname, newname string) error
+	Remove(name string) error
+}
+
+// hostDir is the file system, paths as given.
+type hostDir struct{}
+
+func (hostDir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag, perm)
+}
+func (hostDir) Open(name string) (*os.File, error)     { return os.Open(name) }
+func (hostDir) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
+func (hostDir) Rename(oldname, newname string) error   { return os.Rename(oldname, newname) }
+func (hostDir) Remove(name string) error               { return os.Remove(name) }
+
+// writeIn is the one implementation of the steps: a temporary file
+// beside path, written, synced, closed and renamed over path, the
+// directory synced; the temporary file is removed only when a step fails.
+// With replace, whatever is at path (but a directory, which the rename
+// refuses) is replaced and the file gets exactly perm; without, a path
+// that is not a regular file is refused and an existing file keeps its
+// permission bits.
+func writeIn(d dir, path string, perm fs.FileMode, replace bool, write func(io.Writer) error) (err error) {
+	check := func() error {
+		if replace {
+			return nil
+		}
+		return checkTarget(path)
+	}
+	if err := check(); err != nil {
 		return err
 	}
-	f, tmp, err := createTemp(path, perm)
+	f, tmp, err := createTemp(d, path, perm)
 	if err != nil {
 		return err
 	}
@@ -128,11 +182,17 @@ func Write(path string, perm fs.FileMode, write func(io.Writer) error) (err erro
 		// after the rename its name may belong to another file.
 		if err != nil {
 			f.Close()
-			os.Remove(tmp)
+			d.Remove(tmp)
 		}
 	}()
-	if st, err := os.Stat(path); err == nil {
-		if err := f.Chmod(st.Mode().Perm()); err != nil {
+	// The file gets exactly perm with replace, or the permission bits of
+	// the file it replaces; a new one perm less the umask.
+	mode, chmod := perm, replace
+	if st, err := d.Lstat(path); err == nil && !replace {
+		mode, chmod = st.Mode().Perm(), true
+	}
+	if chmod {
+		if err := f.Chmod(mode); err != nil {
 			return err
 		}
 	}
@@ -147,16 +207,16 @@ func Write(path string, perm fs.FileMode, write func(io.Writer) error) (err erro
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := checkTarget(path); err != nil {
+	if err := check(); err != nil {
 		return err // it became something else while we wrote
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := d.Rename(tmp, path); err != nil {
 		return err
 	}
 	if afterRename != nil {
 		afterRename(tmp)
 	}
-	syncDir(filepath.Dir(path))
+	syncDir(d, filepath.Dir(path))
 	return nil
 }
 
@@ -164,13 +224,13 @@ func Write(path string, perm fs.FileMode, write func(io.Writer) error) (err erro
 // name right after the rename.
 var afterRename func(tmp string)
 
-// createTemp creates a new file beside path, named after it, with perm
-// (less the umask).
-func createTemp(path string, perm fs.FileMode) (*os.File, string, error) {
+// createTemp creates a new file of d beside path, named after it, with
+// perm (less the umask).
+func createTemp(d dir, path string, perm fs.FileMode) (*os.File, string, error) {
 	dir, base := filepath.Split(path)
 	for range 100 {
 		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		f, err := d.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -181,12 +241,12 @@ func createTemp(path string, perm fs.FileMode) (*os.File, string, error) {
 
 // syncDir makes the rename durable where a directory can be synced; a
 // failure there leaves the new file in place, so it is not an error.
-func syncDir(dir string) {
+func syncDir(d dir, name string) {
 	if runtime.GOOS == "windows" {
 		return
 	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
+	if f, err := d.Open(name); err == nil {
+		_ = f.Sync()
+		f.Close()
 	}
 }

@@ -1,15 +1,14 @@
 package wsfs
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"strings"
+
+	"github.com/galaxy-stack/conform/internal/atomicfile"
 )
 
 // A Root is a workspace directory opened for contained operations. It is
@@ -88,34 +87,15 @@ func (r *Root) resolve(op, p string, create bool) (string, error) {
 
 // WriteFile replaces the entry at p with a regular file holding data,
 // with permission perm, making missing parent directories. The file is
-// written under a temporary name beside p and renamed over it, so a
-// symbolic link at p is replaced, never followed; a directory at p is an
-// error.
+// written atomically (package atomicfile: a temporary file beside p,
+// synced and renamed over it), so a symbolic link at p is replaced, never
+// followed; a directory at p is an error.
 func (r *Root) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	c, err := r.resolve("write", p, true)
 	if err != nil {
 		return err
 	}
-	var suffix [8]byte
-	_, _ = rand.Read(suffix[:])
-	dir, base := path.Split(c)
-	tmp := dir + "." + base + "." + hex.EncodeToString(suffix[:]) + ".tmp"
-	f, err := r.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return &Error{Op: "write", Path: p, Err: err}
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = r.root.Rename(tmp, c)
-	}
-	if err != nil {
-		_ = r.root.Remove(tmp)
+	if err := atomicfile.WriteFileIn(r.root, c, data, perm); err != nil {
 		return &Error{Op: "write", Path: p, Err: err}
 	}
 	return nil

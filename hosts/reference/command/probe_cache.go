@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/galaxy-stack/conform/internal/atomicfile"
 )
 
 // The probe cache keeps a verified bubblewrap probe result on disk, so that
@@ -238,23 +240,7 @@ func (c probeCache) put(key probeCacheKey, r ProbeResult) {
 	if err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(c.dir, ".bwrap-probe-*.tmp")
-	if err != nil {
-		return
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return
-	}
-	if err := tmp.Close(); err != nil {
-		return
-	}
-	_ = os.Rename(tmp.Name(), c.file(key))
+	_ = atomicfile.WriteFile(c.file(key), data, 0o600)
 }
 
 // private reports whether the cache directory is a directory of the

@@ -183,11 +183,16 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 		}
 		done = true
 	} else {
-		if err := createFrom(tmp, abs, clean); err != nil {
+		linked, err := createFrom(tmp, abs, clean)
+		if err != nil {
 			return committed{}, err
 		}
 		done = true
-		_ = os.Remove(tmp)
+		if linked {
+			// A hard link leaves tmp ours to remove; after a rename its
+			// name may already be another's.
+			_ = os.Remove(tmp)
+		}
 	}
 	syncDir(filepath.Dir(abs))
 	return committed{abs: abs, clean: clean, before: cur, after: next}, nil
@@ -196,21 +201,22 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 // createFrom links tmp to the missing target, so an entry that appeared
 // meanwhile is never replaced. Where hard links are unsupported it renames
 // instead, after checking under the lock that the target is still missing.
-func createFrom(tmp, abs, rel string) error {
-	err := os.Link(tmp, abs)
+// linked reports that tmp was linked, so its name is still the caller's.
+func createFrom(tmp, abs, rel string) (linked bool, err error) {
+	err = os.Link(tmp, abs)
 	if err == nil {
-		return nil
+		return true, nil
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return &hosterr.Error{Library: library, Code: hosterr.AlreadyExists, Message: "The target already exists.", Err: err}
+		return false, &hosterr.Error{Library: library, Code: hosterr.AlreadyExists, Message: "The target already exists.", Err: err}
 	}
 	if _, lerr := os.Lstat(abs); lerr == nil {
-		return fail(hosterr.AlreadyExists, "The target already exists.")
+		return false, fail(hosterr.AlreadyExists, "The target already exists.")
 	}
 	if err := os.Rename(tmp, abs); err != nil {
-		return ioError(rel, err)
+		return false, ioError(rel, err)
 	}
-	return nil
+	return false, nil
 }
 
 // lockTarget creates the target's lock file exclusively; another holder

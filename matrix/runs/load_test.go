@@ -1,0 +1,82 @@
+package runs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// ownFixture is an embedded scenario whose model double calls
+// run_command, as its checkout copy and as the path repro commands name.
+const (
+	ownFixture     = "fixtures/matrix/06-nonzero-exit-truncation/nonzero-exit.json"
+	checkoutSample = "../../" + ownFixture
+)
+
+// copies writes, in a fresh directory, same.json (the checkout's copy of
+// ownFixture byte for byte) and other.json (the same with one byte more),
+// and returns their paths.
+func copies(t *testing.T) (same, other string) {
+	t.Helper()
+	data, err := os.ReadFile(checkoutSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	same, other = filepath.Join(dir, "same.json"), filepath.Join(dir, "other.json")
+	if err := os.WriteFile(same, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return same, other
+}
+
+func TestOwnScenariosAreKnownByContentNotPath(t *testing.T) {
+	same, other := copies(t)
+	for _, c := range []struct {
+		path    string
+		trusted bool
+	}{
+		{checkoutSample, true},                  // a checkout's unchanged copy
+		{ownFixture, true},                      // not on disk here: the embedded copy
+		{same, true},                            // a byte-identical copy anywhere
+		{other, false},                          // one byte more
+		{"fixtures/matrix/no/such.json", false}, // names nothing embedded
+	} {
+		r, ok, err := ownRunnable(c.path)
+		if err != nil || ok != c.trusted || r.Trusted != c.trusted {
+			t.Errorf("ownRunnable(%s) = trusted %v, ok %v, %v; want trusted %v", c.path, r.Trusted, ok, err, c.trusted)
+		}
+		if ok && (r.Fixture == nil || r.Fixture.Name != "06-nonzero-exit" || r.Fixture.File != c.path) {
+			t.Errorf("ownRunnable(%s) loaded %+v, want 06-nonzero-exit named by its path", c.path, r.Fixture)
+		}
+	}
+	rs, err := Load(other)
+	if err != nil || len(rs) != 1 || rs[0].Trusted {
+		t.Errorf("Load(one byte more) = %+v, %v; want one untrusted fixture", rs, err)
+	}
+	rs, err = Load(same)
+	if err != nil || len(rs) != 1 || !rs[0].Trusted {
+		t.Errorf("Load(byte-identical) = %+v, %v; want one trusted fixture", rs, err)
+	}
+}
+
+func TestLoadDirectoryInPathOrderAndScenarios(t *testing.T) {
+	rs, err := Load("../../fixtures/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) < 2 {
+		t.Fatalf("Load(fixtures/scenarios) = %d runnables, want every scenario", len(rs))
+	}
+	for i, r := range rs {
+		if r.Scenario == nil || r.Fixture != r.Scenario.Fixture {
+			t.Errorf("runnable %d (%s) is not a scenario with its fixture", i, r.Fixture.File)
+		}
+		if i > 0 && filepath.ToSlash(rs[i-1].Fixture.File) >= filepath.ToSlash(r.Fixture.File) {
+			t.Errorf("runnables out of path order: %s before %s", rs[i-1].Fixture.File, r.Fixture.File)
+		}
+	}
+}
