@@ -1,4 +1,4 @@
-package run_test
+package reference_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
@@ -23,6 +24,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
+
+// The run controller of core/run against the reference host, served
+// in-process: a spec of the two together lives here, above both, so that
+// core's tests import nothing above core.
 
 // refHost is the reference host served in-process over pipes: the tool
 // executor and workspace verifier of a run.
@@ -89,13 +94,13 @@ var _ = Describe("the controller against the in-process reference host", func() 
 			"precondition": map[string]any{"kind": "matches_sha256", "contentSha256": "0000000000000000000000000000000000000000000000000000000000000000"}}
 		var rounds []model.Round
 		for i := range 5 {
-			rounds = append(rounds, calls(argCall("edit_file", "stale-"+itoa(i+1), stale)))
+			rounds = append(rounds, model.CallRound(model.ToolCall{ToolCallID: "stale-" + strconv.Itoa(i+1), ToolName: "edit_file", Arguments: stale}))
 		}
 		m := model.NewScripted(rounds)
 		st := store.NewRunStore()
 		r, err := run.Run(context.Background(), run.Deps{Model: m, Tools: h, Verifier: h, Store: st}, run.Request{Request: prompt.Request{
 			Goal: "Never corrupt safe.txt when an edit is based on a stale content hash.", TaskID: "task-1", WorkspaceRoot: h.ws,
-			Prompt: baseConfig()}})
+			Prompt: controllerConfig()}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
 		Expect(st.CheckpointReasons()).To(Equal([]string{"pause"}))
@@ -115,3 +120,27 @@ var _ = Describe("the controller against the in-process reference host", func() 
 		Expect(os.ReadFile(filepath.Join(h.ws, "safe.txt"))).To(Equal([]byte("safe\n")))
 	})
 })
+
+// controllerConfig is the prompt configuration of the controller specs.
+func controllerConfig() prompt.Configuration {
+	return prompt.Configuration{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied", WriteAccess: "allowed",
+		HostEnvironment: &prompt.HostEnvironment{Architecture: "arm64", OperatingSystem: "darwin", Command: prompt.CommandEnvironment{
+			ArgumentsPrefix: []string{"-c"}, CommandMode: "shell_string", Executable: "/bin/zsh", PathStyle: "posix", Shell: "zsh", Stdin: "closed"}}}
+}
+
+// resultCodes is each call's outcome: "ok", its error code, or "unknown"
+// when it has no result.
+func resultCodes(calls []run.CallRecord) []string {
+	var out []string
+	for _, c := range calls {
+		switch {
+		case c.Result == nil:
+			out = append(out, "unknown")
+		case c.Result.OK:
+			out = append(out, "ok")
+		default:
+			out = append(out, c.Result.Error.Code)
+		}
+	}
+	return out
+}
