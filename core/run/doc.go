@@ -99,7 +99,7 @@
 //
 //	§17 state version      guard_test › records the no-progress counters…; › does not let repeated criterion marks… manufacture progress
 //	§18.2 observation      guard_test S observation guards (7 Its: advisory interleaved, 3/5/8/9 thresholds, configured thresholds, strict 4/4/3, strict pause, recovery completes, one episode per round)
-//	§18.3 repeat/cycle     refhost_test › blocks the identical stale edit…; guard_test S tool cycles (2); guard_test › pauses seven failing stale edits…; › falls back to the state version… (DECISIONS 5)
+//	§18.3 repeat/cycle     hosts/reference controller_test › blocks the identical stale edit…; guard_test S tool cycles (2); guard_test › pauses seven failing stale edits…; › falls back to the state version… (DECISIONS 5)
 //	§18.4 incidents        asserted through the synthetic results and episodes of the specs above
 //	§18.5 write/validation guard_test S write-hash cycles (3); › pauses six failing validations…
 //	§18.6 episodes         guard_test › pauses… after 6 executor calls (recovery round then pause reason); finalize_test › skips the post-batch finalization check…
@@ -147,7 +147,7 @@
 // tool_result_pressure output, the 300k goal, the commit-then-throw
 // compaction store, the failing compaction capture (context_test and
 // finalize_test); the identical stale edit against the reference host with
-// its inode (refhost_test).
+// its inode (hosts/reference/controller_test.go).
 //
 // The open question of core/guard/testdata/coverage.md (write-hash cycle:
 // 6 or 8 executor calls) is settled by guard_test: 6, as RUNTIME §36 says.
