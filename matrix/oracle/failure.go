@@ -42,6 +42,32 @@ func (f Failure) String() string {
 	return b.String()
 }
 
+// Detail renders f for a reader who must act on it, the assertion left
+// out: the message with the expected and the actual value. A message that
+// already names both is returned as it is; one that names neither (such
+// as "Tool result 3 ok mismatch.") gains them: "Tool result 3 ok
+// mismatch: expected false, got true.".
+func (f Failure) Detail() string {
+	msg := strings.TrimSpace(f.Message)
+	if msg == "" {
+		return "expected " + f.Expected + ", got " + f.Actual
+	}
+	if f.Expected == "" && f.Actual == "" || namesValues(msg, f) {
+		return msg
+	}
+	return strings.TrimSuffix(msg, ".") + ": expected " + f.Expected + ", got " + f.Actual + "."
+}
+
+// namesValues reports whether msg already shows f's values: verbatim, or
+// in the original lab's "Expected X, received Y." form, whose values are
+// the JSON spelling of f's.
+func namesValues(msg string, f Failure) bool {
+	if strings.Contains(msg, f.Expected) && strings.Contains(msg, f.Actual) {
+		return true
+	}
+	return strings.HasPrefix(msg, "Expected ") && strings.Contains(msg, ", received ")
+}
+
 // Messages returns the Message of each failure, in order: the report's
 // failures list (LAB §5).
 func Messages(fs []Failure) []string {
