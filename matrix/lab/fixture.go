@@ -226,6 +226,13 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 			return rep, nil
 		}
 	}
+	if i, reason := AbsentCapability(r.currentHost().Init.Capabilities, conform.Faults); reason != "" {
+		rep.NotApplicable = reason
+		rep.Failures = []oracle.Failure{{File: fx.File, Assertion: fmt.Sprintf("conform.faults[%d]", i),
+			Expected: "a host that serves " + conform.Faults[i].Method, Actual: "capabilities." + capabilityOf(conform.Faults[i].Method) + " false", Message: reason}}
+		rep.Status = "not_applicable"
+		return rep, nil
+	}
 	results, err := r.executions(ctx)
 	var ae *arrangeError
 	if errors.As(err, &ae) {
