@@ -305,6 +305,15 @@ func (t *target) collect(r SpecReport) {
 	// reference that states the contract it checks, once.
 	note := contractNote(meta)
 	it.Reason = strings.TrimSuffix(it.Reason, note)
+	// A scenario that does not apply is listed with its reason, and said
+	// in the item's reason as "not applicable: <scenario>: <reason>", so
+	// that every report shows it whatever the item's status.
+	if status == reports.NotApplicable {
+		it.NotApplicable = append(it.NotApplicable, reports.NotApplicableScenario{Scenario: r.LeafNodeText, Reason: reason})
+		slices.SortStableFunc(it.NotApplicable, func(a, b reports.NotApplicableScenario) int { return strings.Compare(a.Scenario, b.Scenario) })
+		reason = ""
+		it.Reason = naReason(it.Reason, it.NotApplicable)
+	}
 	// The specs of an item skipped for one reason (the run ended, the host
 	// is dead) say it once.
 	if reason != "" && (status != reports.Skipped || !strings.Contains(it.Reason, reason)) {
@@ -325,6 +334,27 @@ func (t *target) collect(r SpecReport) {
 	snapshot := *it
 	t.mu.Unlock()
 	t.prog.update(snapshot)
+}
+
+// naPrefix starts the line of an item's reason that names one scenario
+// that did not apply.
+const naPrefix = "not applicable: "
+
+// naReason returns reason with its not-applicable lines replaced by one
+// per scenario of na, in na's order, after the other lines.
+func naReason(reason string, na []reports.NotApplicableScenario) string {
+	var lines []string
+	if reason != "" {
+		for _, l := range strings.Split(reason, "\n") {
+			if !strings.HasPrefix(l, naPrefix) {
+				lines = append(lines, l)
+			}
+		}
+	}
+	for _, n := range na {
+		lines = append(lines, naPrefix+n.Scenario+": "+n.Reason)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // specRepro returns the repro command a spec recorded, or "".

@@ -89,7 +89,9 @@ func SeqOutput(n int) []byte {
 
 // Spilled asserts that the host kept the complete output want of one
 // stream of call callID: the result names an artifact, and a file in the
-// host's storeDir holds exactly want (same size, same SHA-256).
+// host's storeDir holds exactly want (same size, same SHA-256). A host
+// that declares capabilities.spill false keeps no such copy: the scenario
+// is then not applicable.
 func (o *Outcome) Spilled(callID, stream string, want []byte) {
 	GinkgoHelper()
 	if !o.TestContext.Host().Initialized().Capabilities.Spill {
