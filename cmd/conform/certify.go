@@ -151,6 +151,9 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	} else {
 		s := doc.Summary
 		fmt.Fprintf(out.stdout, "\n%d passed, %d failed, %d not applicable, %d skipped", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
+		if s.NotApplicableScenarios > 0 {
+			fmt.Fprintf(out.stdout, " (%d scenarios not applicable)", s.NotApplicableScenarios)
+		}
 		if stopped != nil {
 			fmt.Fprintf(out.stdout, "; %s", stopped)
 		}
