@@ -312,7 +312,6 @@ func (t *target) collect(r SpecReport) {
 		it.NotApplicable = append(it.NotApplicable, reports.NotApplicableScenario{Scenario: r.LeafNodeText, Reason: reason})
 		slices.SortStableFunc(it.NotApplicable, func(a, b reports.NotApplicableScenario) int { return strings.Compare(a.Scenario, b.Scenario) })
 		reason = ""
-		it.Reason = naReason(it.Reason, it.NotApplicable)
 	}
 	// The specs of an item skipped for one reason (the run ended, the host
 	// is dead) say it once.
@@ -321,6 +320,9 @@ func (t *target) collect(r SpecReport) {
 			it.Reason += "\n"
 		}
 		it.Reason += reason
+	}
+	if len(it.NotApplicable) > 0 {
+		it.Reason = naReason(it.Reason, it.NotApplicable)
 	}
 	if it.Status == reports.Failed {
 		it.Reason += note
@@ -367,11 +369,6 @@ func specRepro(r SpecReport) string {
 	return ""
 }
 
-// rank orders the statuses of an item's specs: the item takes its
-// highest-ranked one. A failed spec fails the item; a skipped one (an
-// interrupted run) keeps it from passing; a scenario that does not apply
-// to the host does not stop the others from passing the item, and only an
-// item none of whose scenarios applies is not_applicable.
 // selected reports whether the certification's --only and --area ask for
 // it.
 func (t *target) selected(it Item) bool {
@@ -381,6 +378,14 @@ func (t *target) selected(it Item) bool {
 	return t.cfg.Area == "" || t.cfg.Area == it.Area
 }
 
+// rank orders the statuses of an item's specs: the item takes its
+// highest-ranked one. A failed spec fails the item; a skipped one (an
+// interrupted run) keeps it from passing; a scenario that does not apply
+// to the host does not stop the others from passing the item, and only an
+// item none of whose scenarios applies is not_applicable. Either way the
+// item lists every scenario that did not apply, with its reason
+// (reports.Item.NotApplicable), and the document counts them: an item
+// passes only on the scenarios it ran, and says which it did not.
 func rank(s string) int {
 	switch s {
 	case reports.Failed:
