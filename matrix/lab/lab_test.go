@@ -153,6 +153,13 @@ var _ = Describe("fixture features", func() {
 		Expect(rep.Passed).To(BeTrue(), "failures:\n%s", strings.Join(failuresOf(rep), "\n"))
 	})
 
+	It("never reports as the host's incident a protocol break that conform's own fault made", func() {
+		rep := runFast(hostArgv("reference"), loadOne("../../fixtures/matrix/34-malformed-after-write/garbage-after-write.json"))
+		Expect(rep.Passed).To(BeTrue(), "failures:\n%s", strings.Join(failuresOf(rep), "\n"))
+		Expect(rep.Faults).To(ContainElement(HaveField("Detail", "replaced the host's answer with its first half, which is not JSON")))
+		Expect(rep.Incidents).To(BeEmpty(), "the reference host broke nothing: the proxy sent the line that is not JSON")
+	})
+
 	It("replaces the goal with a task override but keeps the run ID", func() {
 		fx := loadOne(filepath.Join(featureDir, "completion-rejected.json"))
 		rep, err := lab.Run(context.Background(), fx, lab.Options{Argv: hostArgv("reference"), Task: "List the workspace, please.", ForbidContainment: true}, false)
