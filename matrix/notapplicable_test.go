@@ -57,3 +57,15 @@ func same(t *testing.T, what string, want, got any) {
 		t.Errorf("%s (-want +got):\n%s", what, d)
 	}
 }
+
+// TestItemSaysWhatItCouldNotCheck checks that a check a spec could not
+// make on the host (kit.Unchecked) is said in the item's reason, and the
+// item still passes on what it checked.
+func TestItemSaysWhatItCouldNotCheck(t *testing.T) {
+	tg := &target{items: map[int]*reports.Item{}}
+	r := naSpec(10, "fresh-host-resume", "")
+	r.ReportEntries = types.ReportEntries{{Name: kit.UncheckedEntry, Value: types.WrapEntryValue("x.json: the pause checkpoint a fresh host reads back (capabilities.store is false)")}}
+	tg.collect(r)
+	same(t, "item 10's status", reports.Passed, tg.items[10].Status)
+	same(t, "item 10's reason", "not checked: x.json: the pause checkpoint a fresh host reads back (capabilities.store is false)", tg.items[10].Reason)
+}

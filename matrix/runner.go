@@ -289,6 +289,11 @@ func (t *target) collect(r SpecReport) {
 		if e.Name == kit.AllowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
 			reason = strings.TrimSpace(reason + "\nallowance: " + e.StringRepresentation())
 		}
+		// A check the spec could not make on this host: the spec passes
+		// on what it checked, and the item says what it did not.
+		if e.Name == kit.UncheckedEntry && !strings.Contains(reason, e.StringRepresentation()) {
+			reason = strings.TrimSpace(reason + "\nnot checked: " + e.StringRepresentation())
+		}
 	}
 	t.mu.Lock()
 	it, seen := t.items[id]

@@ -95,7 +95,7 @@ func SeqOutput(n int) []byte {
 func (o *Outcome) Spilled(callID, stream string, want []byte) {
 	GinkgoHelper()
 	if !o.TestContext.Host().Initialized().Capabilities.Spill {
-		NotApplicable(o.File + ": the host's initialize declares capabilities.spill false, so it keeps no complete copy of a truncated stream to check (hosts/wire/PROTOCOL.md, initialize)")
+		NotApplicable("the host's initialize declares capabilities.spill false, so it keeps no complete copy of a truncated stream to check (hosts/wire/PROTOCOL.md, initialize)")
 	}
 	r := o.Answer(callID)
 	Expect(r.ArtifactRef).NotTo(BeEmpty(), "%s: %s truncated its %s but its result names no artifact holding the complete output", o.File, callID, stream)
