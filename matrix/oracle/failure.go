@@ -91,6 +91,30 @@ func text(s string) string {
 	return strconv.Quote(s)
 }
 
+// differingText quotes want and got for a Failure. Texts that both fit
+// in maxText runes are quoted whole (text); longer ones are shown from a
+// little before the first rune where they differ, cut to maxText runes,
+// with the offset, so that the reason shows what differs even when it is
+// far into a large file.
+func differingText(want, got string) (string, string) {
+	w, g := []rune(want), []rune(got)
+	if len(w) <= maxText && len(g) <= maxText {
+		return text(want), text(got)
+	}
+	i := 0
+	for i < len(w) && i < len(g) && w[i] == g[i] {
+		i++
+	}
+	from := max(0, i-maxText/4)
+	if from == 0 {
+		return text(want), text(got)
+	}
+	at := func(r []rune) string {
+		return "from character " + strconv.Itoa(from) + " of " + strconv.Itoa(len(r)) + ": …" + text(string(r[min(from, len(r)):]))
+	}
+	return at(w), at(g)
+}
+
 // list renders strings as "[a b]"; an element that would be ambiguous in
 // that form (empty, or holding spaces, brackets or quotes) is quoted.
 func list(xs []string) string {

@@ -36,6 +36,24 @@ var _ = Describe("Failure", func() {
 		Expect(f("writeEvidence", "w", "a", "").Detail()).To(Equal("expected w, got a"))
 	})
 
+	It("shows where a long file's content differs, not its first characters", func() {
+		r := baseRun()
+		long := strings.Repeat("line of the file\n", 100)
+		write(r.dir, "a.txt", long+"the answer is 42\n")
+		r.fx.Expected.Files[0].Content = ptr(long + "the answer is 43\n")
+		r.read()
+		var got []oracle.Failure
+		for _, fl := range oracle.Check(r.fx, r.obs) {
+			if fl.Assertion == "expected.files[0].content" {
+				got = append(got, fl)
+			}
+		}
+		Expect(got).To(HaveLen(1))
+		Expect(got[0].Expected).To(And(HavePrefix("from character 1665 of 1717: …"), ContainSubstring("the answer is 43")))
+		Expect(got[0].Actual).To(And(HavePrefix("from character 1665 of 1717: …"), ContainSubstring("the answer is 42")))
+		Expect(got[0].Detail()).To(ContainSubstring("File 'a.txt' content does not match the fixture: expected from character 1665"))
+	})
+
 	It("quotes list entries that would be ambiguous", func() {
 		r := baseRun()
 		r.obs.ToolSequence = []string{"a b", "", `q"`, "[x]"}
