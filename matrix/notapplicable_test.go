@@ -32,13 +32,15 @@ func TestItemCountsItsNotApplicableScenarios(t *testing.T) {
 	passed := naSpec(102, "in review_only research stays active", "")
 	passed.ReportEntries = types.ReportEntries{{Name: kit.AllowanceEntry, Value: types.WrapEntryValue("research.allowLoopback for this spec only")}}
 	tg.collect(passed)
+	passed.LeafNodeText = "without the network.outbound permission research reaches no source"
+	tg.collect(passed)
 	tg.collect(naSpec(12, "trace-flush-failure", storeOff))
 	tg.collect(naSpec(12, "final-report-failure", storeOff))
 
 	research := tg.items[102]
 	same(t, "an item passes on the scenarios it ran", reports.Passed, research.Status)
 	same(t, "R2's list", []reports.NotApplicableScenario{{Scenario: "review-only-denied", Reason: "the fixture needs the full_contract tool profile"}}, research.NotApplicable)
-	same(t, "R2's reason: its other lines first, then one line per scenario that did not apply",
+	same(t, "R2's reason: its other lines first, said once, then one line per scenario that did not apply",
 		"allowance: research.allowLoopback for this spec only\nnot applicable: review-only-denied: the fixture needs the full_contract tool profile", research.Reason)
 
 	store := tg.items[12]

@@ -318,6 +318,7 @@ func (t *target) collect(r SpecReport) {
 		slices.SortStableFunc(it.NotApplicable, func(a, b reports.NotApplicableScenario) int { return strings.Compare(a.Scenario, b.Scenario) })
 		reason = ""
 	}
+	reason = dropSaid(reason, it.Reason)
 	// The specs of an item skipped for one reason (the run ended, the host
 	// is dead) say it once.
 	if reason != "" && (status != reports.Skipped || !strings.Contains(it.Reason, reason)) {
@@ -341,6 +342,24 @@ func (t *target) collect(r SpecReport) {
 	snapshot := *it
 	t.mu.Unlock()
 	t.prog.update(snapshot)
+}
+
+// dropSaid returns reason without its allowance and not-checked lines
+// that the item's reason already holds: several specs of one item may
+// record the same, and the item says it once.
+func dropSaid(reason, said string) string {
+	if reason == "" || said == "" {
+		return reason
+	}
+	old := strings.Split(said, "\n")
+	var keep []string
+	for _, l := range strings.Split(reason, "\n") {
+		if (strings.HasPrefix(l, "allowance: ") || strings.HasPrefix(l, "not checked: ")) && slices.Contains(old, l) {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
 }
 
 // naPrefix starts the line of an item's reason that names one scenario
