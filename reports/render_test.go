@@ -175,3 +175,26 @@ func TestRenderersCountItemsNotTheSummary(t *testing.T) {
 		t.Errorf("rendering changed the document's summary to %+v", d.Summary)
 	}
 }
+
+// TestJUnitSaysNotApplicableOnce checks that a not-applicable item whose
+// reason already lists its scenarios as "not applicable: …" is not
+// prefixed a second time, and one with a plain reason is.
+func TestJUnitSaysNotApplicableOnce(t *testing.T) {
+	d := &Document{SchemaVersion: SchemaVersion, Kind: KindCertify, Items: []Item{
+		{ID: 12, Name: "a", Title: "a", Area: "checkpoint", Status: NotApplicable, Reason: "not applicable: final-report-failure: no store"},
+		{ID: 13, Name: "b", Title: "b", Area: "workspace", Status: NotApplicable, Reason: "no store"},
+	}}
+	var b strings.Builder
+	if err := RenderJUnit(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "not applicable: not applicable") {
+		t.Errorf("a not-applicable item says so twice:\n%s", out)
+	}
+	for _, want := range []string{`message="not applicable: final-report-failure: no store"`, `message="not applicable: no store"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the JUnit report lacks %s:\n%s", want, out)
+		}
+	}
+}
