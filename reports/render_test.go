@@ -198,3 +198,21 @@ func TestJUnitSaysNotApplicableOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownListsNotApplicableScenarios checks that the Markdown summary
+// lists every scenario that did not apply, with its item and reason, a
+// passed item's too.
+func TestMarkdownListsNotApplicableScenarios(t *testing.T) {
+	d := &Document{SchemaVersion: SchemaVersion, Kind: KindCertify, Items: []Item{
+		{ID: 102, Ref: "R2", Name: "a", Title: "a", Area: "research", Status: Passed,
+			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}},
+	}}
+	d.Tally()
+	var b strings.Builder
+	if err := RenderMarkdown(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| R2 | ✅ passed | review-only-denied | needs full\\_contract |"; !strings.Contains(b.String(), want) {
+		t.Errorf("the Markdown summary lacks %q:\n%s", want, b.String())
+	}
+}
