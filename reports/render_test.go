@@ -216,3 +216,22 @@ func TestMarkdownListsNotApplicableScenarios(t *testing.T) {
 		t.Errorf("the Markdown summary lacks %q:\n%s", want, b.String())
 	}
 }
+
+// TestHTMLCountsNotApplicableScenarios checks that the HTML page counts the
+// scenarios that did not apply and marks a passed item that has some.
+func TestHTMLCountsNotApplicableScenarios(t *testing.T) {
+	d := &Document{SchemaVersion: SchemaVersion, Kind: KindCertify, Items: []Item{
+		{ID: 102, Ref: "R2", Name: "a", Title: "a", Area: "research", Status: Passed, Reason: "not applicable: review-only-denied: needs full_contract",
+			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}},
+	}}
+	d.Tally()
+	var b strings.Builder
+	if err := RenderHTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<b>1</b>scenarios not applicable", `<span class="why">1 scenarios not applicable</span>`, `title="not applicable: review-only-denied: needs full_contract"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the HTML page lacks %s", want)
+		}
+	}
+}
