@@ -289,6 +289,11 @@ func (t *target) collect(r SpecReport) {
 		if e.Name == kit.AllowanceEntry && !strings.Contains(reason, e.StringRepresentation()) {
 			reason = strings.TrimSpace(reason + "\nallowance: " + e.StringRepresentation())
 		}
+		// A check the spec could not make on this host: the spec passes
+		// on what it checked, and the item says what it did not.
+		if e.Name == kit.UncheckedEntry && !strings.Contains(reason, e.StringRepresentation()) {
+			reason = strings.TrimSpace(reason + "\nnot checked: " + e.StringRepresentation())
+		}
 	}
 	t.mu.Lock()
 	it, seen := t.items[id]
@@ -305,6 +310,15 @@ func (t *target) collect(r SpecReport) {
 	// reference that states the contract it checks, once.
 	note := contractNote(meta)
 	it.Reason = strings.TrimSuffix(it.Reason, note)
+	// A scenario that does not apply is listed with its reason, and said
+	// in the item's reason as "not applicable: <scenario>: <reason>", so
+	// that every report shows it whatever the item's status.
+	if status == reports.NotApplicable {
+		it.NotApplicable = append(it.NotApplicable, reports.NotApplicableScenario{Scenario: r.LeafNodeText, Reason: reason})
+		slices.SortStableFunc(it.NotApplicable, func(a, b reports.NotApplicableScenario) int { return strings.Compare(a.Scenario, b.Scenario) })
+		reason = ""
+	}
+	reason = dropSaid(reason, it.Reason)
 	// The specs of an item skipped for one reason (the run ended, the host
 	// is dead) say it once.
 	if reason != "" && (status != reports.Skipped || !strings.Contains(it.Reason, reason)) {
@@ -312,6 +326,9 @@ func (t *target) collect(r SpecReport) {
 			it.Reason += "\n"
 		}
 		it.Reason += reason
+	}
+	if len(it.NotApplicable) > 0 {
+		it.Reason = naReason(it.Reason, it.NotApplicable)
 	}
 	if it.Status == reports.Failed {
 		it.Reason += note
@@ -327,6 +344,45 @@ func (t *target) collect(r SpecReport) {
 	t.prog.update(snapshot)
 }
 
+// dropSaid returns reason without its allowance and not-checked lines
+// that the item's reason already holds: several specs of one item may
+// record the same, and the item says it once.
+func dropSaid(reason, said string) string {
+	if reason == "" || said == "" {
+		return reason
+	}
+	old := strings.Split(said, "\n")
+	var keep []string
+	for _, l := range strings.Split(reason, "\n") {
+		if (strings.HasPrefix(l, "allowance: ") || strings.HasPrefix(l, "not checked: ")) && slices.Contains(old, l) {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
+}
+
+// naPrefix starts the line of an item's reason that names one scenario
+// that did not apply.
+const naPrefix = "not applicable: "
+
+// naReason returns reason with its not-applicable lines replaced by one
+// per scenario of na, in na's order, after the other lines.
+func naReason(reason string, na []reports.NotApplicableScenario) string {
+	var lines []string
+	if reason != "" {
+		for _, l := range strings.Split(reason, "\n") {
+			if !strings.HasPrefix(l, naPrefix) {
+				lines = append(lines, l)
+			}
+		}
+	}
+	for _, n := range na {
+		lines = append(lines, naPrefix+n.Scenario+": "+n.Reason)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // specRepro returns the repro command a spec recorded, or "".
 func specRepro(r SpecReport) string {
 	for _, e := range r.ReportEntries {
@@ -337,11 +393,6 @@ func specRepro(r SpecReport) string {
 	return ""
 }
 
-// rank orders the statuses of an item's specs: the item takes its
-// highest-ranked one. A failed spec fails the item; a skipped one (an
-// interrupted run) keeps it from passing; a scenario that does not apply
-// to the host does not stop the others from passing the item, and only an
-// item none of whose scenarios applies is not_applicable.
 // selected reports whether the certification's --only and --area ask for
 // it.
 func (t *target) selected(it Item) bool {
@@ -351,6 +402,14 @@ func (t *target) selected(it Item) bool {
 	return t.cfg.Area == "" || t.cfg.Area == it.Area
 }
 
+// rank orders the statuses of an item's specs: the item takes its
+// highest-ranked one. A failed spec fails the item; a skipped one (an
+// interrupted run) keeps it from passing; a scenario that does not apply
+// to the host does not stop the others from passing the item, and only an
+// item none of whose scenarios applies is not_applicable. Either way the
+// item lists every scenario that did not apply, with its reason
+// (reports.Item.NotApplicable), and the document counts them: an item
+// passes only on the scenarios it ran, and says which it did not.
 func rank(s string) int {
 	switch s {
 	case reports.Failed:

@@ -121,6 +121,19 @@ type Item struct {
 	// ReplayHash identifies the item's replayable record, where the
 	// command that produced the document keeps one.
 	ReplayHash string `json:"replayHash,omitempty"`
+	// NotApplicable lists the item's scenarios (and specs) that did not
+	// apply to the host, each with its reason, sorted by scenario. An
+	// item passes only on the scenarios it ran: one some of whose
+	// scenarios ran and passed while others did not apply is passed, and
+	// lists these; one none of whose scenarios ran is not_applicable.
+	NotApplicable []NotApplicableScenario `json:"notApplicable,omitempty"`
+}
+
+// A NotApplicableScenario is one scenario (or spec) of an item that did not
+// apply to the host, and why.
+type NotApplicableScenario struct {
+	Scenario string `json:"scenario"`
+	Reason   string `json:"reason"`
 }
 
 // Comparable returns a copy of d without the fields that differ between
@@ -141,6 +154,10 @@ type Summary struct {
 	Failed        int `json:"failed"`
 	NotApplicable int `json:"notApplicable"`
 	Skipped       int `json:"skipped"`
+	// NotApplicableScenarios counts the scenarios that did not apply to
+	// the host, over every item, whatever the item's status: those of a
+	// passed item too.
+	NotApplicableScenarios int `json:"notApplicableScenarios,omitempty"`
 }
 
 // NotRunReason is the reason given to items a signal kept from running.
@@ -168,6 +185,7 @@ func (d *Document) Tally() { d.Summary = d.Counts() }
 func (d *Document) Counts() Summary {
 	var s Summary
 	for _, it := range d.Items {
+		s.NotApplicableScenarios += len(it.NotApplicable)
 		switch it.Status {
 		case Passed:
 			s.Passed++

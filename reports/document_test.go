@@ -102,3 +102,30 @@ func TestCheckWritable(t *testing.T) {
 		}
 	}
 }
+
+// TestNotApplicableScenariosAreValid checks that a document listing an
+// item's not-applicable scenarios and counting them passes the schema, and
+// that one with a scenario without its reason does not.
+func TestNotApplicableScenariosAreValid(t *testing.T) {
+	d := &Document{SchemaVersion: SchemaVersion, Kind: KindCertify, Harness: Harness{Name: "conform", Version: "test"},
+		Host: Host{Command: "reference"}, OS: "linux", Arch: "amd64", MatrixVersion: "0.1.0",
+		Items: []Item{{ID: 102, Ref: "R2", Name: "research-review-only", Title: "t", Area: "research", Status: Passed,
+			Reason:        "not applicable: review-only-denied: needs full_contract",
+			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}}}}
+	d.Tally()
+	if d.Summary.NotApplicableScenarios != 1 {
+		t.Fatalf("the summary counts %d not-applicable scenarios, want 1", d.Summary.NotApplicableScenarios)
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(b); err != nil {
+		t.Errorf("a document with not-applicable scenarios fails the schema: %v", err)
+	}
+	d.Items[0].NotApplicable[0].Reason = ""
+	b, _ = json.Marshal(d)
+	if Validate(b) == nil {
+		t.Error("a not-applicable scenario without its reason passes the schema")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/galaxy-stack/conform/internal/termsafe"
 )
@@ -96,7 +97,11 @@ func RenderJUnit(w io.Writer, docs ...*Document) error {
 				c.Failure = &junitFailure{Message: FirstLine(it.Reason), Type: "failed", Body: body}
 				s.Failures++
 			case NotApplicable:
-				c.Skipped = &junitSkipped{Message: "not applicable: " + it.Reason}
+				msg := it.Reason
+				if !strings.HasPrefix(msg, "not applicable: ") {
+					msg = "not applicable: " + msg // a certify item's reason lists its scenarios so
+				}
+				c.Skipped = &junitSkipped{Message: msg}
 				s.Skipped++
 			case Skipped:
 				c.Skipped = &junitSkipped{Message: it.Reason}

@@ -91,6 +91,15 @@ func RenderMarkdown(w io.Writer, docs ...*Document) error {
 		if d.Interrupted {
 			b.WriteString("> **Interrupted**: a signal stopped the run; items that did not finish are skipped, never passed.\n\n")
 		}
+		if s.NotApplicableScenarios > 0 {
+			fmt.Fprintf(b, "### Scenarios not applicable (%d)\n\nAn item passes only on the scenarios it ran; these did not apply to the host.\n\n| Item | Status | Scenario | Reason |\n|---|---|---|---|\n", s.NotApplicableScenarios)
+			for _, it := range d.Items {
+				for _, na := range it.NotApplicable {
+					fmt.Fprintf(b, "| %s | %s | %s | %s |\n", mdCell(ItemRef(it)), mdStatusCell(it.Status), mdCell(na.Scenario), mdCell(na.Reason))
+				}
+			}
+			b.WriteString("\n")
+		}
 		if len(d.Planned) > 0 {
 			fmt.Fprintf(b, "%d matrix items are planned and not yet runnable in this version.\n\n", len(d.Planned))
 		}

@@ -175,3 +175,63 @@ func TestRenderersCountItemsNotTheSummary(t *testing.T) {
 		t.Errorf("rendering changed the document's summary to %+v", d.Summary)
 	}
 }
+
+// TestJUnitSaysNotApplicableOnce checks that a not-applicable item whose
+// reason already lists its scenarios as "not applicable: …" is not
+// prefixed a second time, and one with a plain reason is.
+func TestJUnitSaysNotApplicableOnce(t *testing.T) {
+	d := &Document{SchemaVersion: SchemaVersion, Kind: KindCertify, Items: []Item{
+		{ID: 12, Name: "a", Title: "a", Area: "checkpoint", Status: NotApplicable, Reason: "not applicable: final-report-failure: no store"},
+		{ID: 13, Name: "b", Title: "b", Area: "workspace", Status: NotApplicable, Reason: "no store"},
+	}}
+	var b strings.Builder
+	if err := RenderJUnit(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "not applicable: not applicable") {
+		t.Errorf("a not-applicable item says so twice:\n%s", out)
+	}
+	for _, want := range []string{`message="not applicable: final-report-failure: no store"`, `message="not applicable: no store"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the JUnit report lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// TestMarkdownListsNotApplicableScenarios checks that the Markdown summary
+// lists every scenario that did not apply, with its item and reason, a
+// passed item's too.
+func TestMarkdownListsNotApplicableScenarios(t *testing.T) {
+	d := &Document{SchemaVersion: SchemaVersion, Kind: KindCertify, Items: []Item{
+		{ID: 102, Ref: "R2", Name: "a", Title: "a", Area: "research", Status: Passed,
+			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}},
+	}}
+	d.Tally()
+	var b strings.Builder
+	if err := RenderMarkdown(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| R2 | ✅ passed | review-only-denied | needs full\\_contract |"; !strings.Contains(b.String(), want) {
+		t.Errorf("the Markdown summary lacks %q:\n%s", want, b.String())
+	}
+}
+
+// TestHTMLCountsNotApplicableScenarios checks that the HTML page counts the
+// scenarios that did not apply and marks a passed item that has some.
+func TestHTMLCountsNotApplicableScenarios(t *testing.T) {
+	d := &Document{SchemaVersion: SchemaVersion, Kind: KindCertify, Items: []Item{
+		{ID: 102, Ref: "R2", Name: "a", Title: "a", Area: "research", Status: Passed, Reason: "not applicable: review-only-denied: needs full_contract",
+			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}},
+	}}
+	d.Tally()
+	var b strings.Builder
+	if err := RenderHTML(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<b>1</b>scenarios not applicable", `<span class="why">1 scenarios not applicable</span>`, `title="not applicable: review-only-denied: needs full_contract"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the HTML page lacks %s", want)
+		}
+	}
+}

@@ -23,7 +23,13 @@ var _ = register(def[certifyFlags]{
 prints one line per item as it finishes ("✓ 13 <title> 0.21s"; ✗ failed,
 ○ not applicable, – skipped), with a running count on a terminal; colour
 only on a terminal, and never with NO_COLOR set. Each failure gives its
-reason and a command that repeats just that item. --json prints the result
+reason and a command that repeats just that item. An item passes on the
+scenarios it ran: each scenario that does not apply to the host (a tool it
+does not back, a capability its initialize declares false) is listed under
+the item as "not applicable: <scenario>: <reason>" and counted in the
+summary line; an item none of whose scenarios applies is not applicable.
+A check a scenario could not make (the host's store, when it has none) is
+listed as "not checked: ...". --json prints the result
 document on standard output and nothing else (the lines go to standard
 error).
 
@@ -151,6 +157,9 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	} else {
 		s := doc.Summary
 		fmt.Fprintf(out.stdout, "\n%d passed, %d failed, %d not applicable, %d skipped", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
+		if s.NotApplicableScenarios > 0 {
+			fmt.Fprintf(out.stdout, " (%d scenarios not applicable)", s.NotApplicableScenarios)
+		}
 		if stopped != nil {
 			fmt.Fprintf(out.stdout, "; %s", stopped)
 		}

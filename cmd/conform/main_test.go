@@ -73,12 +73,20 @@ func testHost() {
 		hosttest.ServeHanging(hosttest.Hanging{Marker: os.Args[2], Hard: os.Args[1] == "hang-hard"})
 	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: testhost missing-name|unknown-field|hang MARKER|hang-hard MARKER")
+		fmt.Fprintln(os.Stderr, "usage: testhost missing-name|unknown-field|store-off|storeless|hang MARKER|hang-hard MARKER")
 		os.Exit(2)
 	}
 	alter := map[string]func(map[string]any){
 		"missing-name":  func(r map[string]any) { delete(r["host"].(map[string]any), "name") },
 		"unknown-field": func(r map[string]any) { r["surprise"] = true },
+		// store-off is the reference host declaring no store
+		// (capabilities.store false): conform's memory store stands in.
+		"store-off": func(r map[string]any) { r["capabilities"].(map[string]any)["store"] = false },
+		// storeless declares neither a store nor a trace.
+		"storeless": func(r map[string]any) {
+			c := r["capabilities"].(map[string]any)
+			c["store"], c["trace"] = false, false
+		},
 	}[os.Args[1]]
 	if alter == nil {
 		fmt.Fprintln(os.Stderr, "testhost: unknown variant", os.Args[1])

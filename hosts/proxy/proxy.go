@@ -24,6 +24,7 @@ type Proxy struct {
 	toolIDs map[string]string // model name → canonical ID, from the last tool set
 	pending map[string]*call  // forwarded requests by the JSON text of their id
 	faults  []Fault
+	broke   bool // the proxy itself ended or corrupted the transport
 
 	client, host *jsonrpc.LineFramer
 	hostIn       io.Closer   // the host's input, closed when the harness ends its output
@@ -133,6 +134,25 @@ func (p *Proxy) close() {
 	})
 }
 
+// breakTransport records that the proxy, not the host, ended or
+// corrupted the transport.
+func (p *Proxy) breakTransport() {
+	p.mu.Lock()
+	p.broke = true
+	p.mu.Unlock()
+}
+
+// BrokeTransport reports whether one of the proxy's faults ended the
+// transport (close, drop_ack) or sent the client a line that is not JSON
+// (corrupt_result "json"). The client then sees a host that broke the
+// protocol: what it does about that (killing the host) answers a fault
+// conform injected, never something the host did.
+func (p *Proxy) BrokeTransport() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.broke
+}
+
 func (p *Proxy) record(rule int, c *call, detail string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -172,6 +192,7 @@ func (p *Proxy) fromClient(line []byte) {
 			return
 		case r.Action == ActionClose:
 			p.record(i, c, "closed the transport without forwarding")
+			p.breakTransport()
 			p.close()
 			return
 		case r.Action == ActionDelay:
@@ -302,11 +323,13 @@ func (p *Proxy) apply(i int, c *call, msg *jsonrpc.Envelope, line []byte) verdic
 	switch r.Action {
 	case ActionDropAck:
 		p.record(i, c, "dropped the host's answer and closed the transport")
+		p.breakTransport()
 		p.close()
 		return verdictDrop
 	case ActionCorruptResult:
 		if r.Corruption == CorruptJSON {
 			p.record(i, c, "replaced the host's answer with its first half, which is not JSON")
+			p.breakTransport()
 			return verdictRaw
 		}
 		if msg.Error != nil {

@@ -70,6 +70,7 @@ var _ = Describe("fault rules against the reference host process", func() {
 		Eventually(s.hostExited, 5*time.Second).Should(BeTrue(), "the host's input was closed")
 		Expect(s.onDisk("a.txt")).To(Equal(absent))
 		Expect(s.proxy.Faults()).To(HaveExactElements(HaveField("Detail", "closed the transport without forwarding")))
+		Expect(s.proxy.BrokeTransport()).To(BeTrue(), "the proxy, not the host, ended the transport")
 	})
 
 	It("delay: holds the call before the host sees it, then the host runs it", func() {
@@ -90,6 +91,7 @@ var _ = Describe("fault rules against the reference host process", func() {
 		Expect(time.Since(start)).To(BeNumerically(">=", 600*time.Millisecond))
 		Expect(s.onDisk("a.txt")).To(Equal("hello"))
 		Expect(s.proxy.Faults()).To(HaveExactElements(HaveField("Detail", "held the request for 600 ms")))
+		Expect(s.proxy.BrokeTransport()).To(BeFalse())
 	})
 
 	It("drop_ack: the host writes the file, the client sees a transport error", func() {
@@ -99,6 +101,7 @@ var _ = Describe("fault rules against the reference host process", func() {
 		Eventually(func() string { return s.onDisk("a.txt") }).Should(Equal("hello"))
 		Eventually(s.hostExited, 5*time.Second).Should(BeTrue(), "the transport was closed in both directions")
 		Expect(s.proxy.Faults()).To(HaveExactElements(HaveField("Detail", "dropped the host's answer and closed the transport")))
+		Expect(s.proxy.BrokeTransport()).To(BeTrue(), "the proxy, not the host, ended the transport")
 	})
 
 	It("corrupt_result envelope: malformed output after the host's real write", func() {
@@ -111,6 +114,7 @@ var _ = Describe("fault rules against the reference host process", func() {
 		Expect(r.OK).To(BeFalse())
 		Expect(s.onDisk("b.txt")).To(Equal("again"), "the host stays usable and keeps writing")
 		Expect(s.proxy.Faults()).To(HaveEach(HaveField("Detail", "replaced the host's result with an object no result schema accepts")))
+		Expect(s.proxy.BrokeTransport()).To(BeFalse(), "a malformed result is still a well-formed line")
 	})
 
 	It("corrupt_result json: an answer that is not JSON after the host's real write", func() {
@@ -119,6 +123,7 @@ var _ = Describe("fault rules against the reference host process", func() {
 		Expect(protocolError(err).Reason).To(ContainSubstring("JSON"))
 		Expect(s.onDisk("a.txt")).To(Equal("hello"))
 		Expect(s.proxy.Faults()).To(HaveExactElements(HaveField("Detail", "replaced the host's answer with its first half, which is not JSON")))
+		Expect(s.proxy.BrokeTransport()).To(BeTrue(), "the proxy, not the host, sent the line that is not JSON")
 	})
 
 	It("throw_after_commit: the host wrote, the client gets an unknown outcome naming the canonical tool", func() {

@@ -29,7 +29,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(vs[0].Matches).NotTo(BeNil(), "%s: the fresh host answered the resume's workspace verification with an error; the workspace matches the checkpoint", o.File)
 			Expect(*vs[0].Matches).To(BeTrue(), "%s: the fresh host says the unchanged workspace does not match the pause checkpoint", o.File)
 			h := o.FreshHost(nil)
-			if !h.Init.Capabilities.Store {
+			if !o.HasStore(h) {
 				return // the harness's memory store stood in; nothing of the host's is durable
 			}
 			Expect(o.SentTo(2, wire.MethodStoreGet)).To(BeTrue(), "%s: the resume must load its checkpoint through the fresh host's store/get", o.File)
@@ -88,7 +88,7 @@ func failedClosed(want kit.DurableAfter) kit.Check {
 	return func(o *kit.Outcome) {
 		Expect(o.Status).NotTo(Equal("completed"), "%s: a persistence failure must never end completed", o.File)
 		h := o.FreshHost(nil)
-		if !h.Init.Capabilities.Store {
+		if !o.HasStore(h) {
 			return
 		}
 		cps := o.DurableCheckpoints(h)

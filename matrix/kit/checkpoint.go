@@ -191,6 +191,7 @@ func ReasonsOf(cps []*checkpoint.Checkpoint) []string {
 func (o *Outcome) DurableTrace(h *session.Host) []string {
 	GinkgoHelper()
 	if !h.Init.Capabilities.Trace {
+		Unchecked(o.File + ": the trace a fresh host reads back (capabilities.trace is false: conform's memory trace stood in)")
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
@@ -349,6 +350,7 @@ func (o *Outcome) VerifyAgreesWithSnapshot() {
 func (o *Outcome) SameSizeEditIsSeen() {
 	h := o.FreshHost(nil)
 	if !h.Init.Capabilities.Store || !h.Init.Capabilities.Fingerprint {
+		Unchecked(o.File + ": a same-size edit against the stored checkpoint's fingerprint (the host declares no store or no fingerprint)")
 		return
 	}
 	cps := o.DurableCheckpoints(h)

@@ -32,6 +32,20 @@ func (o *Outcome) FreshHost(edit func(*wire.InitializeParams)) *session.Host {
 	return h
 }
 
+// HasStore reports whether h, a fresh host process of the host under
+// test, offers a store. When it does not, conform's memory store stood in
+// and nothing of the host's is durable: HasStore records that the spec's
+// checks of what the host made durable were not made (Unchecked), so the
+// item says so.
+func (o *Outcome) HasStore(h *session.Host) bool {
+	GinkgoHelper()
+	if h.Init.Capabilities.Store {
+		return true
+	}
+	Unchecked(o.File + ": what a fresh host reads back from the host's store (capabilities.store is false: conform's memory store stood in)")
+	return false
+}
+
 // storedCheckpoints reads every checkpoint of the run back through a fresh
 // host, in put order, decoded. It skips the spec's remaining assertions
 // about the store when the host offers none (the harness's memory double
@@ -39,7 +53,7 @@ func (o *Outcome) FreshHost(edit func(*wire.InitializeParams)) *session.Host {
 func (o *Outcome) storedCheckpoints() []checkpoint.Checkpoint {
 	GinkgoHelper()
 	h := o.FreshHost(nil)
-	if !h.Init.Capabilities.Store {
+	if !o.HasStore(h) {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
@@ -59,6 +73,7 @@ func (o *Outcome) storedCheckpoints() []checkpoint.Checkpoint {
 func (o *Outcome) CheckpointOf(reason string) (cp checkpoint.Checkpoint, ok bool) {
 	GinkgoHelper()
 	if !o.TestContext.Host().Initialized().Capabilities.Store {
+		Unchecked(o.File + ": the " + reason + " checkpoint a fresh host reads back (capabilities.store is false: conform's memory store stood in)")
 		return checkpoint.Checkpoint{}, false
 	}
 	cps := o.storedCheckpoints()

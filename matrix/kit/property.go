@@ -174,7 +174,7 @@ func storeRoundTrip(c *TestContext, writer, reader *session.Host) func(*rapid.T)
 				t.Fatalf("store/get of %s through a fresh process failed: %v", run, err)
 			}
 			if !sameDocument(got, want) {
-				t.Fatalf("store/get of %s through a fresh process returns other bytes than were put: a conformant store returns the canonical document as given (members sorted, RFC 8785 escapes) and shares nothing between documents\n put %s\n got %s", run, want, got)
+				t.Fatalf("store/get of %s through a fresh process returns other bytes than were put: a conformant store returns the canonical document as given (members sorted, RFC 8785 escapes) and shares nothing between documents; %s", run, jsonDiff(want, got))
 			}
 		}
 		// A modified copy under another run, put before the first is read
@@ -238,7 +238,7 @@ func tamperRejected(c *TestContext, writer, reader *session.Host) func(*rapid.T)
 			t.Fatalf("a fresh process cannot load the checkpoint of %s: %v", runID, err)
 		}
 		if _, err := checkpoint.Assert(raw); err == nil {
-			t.Fatalf("a resume from the host's store accepts a checkpoint with %s: the store returned\n%s", what, raw)
+			t.Fatalf("a resume from the host's store accepts a checkpoint with %s: the store returned %s", what, cutLine(string(raw)))
 		}
 	}
 }

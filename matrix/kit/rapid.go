@@ -18,7 +18,9 @@ import (
 // go test and inside the conform binary alike.
 //
 // Reproducing a failure: rapid shrinks the failing case and prints its
-// seed; the spec's failure message and its repro entry then say
+// seed; the spec's failure message shows that minimal case compactly
+// (minimalCase: its draws and the failure, without rapid's -rapid.seed
+// hint, a go test flag) and, with its repro entry, says
 //
 //	CONFORM_RAPID_SEED=<seed> conform certify --only 39 --host HOST
 //
@@ -59,7 +61,7 @@ func rapidSeed() (uint64, error) {
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil || n == 0 {
-		return 0, fmt.Errorf("%s=%q: the seed must be a positive integer (rapid prints it as -rapid.seed=N)", rapidSeedEnv, s)
+		return 0, fmt.Errorf("%s=%q: the seed must be a positive integer, as the replay command of a failed item 39 gives it", rapidSeedEnv, s)
 	}
 	return n, nil
 }
@@ -86,7 +88,7 @@ func property(c *TestContext, what string, checks int, prop func(*rapid.T)) {
 		repro = rapidSeedEnv + "=" + m[1] + " " + repro
 	}
 	AddReportEntry(ReproEntry, repro)
-	Fail(fmt.Sprintf("item %d, property %q: rapid found a case the host fails (shrunk below); replay it with:\n  %s\n%s", c.ID, what, repro, log))
+	Fail(fmt.Sprintf("item %d, property %q: the host fails the case below; replay it with:\n  %s\n%s", c.ID, what, repro, minimalCase(log)))
 }
 
 // rapidSeedLine finds the seed in rapid's "To reproduce" line.

@@ -139,7 +139,7 @@ func describeFailures(file string, rep *lab.Report) string {
 		fmt.Fprintf(&b, " (%s)", rep.ErrorMessage)
 	}
 	for _, f := range rep.Failures {
-		fmt.Fprintf(&b, "\n  %s: %s", f.Assertion, f.Message)
+		fmt.Fprintf(&b, "\n  %s: %s", f.Assertion, f.Detail())
 	}
 	return b.String()
 }

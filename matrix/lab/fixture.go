@@ -226,6 +226,13 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 			return rep, nil
 		}
 	}
+	if i, reason := AbsentCapability(r.currentHost().Init.Capabilities, conform.Faults); reason != "" {
+		rep.NotApplicable = reason
+		rep.Failures = []oracle.Failure{{File: fx.File, Assertion: fmt.Sprintf("conform.faults[%d]", i),
+			Expected: "a host that serves " + conform.Faults[i].Method, Actual: "capabilities." + capabilityOf(conform.Faults[i].Method) + " false", Message: reason}}
+		rep.Status = "not_applicable"
+		return rep, nil
+	}
 	results, err := r.executions(ctx)
 	var ae *arrangeError
 	if errors.As(err, &ae) {
@@ -306,8 +313,32 @@ func (r *fixtureRun) closeHost() {
 	if err := h.Close(); err != nil && h.HostError() == nil {
 		r.closeErrs = append(r.closeErrs, err)
 	}
-	r.incidents = append(r.incidents, h.Incidents()...)
+	for _, inc := range h.Incidents() {
+		if killedForBreak(inc) && r.proxyBrokeTransport() {
+			continue // conform's own fault broke the transport, not the host
+		}
+		r.incidents = append(r.incidents, inc)
+	}
 	r.approvals = append(r.approvals, h.Approvals()...)
+}
+
+// killedForBreak reports whether inc is what hostproc.Client reports when
+// it kills a host whose transport broke: the kill itself, and the
+// processes the killed host had no chance to end. When a fault of the
+// fixture broke the transport (proxy.Proxy.BrokeTransport), the host
+// broke nothing: these are conform's doing, recorded in the report's
+// faults, and never the host's incidents.
+func killedForBreak(inc string) bool {
+	return inc == "killed the host after it broke the protocol" ||
+		strings.HasPrefix(inc, "killed ") && strings.HasSuffix(inc, " process(es) the host left running when it exited")
+}
+
+// proxyBrokeTransport reports whether the fault proxy of the current host
+// process ended or corrupted its transport.
+func (r *fixtureRun) proxyBrokeTransport() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.proxies) > 0 && r.proxies[len(r.proxies)-1].BrokeTransport()
 }
 
 // observer returns the OnSend and OnRecv hooks of the next host process:

@@ -133,6 +133,33 @@ var _ = Describe("fixture features", func() {
 		Expect(rep.Observed.TraceKinds).NotTo(BeEmpty())
 	})
 
+	It("makes a scenario whose fault aims at a capability the host declares absent not applicable, with the reason", func() {
+		for _, file := range []string{
+			"../../fixtures/matrix/12-trace-report-persistence/final-report-failure.json",
+			"../../fixtures/matrix/40-persistence-ack-failure/checkpoint-drop-ack.json",
+			"../../fixtures/matrix/12-trace-report-persistence/trace-flush-failure.json",
+		} {
+			rep := runFast(storelessArgv(), loadOne(file))
+			Expect(rep.Passed).To(BeFalse(), file)
+			Expect(rep.Status).To(Equal("not_applicable"), file)
+			Expect(rep.NotApplicable).To(MatchRegexp(`fault into (store/put|trace/flush), and the host's initialize declares capabilities\.(store|trace) false`), file)
+			Expect(rep.Observed).To(BeNil(), "%s: a scenario that cannot apply does not run", file)
+		}
+	})
+
+	It("runs a scenario whose faults aim at capabilities the host declares", func() {
+		rep := runFast(hostArgv("reference"), loadOne("../../fixtures/matrix/12-trace-report-persistence/final-report-failure.json"))
+		Expect(rep.NotApplicable).To(BeEmpty())
+		Expect(rep.Passed).To(BeTrue(), "failures:\n%s", strings.Join(failuresOf(rep), "\n"))
+	})
+
+	It("never reports as the host's incident a protocol break that conform's own fault made", func() {
+		rep := runFast(hostArgv("reference"), loadOne("../../fixtures/matrix/34-malformed-after-write/garbage-after-write.json"))
+		Expect(rep.Passed).To(BeTrue(), "failures:\n%s", strings.Join(failuresOf(rep), "\n"))
+		Expect(rep.Faults).To(ContainElement(HaveField("Detail", "replaced the host's answer with its first half, which is not JSON")))
+		Expect(rep.Incidents).To(BeEmpty(), "the reference host broke nothing: the proxy sent the line that is not JSON")
+	})
+
 	It("replaces the goal with a task override but keeps the run ID", func() {
 		fx := loadOne(filepath.Join(featureDir, "completion-rejected.json"))
 		rep, err := lab.Run(context.Background(), fx, lab.Options{Argv: hostArgv("reference"), Task: "List the workspace, please.", ForbidContainment: true}, false)

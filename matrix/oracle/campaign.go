@@ -31,11 +31,11 @@ func CheckStage(c *fixture.Campaign, i int, obs *Observed) StageResult {
 }
 
 // Messages returns the stage's failures as the campaign report lists them:
-// "stage <n> (<name>): <message>".
+// "stage <n> (<name>): <message with its values>" (Failure.Detail).
 func (r StageResult) Messages() []string {
 	out := make([]string, len(r.Failures))
 	for i, f := range r.Failures {
-		out[i] = r.Stage + ": " + f.Message
+		out[i] = r.Stage + ": " + f.Detail()
 	}
 	return out
 }

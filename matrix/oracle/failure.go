@@ -42,6 +42,32 @@ func (f Failure) String() string {
 	return b.String()
 }
 
+// Detail renders f for a reader who must act on it, the assertion left
+// out: the message with the expected and the actual value. A message that
+// already names both is returned as it is; one that names neither (such
+// as "Tool result 3 ok mismatch.") gains them: "Tool result 3 ok
+// mismatch: expected false, got true.".
+func (f Failure) Detail() string {
+	msg := strings.TrimSpace(f.Message)
+	if msg == "" {
+		return "expected " + f.Expected + ", got " + f.Actual
+	}
+	if f.Expected == "" && f.Actual == "" || namesValues(msg, f) {
+		return msg
+	}
+	return strings.TrimSuffix(msg, ".") + ": expected " + f.Expected + ", got " + f.Actual + "."
+}
+
+// namesValues reports whether msg already shows f's values: verbatim, or
+// in the original lab's "Expected X, received Y." form, whose values are
+// the JSON spelling of f's.
+func namesValues(msg string, f Failure) bool {
+	if strings.Contains(msg, f.Expected) && strings.Contains(msg, f.Actual) {
+		return true
+	}
+	return strings.HasPrefix(msg, "Expected ") && strings.Contains(msg, ", received ")
+}
+
 // Messages returns the Message of each failure, in order: the report's
 // failures list (LAB §5).
 func Messages(fs []Failure) []string {
@@ -63,6 +89,30 @@ func text(s string) string {
 		return strconv.Quote(string(runes[:maxText])) + "…(" + strconv.Itoa(len(runes)-maxText) + " more characters)"
 	}
 	return strconv.Quote(s)
+}
+
+// differingText quotes want and got for a Failure. Texts that both fit
+// in maxText runes are quoted whole (text); longer ones are shown from a
+// little before the first rune where they differ, cut to maxText runes,
+// with the offset, so that the reason shows what differs even when it is
+// far into a large file.
+func differingText(want, got string) (string, string) {
+	w, g := []rune(want), []rune(got)
+	if len(w) <= maxText && len(g) <= maxText {
+		return text(want), text(got)
+	}
+	i := 0
+	for i < len(w) && i < len(g) && w[i] == g[i] {
+		i++
+	}
+	from := max(0, i-maxText/4)
+	if from == 0 {
+		return text(want), text(got)
+	}
+	at := func(r []rune) string {
+		return "from character " + strconv.Itoa(from) + " of " + strconv.Itoa(len(r)) + ": …" + text(string(r[min(from, len(r)):]))
+	}
+	return at(w), at(g)
 }
 
 // list renders strings as "[a b]"; an element that would be ambiguous in

@@ -18,6 +18,42 @@ var _ = Describe("Failure", func() {
 		Expect(fl.String()).To(Equal("x.json: expected.toolSequence: expected [a b], got [a]"))
 	})
 
+	It("shows the expected and the actual value in a message that names neither", func() {
+		r := baseRun()
+		ok := false
+		r.fx.Expected.ToolResults = []fixture.ExpectedToolResult{{}, {OK: &ok}}
+		got := oracle.Check(r.fx, r.obs)
+		Expect(got).To(HaveExactElements(HaveField("Assertion", "expected.toolResults[1].ok")))
+		Expect(got[0].Message).To(Equal("Tool result 2 ok mismatch."), "the original lab's message is kept as it is")
+		Expect(got[0].Detail()).To(Equal("Tool result 2 ok mismatch: expected false, got true."))
+	})
+
+	It("leaves a message that already names both values as it is", func() {
+		Expect(f("expected.status", "failed", "completed", "Expected status failed, received completed.").Detail()).
+			To(Equal("Expected status failed, received completed."))
+		Expect(f("expected.toolSequence", "[a b]", "[a]", `Expected tool sequence ["a","b"], received ["a"].`).Detail()).
+			To(Equal(`Expected tool sequence ["a","b"], received ["a"].`), "the JSON spelling of the values counts")
+		Expect(f("writeEvidence", "w", "a", "").Detail()).To(Equal("expected w, got a"))
+	})
+
+	It("shows where a long file's content differs, not its first characters", func() {
+		r := baseRun()
+		long := strings.Repeat("line of the file\n", 100)
+		write(r.dir, "a.txt", long+"the answer is 42\n")
+		r.fx.Expected.Files[0].Content = ptr(long + "the answer is 43\n")
+		r.read()
+		var got []oracle.Failure
+		for _, fl := range oracle.Check(r.fx, r.obs) {
+			if fl.Assertion == "expected.files[0].content" {
+				got = append(got, fl)
+			}
+		}
+		Expect(got).To(HaveLen(1))
+		Expect(got[0].Expected).To(And(HavePrefix("from character 1665 of 1717: …"), ContainSubstring("the answer is 43")))
+		Expect(got[0].Actual).To(And(HavePrefix("from character 1665 of 1717: …"), ContainSubstring("the answer is 42")))
+		Expect(got[0].Detail()).To(ContainSubstring("File 'a.txt' content does not match the fixture: expected from character 1665"))
+	})
+
 	It("quotes list entries that would be ambiguous", func() {
 		r := baseRun()
 		r.obs.ToolSequence = []string{"a b", "", `q"`, "[x]"}

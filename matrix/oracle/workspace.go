@@ -51,7 +51,8 @@ func (c *checker) files() {
 			continue
 		}
 		if w.Content != nil && got.Content != *w.Content {
-			c.fail(at+".content", text(*w.Content), text(got.Content),
+			want, actual := differingText(*w.Content, got.Content)
+			c.fail(at+".content", want, actual,
 				fmt.Sprintf("File '%s' content does not match the fixture.", w.Path))
 		}
 		for j, frag := range w.ContentIncludes {

@@ -65,7 +65,7 @@ func (r *runDoc) add(name string, rep *lab.Report, d time.Duration) {
 			lines = append(lines, head)
 		}
 		for _, f := range rep.Failures {
-			lines = append(lines, f.Assertion+": "+f.Message)
+			lines = append(lines, f.Assertion+": "+f.Detail())
 		}
 		if len(lines) == 0 {
 			lines = append(lines, "status "+rep.Status)
