@@ -109,3 +109,38 @@ func (p *progress) flushLocked() {
 		fmt.Fprintf(p.w, "    repro: %s\n", termsafe.Line(it.Repro))
 	}
 }
+
+// Recap writes, after a run's counts line, what there is to fix: every
+// failure no expectation allows, with its reason's first line and the
+// command that repeats it, then the failures an expectations file allows,
+// each with the entry that does. It writes nothing when nothing failed.
+// Every string is escaped for the terminal: reasons quote the host.
+func Recap(w io.Writer, doc *reports.Document) {
+	var fix, expected []reports.Item
+	for _, it := range doc.Items {
+		switch {
+		case it.Status != reports.Failed:
+		case it.Expected != nil:
+			expected = append(expected, it)
+		default:
+			fix = append(fix, it)
+		}
+	}
+	if len(fix) > 0 {
+		fmt.Fprintf(w, "\nTo fix (%d):\n", len(fix))
+		for _, it := range fix {
+			fmt.Fprintf(w, "  ✗ %s %s: %s\n", reports.ItemRef(it), termsafe.Line(it.Title), termsafe.Line(reports.FirstLine(it.Reason)))
+			if it.Repro != "" {
+				fmt.Fprintf(w, "      repro: %s\n", termsafe.Line(it.Repro))
+			}
+		}
+	}
+	if len(expected) > 0 {
+		fmt.Fprintf(w, "\nExpected failures (%d):\n", len(expected))
+		for _, it := range expected {
+			x := it.Expected
+			fmt.Fprintf(w, "  ✗ %s %s: expected by %s (owner %s, until %s): %s\n", reports.ItemRef(it), termsafe.Line(it.Title),
+				termsafe.Line(x.Source), termsafe.Line(x.Owner), x.Expires, termsafe.Line(x.Reason))
+		}
+	}
+}

@@ -42,6 +42,9 @@ type Config struct {
 	CoreFault string
 	Only      []int  // item IDs to run; empty runs all
 	Area      string // run only this area
+	// Skip are item IDs not to run: the document lists them as skipped
+	// with SkippedByRequestReason.
+	Skip []int
 	// Out receives one line per item as it finishes; nil discards them.
 	Out io.Writer
 	// Color colours the status marks of Out.
@@ -125,6 +128,13 @@ func labelFilter(cfg Config) string {
 	if cfg.Area != "" {
 		parts = append(parts, "area: containsAny {"+cfg.Area+"}")
 	}
+	if len(cfg.Skip) > 0 {
+		ids := make([]string, len(cfg.Skip))
+		for i, id := range cfg.Skip {
+			ids[i] = strconv.Itoa(id)
+		}
+		parts = append(parts, "!(item: containsAny {"+strings.Join(ids, ",")+"})")
+	}
 	return strings.Join(parts, " && ")
 }
 
@@ -140,7 +150,12 @@ func checkSelection(cfg Config) error {
 	if cfg.Area != "" && !validArea(cfg.Area) {
 		return &InvocationError{Err: fmt.Errorf("--area %q: unknown area (one of %s)", cfg.Area, strings.Join(Areas, ", "))}
 	}
-	return nil
+	for _, id := range cfg.Skip {
+		if _, ok := meta(id); !ok {
+			return &InvocationError{Err: fmt.Errorf("--skip %s: no such matrix item (see `conform matrix`)", RefOf(id))}
+		}
+	}
+	return checkNotEmpty(cfg)
 }
 
 // errNoItems is Run's error in a program that registered no item.
@@ -393,14 +408,9 @@ func specRepro(r SpecReport) string {
 	return ""
 }
 
-// selected reports whether the certification's --only and --area ask for
-// it.
-func (t *target) selected(it Item) bool {
-	if len(t.cfg.Only) > 0 && !slices.Contains(t.cfg.Only, it.ID) {
-		return false
-	}
-	return t.cfg.Area == "" || t.cfg.Area == it.Area
-}
+// selected reports whether the certification's --only, --area and --skip
+// ask for it.
+func (t *target) selected(it Item) bool { return selects(t.cfg, it) }
 
 // rank orders the statuses of an item's specs: the item takes its
 // highest-ranked one. A failed spec fails the item; a skipped one (an
@@ -465,6 +475,7 @@ func (t *target) document() *reports.Document {
 	for _, id := range ids {
 		d.Items = append(d.Items, *t.items[id])
 	}
+	d.Items = withSkipped(t.cfg, d.Items)
 	d.Tally()
 	return d
 }

@@ -127,6 +127,22 @@ type Item struct {
 	// scenarios ran and passed while others did not apply is passed, and
 	// lists these; one none of whose scenarios ran is not_applicable.
 	NotApplicable []NotApplicableScenario `json:"notApplicable,omitempty"`
+	// Expected is set on a failed item that an entry of the expectations
+	// file (conform certify --expect) allows to fail: the item stays
+	// failed, and the run's verdict does not count it.
+	Expected *ExpectedFailure `json:"expected,omitempty"`
+}
+
+// An ExpectedFailure is the entry of an expectations file that allows an
+// item to fail.
+type ExpectedFailure struct {
+	Reason  string `json:"reason"`
+	Owner   string `json:"owner"`
+	Expires string `json:"expires"` // the last day allowed, YYYY-MM-DD
+	// Message is the substring of the failure the entry is pinned to.
+	Message string `json:"message,omitempty"`
+	// Source is the entry's file and line, "expect.json:7".
+	Source string `json:"source"`
 }
 
 // A NotApplicableScenario is one scenario (or spec) of an item that did not
@@ -158,7 +174,14 @@ type Summary struct {
 	// the host, over every item, whatever the item's status: those of a
 	// passed item too.
 	NotApplicableScenarios int `json:"notApplicableScenarios,omitempty"`
+	// ExpectedFailures counts the failed items an expectations file
+	// allows to fail; Failed counts them too.
+	ExpectedFailures int `json:"expectedFailures,omitempty"`
 }
+
+// Unexpected is the number of failed items no expectation allows: the
+// failures that fail the run.
+func (s Summary) Unexpected() int { return s.Failed - s.ExpectedFailures }
 
 // NotRunReason is the reason given to items a signal kept from running.
 const NotRunReason = "not run: the run was interrupted"
@@ -191,6 +214,9 @@ func (d *Document) Counts() Summary {
 			s.Passed++
 		case Failed:
 			s.Failed++
+			if it.Expected != nil {
+				s.ExpectedFailures++
+			}
 		case NotApplicable:
 			s.NotApplicable++
 		case Skipped:

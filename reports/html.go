@@ -102,7 +102,7 @@ func RenderHTML(w io.Writer, docs ...*Document) error {
 		switch {
 		case d.Interrupted:
 			hd.Verdict = "interrupted"
-		case hd.Counts.Failed > 0:
+		case hd.Counts.Unexpected() > 0:
 			hd.Verdict = Failed
 		default:
 			hd.Verdict = Passed

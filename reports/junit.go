@@ -88,25 +88,31 @@ func RenderJUnit(w io.Writer, docs ...*Document) error {
 			if it.ID == 0 {
 				c.Name, c.Classname = it.Fixture, "conform.run."+it.File
 			}
-			switch it.Status {
-			case Failed:
+			switch {
+			case it.Status == Failed && it.Expected != nil:
+				// An expected failure does not fail the suite: it is
+				// skipped, with what expects it.
+				x := it.Expected
+				c.Skipped = &junitSkipped{Message: fmt.Sprintf("expected failure: %s (owner %s, until %s, %s): %s", x.Reason, x.Owner, x.Expires, x.Source, FirstLine(it.Reason))}
+				s.Skipped++
+			case it.Status == Failed:
 				body := it.Reason
 				if it.Repro != "" {
 					body += "\n\nrepro: " + it.Repro
 				}
 				c.Failure = &junitFailure{Message: FirstLine(it.Reason), Type: "failed", Body: body}
 				s.Failures++
-			case NotApplicable:
+			case it.Status == NotApplicable:
 				msg := it.Reason
 				if !strings.HasPrefix(msg, "not applicable: ") {
 					msg = "not applicable: " + msg // a certify item's reason lists its scenarios so
 				}
 				c.Skipped = &junitSkipped{Message: msg}
 				s.Skipped++
-			case Skipped:
+			case it.Status == Skipped:
 				c.Skipped = &junitSkipped{Message: it.Reason}
 				s.Skipped++
-			case Passed:
+			case it.Status == Passed:
 				c.SystemOut = it.Reason // incidents a passing item reports
 			}
 			ms += it.DurationMs

@@ -23,6 +23,15 @@ func mdStatusCell(status string) string {
 	return mdCell(status)
 }
 
+// mdItemStatusCell is the item's status as a grid cell, an expected
+// failure said so.
+func mdItemStatusCell(it Item) string {
+	if it.Status == Failed && it.Expected != nil {
+		return "❌ failed (expected)"
+	}
+	return mdStatusCell(it.Status)
+}
+
 // mdEscaper escapes what Markdown or the HTML it may hold would act on:
 // the HTML-significant characters become entities, so that a host's
 // <script>, <img onerror> or <a href> is text; the characters of Markdown
@@ -74,7 +83,7 @@ func RenderMarkdown(w io.Writer, docs ...*Document) error {
 		}
 		s := d.Counts()
 		verdict := "✅ passed"
-		if s.Failed > 0 {
+		if s.Unexpected() > 0 {
 			verdict = "❌ failed"
 		}
 		if d.Interrupted {
@@ -103,10 +112,19 @@ func RenderMarkdown(w io.Writer, docs ...*Document) error {
 		if len(d.Planned) > 0 {
 			fmt.Fprintf(b, "%d matrix items are planned and not yet runnable in this version.\n\n", len(d.Planned))
 		}
-		if s.Failed > 0 {
-			fmt.Fprintf(b, "### Failures (%d)\n\n| Item | Title | Reason | Repro |\n|---|---|---|---|\n", s.Failed)
+		if s.ExpectedFailures > 0 {
+			fmt.Fprintf(b, "### Expected failures (%d)\n\nAn expectations file allows these items to fail; the verdict does not count them.\n\n| Item | Title | Reason | Why expected | Owner | Expires | Entry |\n|---|---|---|---|---|---|---|\n", s.ExpectedFailures)
 			for _, it := range d.Items {
-				if it.Status == Failed {
+				if x := it.Expected; it.Status == Failed && x != nil {
+					fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(ItemRef(it)), mdCell(it.Title), mdCell(FirstLine(it.Reason)), mdCell(x.Reason), mdCell(x.Owner), mdCell(x.Expires), mdCode(x.Source))
+				}
+			}
+			b.WriteString("\n")
+		}
+		if n := s.Unexpected(); n > 0 {
+			fmt.Fprintf(b, "### Failures (%d)\n\n| Item | Title | Reason | Repro |\n|---|---|---|---|\n", n)
+			for _, it := range d.Items {
+				if it.Status == Failed && it.Expected == nil {
 					fmt.Fprintf(b, "| %s | %s | %s | %s |\n", mdCell(ItemRef(it)), mdCell(it.Title), mdCell(FirstLine(it.Reason)), mdCode(it.Repro))
 				}
 			}
@@ -114,7 +132,7 @@ func RenderMarkdown(w io.Writer, docs ...*Document) error {
 		}
 		fmt.Fprintf(b, "<details><summary>All %d items</summary>\n\n| Item | Area | Title | Status | Time | Reason |\n|---|---|---|---|---:|---|\n", len(d.Items))
 		for _, it := range d.Items {
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %ss | %s |\n", mdCell(ItemRef(it)), mdCell(it.Area), mdCell(it.Title), mdStatusCell(it.Status), seconds(it.DurationMs), mdCell(FirstLine(it.Reason)))
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %ss | %s |\n", mdCell(ItemRef(it)), mdCell(it.Area), mdCell(it.Title), mdItemStatusCell(it), seconds(it.DurationMs), mdCell(FirstLine(it.Reason)))
 		}
 		b.WriteString("\n</details>\n")
 	}

@@ -17,7 +17,7 @@ import (
 
 var _ = register(def[certifyFlags]{
 	Name:      "certify",
-	UsageLine: "conform certify --host HOST [--mutant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
+	UsageLine: "conform certify --host HOST [--mutant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
 	Short:     "run the host-conformance matrix against a host",
 	Long: `Certify runs the items of the host-conformance matrix against one host and
 prints one line per item as it finishes ("✓ 13 <title> 0.21s"; ✗ failed,
@@ -80,7 +80,9 @@ SIGINT or SIGTERM stops the run: no new item starts, the hosts are stopped,
 the item that was running is skipped as interrupted (never failed), the
 finished results are printed and written with "interrupted": true, and
 conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
-once.`,
+once.
+
+` + gateHelp,
 	Flags: func(fs *flag.FlagSet) *certifyFlags {
 		f := &certifyFlags{hostFlags: addHostFlags(fs)}
 		fs.StringVar(&f.only, "only", "", "comma-separated item IDs to run (default: all)")
@@ -90,6 +92,7 @@ once.`,
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
 		f.caps = addCapFlags(fs)
+		f.gate = addGateFlags(fs)
 		return f
 	},
 	Run: runCertify,
@@ -104,6 +107,7 @@ type certifyFlags struct {
 	timeout    *time.Duration
 	env        *hostEnv
 	caps       *capFlags
+	gate       *gateFlags
 }
 
 func runCertify(f *certifyFlags, args []string, out streams) error {
@@ -117,6 +121,10 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		return err
 	}
 	ids, err := parseIDs(f.only)
+	if err != nil {
+		return err
+	}
+	skip, expected, err := f.gate.load()
 	if err != nil {
 		return err
 	}
@@ -134,7 +142,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	}
 	defer j.close()
 	doc, err := matrix.Run(j.ctx, matrix.Config{
-		Host: f.host, Mutant: f.mutant, CoreFault: f.coreFault, Only: ids, Area: f.area, HostEnv: *f.env,
+		Host: f.host, Mutant: f.mutant, CoreFault: f.coreFault, Only: ids, Area: f.area, Skip: skip, HostEnv: *f.env,
 		Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
 	})
 	if err != nil {
@@ -144,6 +152,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if stopped != nil {
 		doc.MarkInterrupted()
 	}
+	problems := f.gate.apply(expected, doc)
 	reports.Redact(doc)
 	if err := f.reports.write(doc); err != nil {
 		return err
@@ -154,9 +163,14 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 			return err
 		}
 		fmt.Fprintf(out.stdout, "%s\n", termsafe.JSON(b))
+		printProblems(out.stderr, problems)
 	} else {
 		s := doc.Summary
-		fmt.Fprintf(out.stdout, "\n%d passed, %d failed, %d not applicable, %d skipped", s.Passed, s.Failed, s.NotApplicable, s.Skipped)
+		fmt.Fprintf(out.stdout, "\n%d passed, %d failed", s.Passed, s.Failed)
+		if s.ExpectedFailures > 0 {
+			fmt.Fprintf(out.stdout, " (%d expected)", s.ExpectedFailures)
+		}
+		fmt.Fprintf(out.stdout, ", %d not applicable, %d skipped", s.NotApplicable, s.Skipped)
 		if s.NotApplicableScenarios > 0 {
 			fmt.Fprintf(out.stdout, " (%d scenarios not applicable)", s.NotApplicableScenarios)
 		}
@@ -165,13 +179,16 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		}
 		fmt.Fprintln(out.stdout)
 		printNotRun(out.stdout, doc)
+		matrix.Recap(out.stdout, doc)
+		printProblems(out.stdout, problems)
+		printWritten(out.stdout, f.reports)
 	}
 	switch {
 	case stopped != nil:
 		return stopped
 	case j.timedOut() != nil:
 		return j.timedOut()
-	case doc.Summary.Failed > 0 || deadHostSkips(doc) > 0:
+	case doc.Summary.Unexpected() > 0 || deadHostSkips(doc) > 0 || len(problems) > 0:
 		// Items skipped because the host is dead were not certified.
 		return errFailed
 	}
