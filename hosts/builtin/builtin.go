@@ -25,6 +25,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/variants"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
@@ -99,7 +100,25 @@ const MutantHost = "reference"
 // Handler returns the handler of the built-in host name, or of its mutant
 // when mutant is not "". An unknown host, a mutant of any host but
 // MutantHost, or an unknown mutant is an error naming the known ones.
-func Handler(name, mutant string) (jsonrpc.Handler, error) {
+func Handler(name, mutant string) (jsonrpc.Handler, error) { return HandlerOf(name, mutant, "") }
+
+// HandlerOf is [Handler] that also serves a permitted variation of
+// MutantHost (package variants) when variant is not ""; a mutant and a
+// variant together are an error.
+func HandlerOf(name, mutant, variant string) (jsonrpc.Handler, error) {
+	if variant != "" {
+		if mutant != "" {
+			return nil, fmt.Errorf("--mutant and --variant exclude each other")
+		}
+		if name != MutantHost {
+			return nil, fmt.Errorf("--variant needs the %q host, not %q", MutantHost, name)
+		}
+		v, ok := variants.Lookup(variant)
+		if !ok {
+			return nil, fmt.Errorf("unknown variant %q (known: %s)", variant, strings.Join(variants.Names(), ", "))
+		}
+		return v.Handler(), nil
+	}
 	mk, ok := hosts[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown built-in host %q (known: %s)", name, strings.Join(Names(), ", "))
@@ -119,8 +138,12 @@ func Handler(name, mutant string) (jsonrpc.Handler, error) {
 
 // ServeMutant serves the built-in host name, or its mutant when mutant is
 // not "", on standard input and output until the harness shuts it down.
-func ServeMutant(name, mutant string) error {
-	h, err := Handler(name, mutant)
+func ServeMutant(name, mutant string) error { return ServeHost(name, mutant, "") }
+
+// ServeHost serves the built-in host name, its mutant or its variant (see
+// [HandlerOf]) on standard input and output until the harness shuts it down.
+func ServeHost(name, mutant, variant string) error {
+	h, err := HandlerOf(name, mutant, variant)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,30 @@
+package variants
+
+import "strings"
+
+// The host's choices the variants take, in the words of the contract.
+const (
+	cWording = "Free text is the host's own: a tool result's summary is never evidence, and warnings and messages are prose for the model (CONTRACTS.md, \"Host's choices\")."
+	cOrder   = "JSON member order is the host's own: an object is an unordered set of members (RFC 8259 §4), and the tool pages list members, not their order."
+)
+
+// registry builds the variants; each takes exactly one choice.
+func registry() []Variant {
+	return []Variant{
+		{Name: "reworded", Choice: cWording,
+			Description: "words every summary, message and warning its own way (upper case, with a prefix)",
+			Rewrite:     &Rewrite{Text: reword}},
+		{Name: "reversed-members", Choice: cOrder,
+			Description: "writes the members of every object of its tool results in reverse order",
+			Rewrite:     &Rewrite{Reverse: true}},
+	}
+}
+
+// reword is the reworded variant's wording: the same facts, other words
+// and case, so that a check matching the reference host's sentences fails.
+func reword(s string) string {
+	if s == "" {
+		return s
+	}
+	return "Host note: " + strings.ToUpper(s)
+}
