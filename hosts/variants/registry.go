@@ -1,6 +1,9 @@
 package variants
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The host's choices the variants take, in the words of the contract.
 const (
@@ -12,7 +15,7 @@ const (
 func registry() []Variant {
 	return []Variant{
 		{Name: "reworded", Choice: cWording,
-			Description: "words every summary, message and warning its own way (upper case, with a prefix)",
+			Description: "words every summary, message and warning its own way (a prefix, the words in reverse order)",
 			Rewrite:     &Rewrite{Text: reword}},
 		{Name: "reversed-members", Choice: cOrder,
 			Description: "writes the members of every object of its tool results in reverse order",
@@ -20,11 +23,15 @@ func registry() []Variant {
 	}
 }
 
-// reword is the reworded variant's wording: the same facts, other words
-// and case, so that a check matching the reference host's sentences fails.
+// reword is the reworded variant's wording: the same facts (every word,
+// name and number kept as it is) in another sentence, so that a check
+// matching the reference host's phrases fails while one reading the facts
+// passes.
 func reword(s string) string {
-	if s == "" {
+	words := strings.Fields(s)
+	if len(words) == 0 {
 		return s
 	}
-	return "Host note: " + strings.ToUpper(s)
+	slices.Reverse(words)
+	return "Host note: " + strings.Join(words, " ")
 }

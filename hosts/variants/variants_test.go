@@ -31,7 +31,7 @@ func TestRewriteRewordsFreeTextOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(out)
-	for _, want := range []string{`"summary":"Host note: DONE."`, `"message":"Host note: NO MATCH"`, `\"warnings\":[\"Host note: W ONE\"]`, `\"path\":\"a.txt\"`, `"code":"CONFLICT"`} {
+	for _, want := range []string{`"summary":"Host note: done."`, `"message":"Host note: match no"`, `\"warnings\":[\"Host note: one w\"]`, `\"path\":\"a.txt\"`, `"code":"CONFLICT"`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("apply = %s, lacks %s", s, want)
 		}
