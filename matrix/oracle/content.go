@@ -23,8 +23,12 @@ func (c *checker) contentJSON(at string, n int, w fixture.ExpectedToolResult, co
 	}
 	var doc any
 	if err := json.Unmarshal([]byte(content), &doc); err != nil {
+		hint := ""
+		if strings.Contains(content, "[GALAXY OUTPUT TRUNCATED.") {
+			hint = " The core bounded it for the model: assert on the host's own answer in a Go check instead."
+		}
 		c.fail(at+"contentValues", "content that is JSON", text(content),
-			fmt.Sprintf("Tool result %d content is not JSON (%v).", n, err))
+			fmt.Sprintf("Tool result %d content is not JSON (%v).%s", n, err, hint))
 		return
 	}
 	for _, ptr := range sortedKeys(w.ContentValues) {
