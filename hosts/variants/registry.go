@@ -3,12 +3,17 @@ package variants
 import (
 	"slices"
 	"strings"
+
+	"github.com/galaxy-stack/conform/hosts/reference"
+	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
 // The host's choices the variants take, in the words of the contract.
 const (
 	cWording = "Free text is the host's own: a tool result's summary is never evidence, and warnings and messages are prose for the model (CONTRACTS.md, \"Host's choices\")."
 	cOrder   = "JSON member order is the host's own: an object is an unordered set of members (RFC 8259 §4), and the tool pages list members, not their order."
+	cDepth   = "Project detection's depth limit is the host's: the seed asks only to \"Bound traversal\", and scan.maxDepth declares the bound (project.detect)."
+	cExclude = "Traversal exclusions are the host's: the seed asks project detection to \"disclose host traversal exclusions\", not to use a given set (project.detect)."
 )
 
 // registry builds the variants; each takes exactly one choice.
@@ -20,6 +25,15 @@ func registry() []Variant {
 		{Name: "reversed-members", Choice: cOrder,
 			Description: "writes the members of every object of its tool results in reverse order",
 			Rewrite:     &Rewrite{Reverse: true}},
+		{Name: "shallow-scan", Choice: cDepth,
+			Description: "limits project detection to depth 12 (the reference host: 20) and declares it as scan.maxDepth",
+			Options:     reference.Options{Choices: reference.Choices{Workspace: workspace.Choices{DetectMaxDepth: 12}}}},
+		{Name: "deep-scan", Choice: cDepth,
+			Description: "limits project detection to depth 40 (the reference host: 20) and declares it as scan.maxDepth",
+			Options:     reference.Options{Choices: reference.Choices{Workspace: workspace.Choices{DetectMaxDepth: 40}}}},
+		{Name: "more-exclusions", Choice: cExclude,
+			Description: "also excludes build, target, vendor and .venv from traversal and project detection, and discloses them",
+			Options:     reference.Options{Choices: reference.Choices{Workspace: workspace.Choices{ExtraExclusions: []string{".venv", "build", "target", "vendor"}}}}},
 	}
 }
 
