@@ -13,6 +13,7 @@ const (
 	cWording = "Free text is the host's own: a tool result's summary is never evidence, and warnings and messages are prose for the model (CONTRACTS.md, \"Host's choices\")."
 	cOrder   = "JSON member order is the host's own: an object is an unordered set of members (RFC 8259 §4), and the tool pages list members, not their order."
 	cDepth   = "Project detection's depth limit is the host's: the seed asks only to \"Bound traversal\", and scan.maxDepth declares the bound (project.detect)."
+	cStreams = "How a stream is cut and how the complete output is kept are the host's: the seed asks to \"Bound stdout and stderr independently; preserve complete output only through an artifact/spill port\", naming neither a head-only cut nor one file per stream."
 	cExclude = "Traversal exclusions are the host's: the seed asks project detection to \"disclose host traversal exclusions\", not to use a given set (project.detect)."
 )
 
@@ -25,6 +26,12 @@ func registry() []Variant {
 		{Name: "reversed-members", Choice: cOrder,
 			Description: "writes the members of every object of its tool results in reverse order",
 			Rewrite:     &Rewrite{Reverse: true}},
+		{Name: "head-tail-truncation", Choice: cStreams,
+			Description: "keeps a head and a tail of a truncated stream around its own marker, instead of a head only",
+			Rewrite:     &Rewrite{Command: headTail}},
+		{Name: "one-spill-file", Choice: cStreams,
+			Description: "keeps both complete streams of a truncated command in one framed spill file, instead of one file per stream",
+			Rewrite:     &Rewrite{Command: oneSpill}},
 		{Name: "shallow-scan", Choice: cDepth,
 			Description: "limits project detection to depth 12 (the reference host: 20) and declares it as scan.maxDepth",
 			Options:     reference.Options{Choices: reference.Choices{Workspace: workspace.Choices{DetectMaxDepth: 12}}}},

@@ -16,6 +16,9 @@ type Rewrite struct {
 	Text func(string) string
 	// Reverse writes the members of every object in reverse order.
 	Reverse bool
+	// Command, when not nil, rewrites a command.run result (res) and its
+	// parsed content, given the host's store directory.
+	Command func(storeDir string, res, content *node) error
 }
 
 // freeText are the members whose string value (or array of strings) is free
@@ -23,8 +26,9 @@ type Rewrite struct {
 // calls a summary "never evidence", and warnings and messages are prose.
 var freeText = map[string]bool{"summary": true, "message": true, "warnings": true}
 
-// apply rewrites the serialized tool result b.
-func (rw *Rewrite) apply(b []byte) ([]byte, error) {
+// apply rewrites the serialized tool result b of a host whose store
+// directory is storeDir.
+func (rw *Rewrite) apply(b []byte, storeDir string) ([]byte, error) {
 	root, err := parse(b)
 	if err != nil {
 		return nil, fmt.Errorf("variant: cannot parse the reference host's tool result: %w", err)
@@ -40,6 +44,11 @@ func (rw *Rewrite) apply(b []byte) ([]byte, error) {
 			inner, err := parse([]byte(*m.val.str))
 			if err != nil || (inner.obj == nil && inner.arr == nil) {
 				continue
+			}
+			if id := root.member("canonicalToolId"); rw.Command != nil && id != nil && id.str != nil && *id.str == "command.run" {
+				if err := rw.Command(storeDir, root, inner); err != nil {
+					return nil, err
+				}
 			}
 			rw.walk(inner)
 			s := string(inner.encode(rw.Reverse))

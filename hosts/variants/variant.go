@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -35,16 +36,27 @@ func (v Variant) Handler() jsonrpc.Handler {
 	if v.Rewrite == nil {
 		return h
 	}
-	return rewriting{h: h, rw: v.Rewrite}
+	return &rewriting{h: h, rw: v.Rewrite}
 }
 
 // rewriting is a handler whose answers pass through a Rewrite.
 type rewriting struct {
 	h  jsonrpc.Handler
 	rw *Rewrite
+
+	mu       sync.Mutex
+	storeDir string // from initialize
 }
 
-func (r rewriting) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+func (r *rewriting) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	if method == wire.MethodInitialize {
+		var p wire.InitializeParams
+		if json.Unmarshal(params, &p) == nil {
+			r.mu.Lock()
+			r.storeDir = p.StoreDir
+			r.mu.Unlock()
+		}
+	}
 	res, err := r.h.Handle(ctx, method, params)
 	if err != nil {
 		var we *wire.Error
@@ -62,7 +74,10 @@ func (r rewriting) Handle(ctx context.Context, method string, params json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.rw.apply(b)
+	r.mu.Lock()
+	storeDir := r.storeDir
+	r.mu.Unlock()
+	out, err := r.rw.apply(b, storeDir)
 	if err != nil {
 		return nil, err
 	}
