@@ -226,10 +226,12 @@ var toolNotes = map[string]notes{
 		Choices: []string{
 			"The interpreter, as long as it is the one published in `commandEnvironment`: the reference host runs `/bin/sh -c <command>` on POSIX, with stdin closed, no TTY, in a process group of its own.",
 			"The spill reference's form is the host's (the reference host uses `conform-spill://<files>`).",
+			"How a stream is cut (a head, a tail, or a head and a tail around a marker of at most 1024 bytes; the reference host keeps a head) and the size it keeps.",
+			"One spill file per stream or one for both, framed as the host likes, so long as a file holds each complete stream as one piece (or as a string of a JSON file); the reference host writes one file per stream.",
 		},
 		Required: []string{
 			"A cancelled call terminates the command's whole process group before the host answers (matrix item 5).",
-			"stdout and stderr are bounded independently and the complete output is kept in a spill file (matrix item 6).",
+			"stdout and stderr are bounded independently and the complete output is kept in a spill file (seed: \"Bound stdout and stderr independently; preserve complete output only through an artifact/spill port\"; matrix item 6).",
 			"The published `commandEnvironment` is exactly the interpreter that spawns commands (matrix item 52), and commands are written in its dialect: POSIX `sh` or Windows `cmd` (matrix item 53).",
 			"The command text reaches the interpreter as one argument, unexpanded by the host, and git paths go after `--`: shell-sensitive text and path arguments stay data (matrix item 54).",
 		},
