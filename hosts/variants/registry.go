@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -22,7 +23,7 @@ const (
 func registry() []Variant {
 	return []Variant{
 		{Name: "reworded", Choice: cWording,
-			Description: "words every summary, message and warning its own way (a prefix, the words in reverse order)",
+			Description: "words every summary, message and warning its own way (a prefix, the words in reverse order), except the exact strings CONTRACTS.md pins",
 			Rewrite:     &Rewrite{Text: reword}},
 		{Name: "reversed-members", Choice: cOrder,
 			Description: "writes the members of every object of its tool results in reverse order",
@@ -48,11 +49,26 @@ func registry() []Variant {
 	}
 }
 
+// pinned are the texts CONTRACTS.md ("Exact strings") pins: a host writes
+// them word for word, so the reworded variant keeps a text holding one.
+var pinned = []*regexp.Regexp{
+	regexp.MustCompile(`Required command containment is unavailable`),
+	regexp.MustCompile(`GALAXY OUTPUT TRUNCATED`),
+	regexp.MustCompile(`Tool '[^']*' is not active in this turn\.`),
+	regexp.MustCompile(`Checkpoint references unavailable tool '[^']*'\.`),
+	regexp.MustCompile(`Checkpoint tool snapshot mismatch`),
+}
+
 // reword is the reworded variant's wording: the same facts (every word,
 // name and number kept as it is) in another sentence, so that a check
 // matching the reference host's phrases fails while one reading the facts
-// passes.
+// passes. A text holding a pinned exact string is kept.
 func reword(s string) string {
+	for _, p := range pinned {
+		if p.MatchString(s) {
+			return s
+		}
+	}
 	words := strings.Fields(s)
 	if len(words) == 0 {
 		return s

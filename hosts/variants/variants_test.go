@@ -142,3 +142,17 @@ func TestCancelErrorAnswersOnlyACancelledCallThatChangedNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestRewordKeepsPinnedExactStrings(t *testing.T) {
+	for _, s := range []string{
+		"Required command containment is unavailable (bwrap/missing): no backend",
+		"Tool 'search_web' is not active in this turn.",
+	} {
+		if got := reword(s); got != s {
+			t.Errorf("reword(%q) = %q; a pinned exact string must be kept", s, got)
+		}
+	}
+	if got := reword("Git diff exited with 0."); got != "Host note: 0. with exited diff Git" {
+		t.Errorf("reword = %q", got)
+	}
+}
