@@ -15,7 +15,6 @@ const (
 	cOrder   = "JSON member order is the host's own: an object is an unordered set of members (RFC 8259 §4), and the tool pages list members, not their order."
 	cDepth   = "Project detection's depth limit is the host's: the seed asks only to \"Bound traversal\", and scan.maxDepth declares the bound (project.detect)."
 	cStreams = "How a stream is cut and how the complete output is kept are the host's: the seed asks to \"Bound stdout and stderr independently; preserve complete output only through an artifact/spill port\", naming neither a head-only cut nor one file per stream."
-	cCancel  = "A cancelled call is answered \"with its result or with -32800\" (PROTOCOL.md, timeouts and cancellation); conform discards that late answer."
 	cExclude = "Traversal exclusions are the host's: the seed asks project detection to \"disclose host traversal exclusions\", not to use a given set (project.detect)."
 )
 
@@ -34,9 +33,6 @@ func registry() []Variant {
 		{Name: "one-spill-file", Choice: cStreams,
 			Description: "keeps both complete streams of a truncated command in one framed spill file, instead of one file per stream",
 			Rewrite:     &Rewrite{Command: oneSpill}},
-		{Name: "cancel-error", Choice: cCancel,
-			Description: "answers a cancelled call that changed nothing with -32800 instead of its result",
-			CancelError: true},
 		{Name: "shallow-scan", Choice: cDepth,
 			Description: "limits project detection to depth 12 (the reference host: 20) and declares it as scan.maxDepth",
 			Options:     reference.Options{Choices: reference.Choices{Workspace: workspace.Choices{DetectMaxDepth: 12}}}},

@@ -27,45 +27,16 @@ type Variant struct {
 	// Rewrite, when not nil, rewrites every tool/execute result and every
 	// error message the host answers, as another host would write them.
 	Rewrite *Rewrite
-	// CancelError answers a cancelled tool/execute that changed nothing
-	// with -32800 (request cancelled) instead of its result.
-	CancelError bool
 }
 
 // Handler returns the variant: the reference host with its options, its
 // answers rewritten by Rewrite.
 func (v Variant) Handler() jsonrpc.Handler {
-	var h jsonrpc.Handler = reference.NewWith(v.Options)
-	if v.CancelError {
-		h = cancelError{h}
-	}
+	h := reference.NewWith(v.Options)
 	if v.Rewrite == nil {
 		return h
 	}
 	return &rewriting{h: h, rw: v.Rewrite}
-}
-
-// cancelError answers a cancelled tool/execute with -32800 when its result
-// attests no write: PROTOCOL.md lets a host answer a cancelled request
-// "with its result or with -32800"; the writes of a cancelled call must
-// stay explicit in its result (seed item 29).
-type cancelError struct{ h jsonrpc.Handler }
-
-func (c cancelError) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	res, err := c.h.Handle(ctx, method, params)
-	if method != wire.MethodExecute || err != nil || ctx.Err() == nil {
-		return res, err
-	}
-	b, merr := json.Marshal(res)
-	var r struct {
-		Effects *struct {
-			Writes []json.RawMessage `json:"writes"`
-		} `json:"effects"`
-	}
-	if merr != nil || json.Unmarshal(b, &r) != nil || (r.Effects != nil && len(r.Effects.Writes) > 0) {
-		return res, err
-	}
-	return nil, wire.ErrRequestCancelled
 }
 
 // rewriting is a handler whose answers pass through a Rewrite.

@@ -1,16 +1,11 @@
 package variants
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/galaxy-stack/conform/hosts/wire"
-	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 )
 
 func TestRewriteReversesMembersInResultAndContent(t *testing.T) {
@@ -110,36 +105,6 @@ func TestCommandVariantsRewriteFromTheSpillFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(store, "spill", "c-1.stdout")); err == nil {
 		t.Error("the per-stream spill file was kept")
-	}
-}
-
-func TestCancelErrorAnswersOnlyACancelledCallThatChangedNothing(t *testing.T) {
-	result := func(writes bool) jsonrpc.Handler {
-		return jsonrpc.HandlerFunc(func(context.Context, string, json.RawMessage) (any, error) {
-			if writes {
-				return json.RawMessage(`{"ok":true,"effects":{"writes":[{"path":"a"}]}}`), nil
-			}
-			return json.RawMessage(`{"ok":true,"effects":{"inspectedPaths":["."]}}`), nil
-		})
-	}
-	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
-	for _, tc := range []struct {
-		name    string
-		ctx     context.Context
-		method  string
-		writes  bool
-		wantErr bool
-	}{
-		{"cancelled, nothing changed", cancelled, wire.MethodExecute, false, true},
-		{"cancelled, with writes", cancelled, wire.MethodExecute, true, false},
-		{"not cancelled", context.Background(), wire.MethodExecute, false, false},
-		{"another method", cancelled, wire.MethodToolsList, false, false},
-	} {
-		_, err := cancelError{result(tc.writes)}.Handle(tc.ctx, tc.method, nil)
-		if got := err != nil; got != tc.wantErr || (err != nil && !errors.Is(err, wire.ErrRequestCancelled)) {
-			t.Errorf("%s: err %v, want -32800: %v", tc.name, err, tc.wantErr)
-		}
 	}
 }
 
