@@ -37,6 +37,9 @@ const Version = "0.1.0"
 type Config struct {
 	Host   string // the --host value: a built-in name or a command line
 	Mutant string // a named fault of the reference host
+	// Variant is a named permitted variation of the reference host
+	// (package variants).
+	Variant string
 	// CoreFault is a named fault of conform's bundled core (package
 	// core/faults), switched on for the whole certification.
 	CoreFault string
@@ -99,11 +102,17 @@ func newTarget(cfg Config) (*target, error) {
 		}
 		argv = append(argv, "--mutant", cfg.Mutant)
 	}
+	if cfg.Variant != "" {
+		if err := builtin.CheckOf(cfg.Host, cfg.Mutant, cfg.Variant); err != nil {
+			return nil, &InvocationError{Err: fmt.Errorf("--variant %q: %w (see `conform selftest --list`)", cfg.Variant, err)}
+		}
+		argv = append(argv, "--variant", cfg.Variant)
+	}
 	if err := hostcmd.Check(argv); err != nil {
 		return nil, &InvocationError{Err: fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}
 	}
 	t := &target{cfg: cfg, items: map[int]*reports.Item{}, started: time.Now()}
-	t.host = &kit.Host{Name: cfg.Host, Mutant: cfg.Mutant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost, RunContext: runContext}
+	t.host = &kit.Host{Name: cfg.Host, Mutant: cfg.Mutant, Variant: cfg.Variant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost, RunContext: runContext}
 	if cfg.Out != nil {
 		t.prog = &progress{w: cfg.Out, color: cfg.Color, tty: cfg.TTY}
 		for _, it := range registry {
@@ -434,7 +443,7 @@ func rank(s string) int {
 
 func (t *target) repro(id int) string {
 	cmd := "conform certify --host " + kit.Quote(t.cfg.Host)
-	return cmd + kit.FaultFlags(t.cfg.Mutant, t.cfg.CoreFault) + " --only " + RefOf(id)
+	return cmd + kit.FaultFlags(t.cfg.Mutant, t.cfg.CoreFault) + kit.VariantFlag(t.cfg.Variant) + " --only " + RefOf(id)
 }
 
 // sawHost records what the host said it is, from its first session.
@@ -454,7 +463,7 @@ func (t *target) document() *reports.Document {
 		Kind:          reports.KindCertify,
 		Harness:       reports.NewHarness(),
 		StartedAt:     t.started.UTC().Format(time.RFC3339),
-		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.host.Argv[0])},
+		Host:          reports.Host{Command: t.cfg.Host, Mutant: t.cfg.Mutant, Variant: t.cfg.Variant, CoreFault: t.cfg.CoreFault, BinarySHA256: binaryHash(t.host.Argv[0])},
 		OS:            runtime.GOOS, Arch: runtime.GOARCH,
 		MatrixVersion: Version,
 		Items:         []reports.Item{},

@@ -74,6 +74,7 @@ type Host struct {
 	// Command is the --host value as given.
 	Command string `json:"command"`
 	Mutant  string `json:"mutant,omitempty"`
+	Variant string `json:"variant,omitempty"`
 	// CoreFault is the named fault of conform's own core that was switched
 	// on (conform selftest), if any.
 	CoreFault string `json:"coreFault,omitempty"`

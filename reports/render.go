@@ -35,6 +35,9 @@ func HostLabel(d *Document) string {
 	if d.Host.Mutant != "" {
 		s += " --mutant " + d.Host.Mutant
 	}
+	if d.Host.Variant != "" {
+		s += " --variant " + d.Host.Variant
+	}
 	if d.Host.CoreFault != "" {
 		s += " --core-fault " + d.Host.CoreFault
 	}

@@ -14,8 +14,26 @@ type SelfTest struct {
 	Items []KillColumn `json:"items"`
 	// Unchecked are the guarantee sentences no runnable item checks.
 	Unchecked []Unchecked `json:"unchecked"`
+	// Variants are the acceptance matrix's rows: every permitted variation
+	// of the reference host, which every item must pass.
+	Variants []AcceptRow `json:"variants,omitempty"`
 	// Problems say why the self-test did not pass, one line each.
 	Problems []string `json:"problems"`
+}
+
+// An AcceptRow is one variant of the acceptance matrix.
+type AcceptRow struct {
+	Name        string `json:"name"`
+	Choice      string `json:"choice"`
+	Description string `json:"description"`
+	// Status is accepted (every item ran passed), rejected (some item
+	// failed: an over-specified check) or error.
+	Status string `json:"status"`
+	// Ran are the items certified against the variant, FailedItems those
+	// that failed it.
+	Ran         []int  `json:"ran"`
+	FailedItems []int  `json:"failedItems"`
+	Error       string `json:"error,omitempty"`
 }
 
 // A KillRow is one fault of the kill matrix.

@@ -12,7 +12,7 @@ import (
 // hostFlags are the flags that name the host under test, shared by
 // certify and run.
 type hostFlags struct {
-	host, mutant, coreFault string
+	host, mutant, coreFault, variant string
 }
 
 // addHostFlags declares --host, --mutant and --core-fault on fs.
@@ -20,6 +20,7 @@ func addHostFlags(fs *flag.FlagSet) *hostFlags {
 	f := &hostFlags{}
 	fs.StringVar(&f.host, "host", "", "the host under test: a built-in name or a command line")
 	fs.StringVar(&f.mutant, "mutant", "", "serve the named fault `NAME` of the reference host (with --host reference)")
+	fs.StringVar(&f.variant, "variant", "", "serve the named permitted variation `NAME` of the reference host (with --host reference; see 'conform selftest --list')")
 	fs.StringVar(&f.coreFault, "core-fault", "", "switch on the named fault `NAME` of conform's own core runtime (see 'conform selftest --list')")
 	return f
 }

@@ -127,7 +127,7 @@ func minus(a, b []int) []int {
 
 var _ = register(def[noFlags]{
 	Name:      "host",
-	UsageLine: "conform host serve NAME [--mutant MUTANT] | conform host mutants [--json]",
+	UsageLine: "conform host serve NAME [--mutant MUTANT | --variant VARIANT] | conform host mutants [--json]",
 	Short:     "serve a built-in host on stdin/stdout, or list the reference host's mutants",
 	Long: `Host serve runs a built-in host (` + strings.Join(builtin.Names(), ", ") + `) speaking the host
 protocol on standard input and output. conform starts it this way itself for
@@ -136,6 +136,11 @@ protocol on standard input and output. conform starts it this way itself for
 With --mutant, host serve runs a mutant of the reference host instead: the
 reference host with one named fault that breaks one host guarantee.
 conform certify --host reference --mutant NAME starts it this way.
+
+With --variant, host serve runs a permitted variation of the reference host:
+the reference host taking one choice the contract leaves to hosts the other
+way (its own wording, member order, limits). Every item must pass it;
+conform selftest --list lists them.
 
 Host mutants lists the mutants, one per line with what each does wrong;
 with --json it prints each one's name, guarantee and description.`,
@@ -165,7 +170,7 @@ with --json it prints each one's name, guarantee and description.`,
 // re-executed as a host, so both refuse a request alike; the mutant flag
 // it was handed is the table's declaration, for help.
 func runHostServe(_ *string, args []string, _ streams) error {
-	name, mutant, err := builtin.ParseServe(args)
+	name, mutant, variant, err := builtin.ParseServeVariant(args)
 	var ue *builtin.UsageError
 	if errors.As(err, &ue) {
 		return usagef("%s", ue.Msg)
@@ -173,7 +178,7 @@ func runHostServe(_ *string, args []string, _ streams) error {
 	if err != nil {
 		return err
 	}
-	if err := builtin.ServeMutant(name, mutant); err != nil {
+	if err := builtin.ServeHost(name, mutant, variant); err != nil {
 		return fmt.Errorf("host serve: %w", err)
 	}
 	return nil

@@ -22,7 +22,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -228,6 +228,12 @@ func runRun(f *runFlags, paths []string, out streams) error {
 			return usagef("run: --mutant %q: %v (see `conform host mutants`)", f.mutant, err)
 		}
 		argv = append(argv, "--mutant", f.mutant)
+	}
+	if f.variant != "" {
+		if err := builtin.CheckOf(f.host, f.mutant, f.variant); err != nil {
+			return usagef("run: --variant %q: %v (see `conform selftest --list`)", f.variant, err)
+		}
+		argv = append(argv, "--variant", f.variant)
 	}
 	if f.coreFault != "" {
 		undo, err := faults.Enable(f.coreFault)

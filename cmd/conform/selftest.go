@@ -22,7 +22,7 @@ import (
 var _ = register(def[selftestFlags]{
 	Name:      "selftest",
 	UsageLine: "conform selftest [--fault NAME,...] [--only 1,13] [--parallel N] [--timeout D] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform selftest --list [--json]",
-	Short:     "show the matrix can fail: certify the reference host and every named fault, print the kill matrix",
+	Short:     "show the matrix can fail, and fails only what the contract forbids: print the kill and acceptance matrices",
 	Long: `Selftest shows that conform's matrix can fail. It certifies the reference host,
 which must pass every runnable item, then each named fault against the items
 that could catch it: every mutant of the reference host (conform host mutants)
@@ -36,11 +36,17 @@ no mutant, a core-scope item that kills no core fault), the faults no
 runnable item targets yet, and the "Required host guarantees" sentences no
 runnable item checks.
 
---list lists the faults with the items that target them. --fault limits the
-run to some faults, --only to some items. --json and --json-report give the
+Then it certifies every variant of the reference host (a permitted variation:
+the reference host taking a choice the contract leaves to hosts the other way)
+against every item and prints the acceptance matrix (a row per variant, ok
+where the item passed it, X where it failed it). An item that fails a variant
+checks more than the contract says, and fails the self-test.
+
+--list lists the faults with the items that target them, then the variants.
+--fault limits the run to some faults and variants, --only to some items. --json and --json-report give the
 result document of kind "selftest": the reference certification as its items,
 the kill matrix under "selfTest". Exit status: 0 the reference host passed, every targeted
-fault was killed and every item can fail; 1 otherwise; 2 a wrong invocation.`,
+fault was killed, every item can fail and every variant passed every item; 1 otherwise; 2 a wrong invocation.`,
 	Flags: func(fs *flag.FlagSet) *selftestFlags {
 		f := &selftestFlags{}
 		fs.BoolVar(&f.list, "list", false, "list the faults and the items that target them")
@@ -145,15 +151,27 @@ func selfExecutable() (string, error) {
 	return filepath.Abs(name)
 }
 
+// listFaults lists the faults, then the variants (which every item
+// targets).
 func listFaults(w io.Writer, asJSON bool) error {
-	faults := selftest.Faults()
+	faults, vs := selftest.Faults(), selftest.Variants()
 	if asJSON {
-		return writeJSON(w, faults)
+		all := make([]any, 0, len(faults)+len(vs))
+		for _, f := range faults {
+			all = append(all, f)
+		}
+		for _, v := range vs {
+			all = append(all, v)
+		}
+		return writeJSON(w, all)
 	}
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "KIND\tNAME\tTARGETS\tWHAT IT DOES WRONG")
+	fmt.Fprintln(tw, "KIND\tNAME\tTARGETS\tWHAT IT DOES WRONG (a variant: WHAT IT DOES OTHERWISE)")
 	for _, f := range faults {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Kind, f.Name, joinInts(f.Targets), f.Description)
+	}
+	for _, v := range vs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", v.Kind, v.Name, "all", v.Description)
 	}
 	return tw.Flush()
 }
@@ -192,6 +210,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	printAcceptance(w, res, cols)
 	if len(untargeted) > 0 {
 		fmt.Fprintf(w, "\nnot yet targeted by a runnable item (%d):\n", len(untargeted))
 		for _, u := range untargeted {
@@ -221,6 +240,44 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 	for _, p := range res.Problems {
 		fmt.Fprintf(w, "FAIL %s\n", termsafe.String(p))
 	}
+}
+
+// printAcceptance prints the acceptance matrix: a row per variant, a
+// column per item; ok where the item passed the variant, X where it failed
+// it (an over-specified check).
+func printAcceptance(w io.Writer, res *selftest.Result, cols []int) {
+	if len(res.Variants) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nacceptance matrix (ok: the item passed the permitted variant; X: it failed it, an over-specified check)")
+	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
+	fmt.Fprint(tw, "variant\t")
+	for _, id := range cols {
+		fmt.Fprintf(tw, "%s\t", matrix.RefOf(id))
+	}
+	fmt.Fprintln(tw)
+	accepted := 0
+	for _, vr := range res.Variants {
+		if vr.Status == selftest.Accepted {
+			accepted++
+		}
+		fmt.Fprintf(tw, "%s\t", vr.Name)
+		for _, id := range cols {
+			cell := ""
+			switch {
+			case vr.Status == selftest.Broken:
+				cell = "?"
+			case slices.Contains(vr.FailedItems, id):
+				cell = "X"
+			case slices.Contains(vr.Ran, id):
+				cell = "ok"
+			}
+			fmt.Fprintf(tw, "%s\t", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "%d of %d variants accepted by every item\n", accepted, len(res.Variants))
 }
 
 func orNone(s string) string {

@@ -25,6 +25,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
+	"github.com/galaxy-stack/conform/hosts/variants"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
@@ -137,10 +138,46 @@ func Handler(name, mutant string) (jsonrpc.Handler, error) {
 	return newReference(m.Options()), nil
 }
 
+// CheckOf is [Check] that also accepts a permitted variation of
+// MutantHost (package variants) when variant is not ""; a mutant and a
+// variant together are an error. It builds no host.
+func CheckOf(name, mutant, variant string) error {
+	if variant == "" {
+		return Check(name, mutant)
+	}
+	if mutant != "" {
+		return fmt.Errorf("--mutant and --variant exclude each other")
+	}
+	if name != MutantHost {
+		return fmt.Errorf("--variant needs the %q host, not %q", MutantHost, name)
+	}
+	if _, ok := variants.Lookup(variant); !ok {
+		return fmt.Errorf("unknown variant %q (known: %s)", variant, strings.Join(variants.Names(), ", "))
+	}
+	return nil
+}
+
+// HandlerOf is [Handler] that also serves a permitted variation of
+// MutantHost when variant is not ""; the names are checked by [CheckOf].
+func HandlerOf(name, mutant, variant string) (jsonrpc.Handler, error) {
+	if variant == "" {
+		return Handler(name, mutant)
+	}
+	if err := CheckOf(name, mutant, variant); err != nil {
+		return nil, err
+	}
+	v, _ := variants.Lookup(variant)
+	return v.Handler(), nil
+}
+
 // ServeMutant serves the built-in host name, or its mutant when mutant is
 // not "", on standard input and output until the harness shuts it down.
-func ServeMutant(name, mutant string) error {
-	h, err := Handler(name, mutant)
+func ServeMutant(name, mutant string) error { return ServeHost(name, mutant, "") }
+
+// ServeHost serves the built-in host name, its mutant or its variant (see
+// [HandlerOf]) on standard input and output until the harness shuts it down.
+func ServeHost(name, mutant, variant string) error {
+	h, err := HandlerOf(name, mutant, variant)
 	if err != nil {
 		return err
 	}

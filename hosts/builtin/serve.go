@@ -9,7 +9,7 @@ import (
 )
 
 // ServeUsage is the usage line of `conform host serve`.
-const ServeUsage = "conform host serve NAME [--mutant MUTANT]"
+const ServeUsage = "conform host serve NAME [--mutant MUTANT | --variant VARIANT]"
 
 // A UsageError is a `host serve` request that is malformed or names an
 // unknown host or mutant. conform exits 2 on it, whether the request came
@@ -25,6 +25,7 @@ func usagef(format string, args ...any) error {
 // ServeFlags declares the flags of `host serve` on fs and returns where
 // --mutant is stored.
 func ServeFlags(fs *flag.FlagSet) *string {
+	fs.String("variant", "", "serve the reference host with the named permitted variation `VARIANT` (see 'conform selftest --list')")
 	return fs.String("mutant", "", "serve the reference host with the named fault `MUTANT` (see 'conform host mutants')")
 }
 
@@ -35,6 +36,12 @@ func ServeFlags(fs *flag.FlagSet) *string {
 // It returns flag.ErrHelp for -h or --help, and a *UsageError, which
 // names what is known, for anything else it cannot serve.
 func ParseServe(args []string) (name, mutant string, err error) {
+	name, mutant, _, err = ParseServeVariant(args)
+	return name, mutant, err
+}
+
+// ParseServeVariant is [ParseServe] that also returns --variant VARIANT.
+func ParseServeVariant(args []string) (name, mutant, variant string, err error) {
 	fs := flag.NewFlagSet("conform host serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	m := ServeFlags(fs)
@@ -42,9 +49,9 @@ func ParseServe(args []string) (name, mutant string, err error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return "", "", err
+				return "", "", "", err
 			}
-			return "", "", usagef("host serve: %v\nusage: %s", err, ServeUsage)
+			return "", "", "", usagef("host serve: %v\nusage: %s", err, ServeUsage)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -54,14 +61,15 @@ func ParseServe(args []string) (name, mutant string, err error) {
 	}
 	switch {
 	case len(pos) == 0:
-		return "", "", usagef("host serve: name the built-in host to serve (%s)\nusage: %s", strings.Join(Names(), ", "), ServeUsage)
+		return "", "", "", usagef("host serve: name the built-in host to serve (%s)\nusage: %s", strings.Join(Names(), ", "), ServeUsage)
 	case len(pos) > 1:
-		return "", "", usagef("host serve: unexpected arguments %q\nusage: %s", pos[1:], ServeUsage)
+		return "", "", "", usagef("host serve: unexpected arguments %q\nusage: %s", pos[1:], ServeUsage)
 	}
-	if err := Check(pos[0], *m); err != nil {
-		return "", "", usagef("host serve: %v", err)
+	v := fs.Lookup("variant").Value.String()
+	if err := CheckOf(pos[0], *m, v); err != nil {
+		return "", "", "", usagef("host serve: %v", err)
 	}
-	return pos[0], *m, nil
+	return pos[0], *m, v, nil
 }
 
 // ServeMain serves the request args (the arguments after `host serve`) on
@@ -70,7 +78,7 @@ func ParseServe(args []string) (name, mutant string, err error) {
 // usage on stdout; 2, printing the error on stderr, for a request
 // ParseServe refuses; 1 when serving failed.
 func ServeMain(args []string, stdout, stderr io.Writer) int {
-	name, mutant, err := ParseServe(args)
+	name, mutant, variant, err := ParseServeVariant(args)
 	var ue *UsageError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -80,7 +88,7 @@ func ServeMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conform:", err)
 		return 2
 	}
-	if err := ServeMutant(name, mutant); err != nil {
+	if err := ServeHost(name, mutant, variant); err != nil {
 		fmt.Fprintln(stderr, "conform: host serve:", err)
 		return 1
 	}

@@ -181,6 +181,7 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	if err != nil {
 		return nil, invalidParams("workspaceRoot: %v", err)
 	}
+	root.WithChoices(h.opts.Choices.Workspace)
 	storeDir, err := openStoreDir(p.StoreDir, root.Dir())
 	if err != nil {
 		return nil, invalidParams("storeDir: %v", err)

@@ -36,6 +36,17 @@ type Options struct {
 	// Faults switches on named deviations from the conformant behaviour;
 	// the zero value switches none on. Only the mutants use them.
 	Faults Faults
+	// Choices take decisions the contract leaves to hosts otherwise than
+	// the reference host does; the zero value takes none. Only the
+	// permitted-variation hosts (package variants) use them.
+	Choices Choices
+}
+
+// Choices are the host's choices a variant may take otherwise.
+type Choices struct {
+	// Workspace are the workspace library's choices (detection depth,
+	// traversal exclusions).
+	Workspace workspace.Choices
 }
 
 // Faults are the seams where a mutant may break exactly one guarantee: the

@@ -2,7 +2,6 @@ package items
 
 import (
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/port"
@@ -98,17 +97,29 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Contract: "hosts/wire/tools/project.detect.md#output", Guarantee: "Project discovery MUST report incomplete scans and malformed manifests instead of treating missing evidence as proof of absence.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Check{
-		// An incomplete scan says so and warns, both (catches
-		// incomplete-scan-as-complete).
+		// The depth limit is the host's own, declared as scan.maxDepth:
+		// the verdict follows from it (catches incomplete-scan-as-complete).
 		"deep-tree.json": func(o *kit.Outcome) {
 			c := o.ContentOf("detect")
 			scan, _ := c["scan"].(map[string]any)
 			Expect(scan).NotTo(BeNil(), "%s: detect_project answers no scan object", o.File)
-			Expect(scan["complete"]).To(Equal(false), "%s: a scan that hit its depth limit must report complete: false", o.File)
-			Expect(scan["deepestDepth"]).To(BeNumerically("==", 20), "%s: the scan stopped at depth 20", o.File)
-			Expect(c["warnings"]).To(ContainElement(ContainSubstring("depth")), "%s: an incomplete scan must warn about the depth limit", o.File)
-			Expect(c["languages"]).NotTo(ContainElement("Python"), "%s: the only .py file lies below the depth limit", o.File)
+			maxDepth, _ := scan["maxDepth"].(float64)
+			Expect(maxDepth).To(BeNumerically(">=", 1), "%s: scan.maxDepth must declare the host's depth limit (an integer ≥ 1), got %v", o.File, scan["maxDepth"])
+			if maxDepth < deepTreeDepth {
+				Expect(scan["complete"]).To(Equal(false), "%s: the host declares maxDepth %v and main.py lies at depth %d: a scan its depth limit stopped must report complete: false", o.File, maxDepth, deepTreeDepth)
+				Expect(scan["deepestDepth"]).To(BeNumerically("<=", maxDepth), "%s: scan.deepestDepth exceeds the declared maxDepth", o.File)
+				Expect(c["warnings"]).NotTo(BeEmpty(), "%s: an incomplete scan must say in warnings what limited it", o.File)
+				Expect(c["languages"]).NotTo(ContainElement("Python"), "%s: the only .py file lies below the declared depth limit %v", o.File, maxDepth)
+			} else {
+				Expect(scan["complete"]).To(Equal(true), "%s: the host declares maxDepth %v, deep enough for main.py at depth %d: the scan is complete", o.File, maxDepth, deepTreeDepth)
+				Expect(c["languages"]).To(ContainElement("Python"), "%s: main.py lies within the declared depth limit %v", o.File, maxDepth)
+			}
 		},
+		// A malformed manifest is reported, naming the manifest (catches
+		// silent-malformed-manifest); the words are the host's.
+		"malformed-package-json.json": namesInWarnings("package.json"),
+		"non-string-script.json":      namesInWarnings("package.json"),
+		"scripts-not-object.json":     namesInWarnings("package.json"),
 	})
 })
 
@@ -172,21 +183,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 			c := o.ContentOf("detect")
 			Expect(c).NotTo(HaveKey("packageManager"), "%s: yarn.lock and package.json are directories; no package manager may be reported", o.File)
 		},
-		// The disclosed exclusions are sorted and cover every root
-		// directory the host's listing leaves out.
+		// The warnings name every root directory the host's listing
+		// leaves out: the host's own exclusions, in its own words
+		// (catches hide-traversal-exclusions).
 		"excluded-trees.json": func(o *kit.Outcome) {
-			c := o.ContentOf("detect")
-			var names []string
-			for _, w := range c["warnings"].([]any) {
-				s, _ := w.(string)
-				if _, list, ok := strings.Cut(s, "excluded directory names: "); ok {
-					for _, n := range strings.Split(strings.TrimSuffix(list, "."), ",") {
-						names = append(names, strings.TrimSpace(n))
-					}
-				}
-			}
-			Expect(names).NotTo(BeEmpty(), "%s: detect_project must disclose the directory names it excludes from traversal", o.File)
-			Expect(sort.StringsAreSorted(names)).To(BeTrue(), "%s: the excluded names %v must be sorted", o.File, names)
+			names := warningNames(o.ContentOf("detect"))
 			listed := map[string]bool{}
 			for _, e := range o.ContentOf("list")["entries"].([]any) {
 				if m, ok := e.(map[string]any); ok {

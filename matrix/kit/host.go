@@ -32,6 +32,8 @@ type Host struct {
 	// Name, Mutant and CoreFault are the certification's --host, --mutant
 	// and --core-fault values.
 	Name, Mutant, CoreFault string
+	// Variant is the certification's --variant value.
+	Variant string
 	// Argv starts one host process; Env names the environment variables
 	// passed to it beyond the harness's allowlist (--host-env).
 	Argv, Env []string
@@ -68,7 +70,16 @@ func (t *Host) CertifyRepro(ref string) string {
 
 // faultFlags are the --mutant and --core-fault flags of the certification,
 // for repro commands.
-func (t *Host) faultFlags() string { return FaultFlags(t.Mutant, t.CoreFault) }
+func (t *Host) faultFlags() string { return FaultFlags(t.Mutant, t.CoreFault) + VariantFlag(t.Variant) }
+
+// VariantFlag is the --variant flag that names a permitted variation of the
+// reference host, for repro commands; "" for none.
+func VariantFlag(variant string) string {
+	if variant == "" {
+		return ""
+	}
+	return " --variant " + Quote(variant)
+}
 
 // FaultFlags are the --mutant and --core-fault flags that name a mutant
 // and a core fault, for repro commands.

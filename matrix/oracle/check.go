@@ -135,6 +135,7 @@ func (c *checker) toolResults() {
 					fmt.Sprintf("Tool result %d content lacks %s.", n, jsStr(frag)))
 			}
 		}
+		c.contentJSON(at, n, w, g.Content)
 	}
 }
 

@@ -22,7 +22,9 @@
 //   - toolResults: the counts must be equal; then, index by index over the
 //     results both lists have, every member the entry declares
 //     (toolName, canonicalToolId, ok, errorCode, summaryIncludes,
-//     contentIncludes as substrings);
+//     contentIncludes as substrings; contentValues and contentHas
+//     structurally, on the content parsed as JSON and addressed by JSON
+//     Pointer, so that member order and formatting never decide);
 //   - files: absent (no entry of any kind), readable, content (whole file),
 //     contentIncludes, unchanged (same kind and hash in the initial and
 //     final snapshot);

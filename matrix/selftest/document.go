@@ -32,6 +32,10 @@ func (r *Result) Document() *reports.Document {
 	for _, it := range r.Items {
 		st.Items = append(st.Items, reports.KillColumn{ID: it.ID, Scope: it.Scope, Mutants: orEmptyS(it.Mutants), CoreFaults: orEmptyS(it.CoreFaults), CannotFail: it.CannotFail})
 	}
+	for _, v := range r.Variants {
+		st.Variants = append(st.Variants, reports.AcceptRow{Name: v.Name, Choice: v.Choice, Description: v.Description, Status: v.Status,
+			Ran: orEmpty(v.Ran), FailedItems: orEmpty(v.FailedItems), Error: v.Error})
+	}
 	for _, g := range r.Unchecked {
 		st.Unchecked = append(st.Unchecked, reports.Unchecked{Key: g.Key, Text: g.Text})
 	}

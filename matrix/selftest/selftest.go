@@ -1,8 +1,10 @@
-// Package selftest shows that the matrix can fail: it certifies the
-// reference host, then every named fault — each mutant of the reference
-// host and each core fault of conform's bundled runtime — against the
-// items that could catch it, and builds the kill matrix (fault × items that
-// failed).
+// Package selftest shows that the matrix can fail, and that it fails only
+// what the contract forbids: it certifies the reference host, then every
+// named fault — each mutant of the reference host and each core fault of
+// conform's bundled runtime — against the items that could catch it, and
+// builds the kill matrix (fault × items that failed); then every permitted
+// variation of the reference host (package variants) against every item,
+// the acceptance matrix, where any failure is an over-specified check.
 //
 // Each certification is a child `conform certify` process (Ginkgo runs
 // its suite once per process) writing its result document to a temporary
@@ -10,6 +12,7 @@
 // item, every fault with a runnable target is killed, and every runnable
 // item kills a fault of its scope: a host-scope item some mutant, a
 // core-scope item some core fault. An item that kills none "cannot fail".
+// It fails too when any item fails a variant.
 package selftest
 
 import (
@@ -112,7 +115,10 @@ type Result struct {
 	Items     []ItemResult      `json:"items"`
 	// Unchecked are the guarantee sentences no runnable item checks.
 	Unchecked []matrix.Guarantee `json:"unchecked"`
-	Passed    bool               `json:"passed"`
+	// Variants are the acceptance matrix: each permitted variation of the
+	// reference host certified against every runnable item.
+	Variants []VariantResult `json:"variants"`
+	Passed   bool            `json:"passed"`
 	// Interrupted is true when a signal or the run's bound stopped the
 	// self-test: faults not certified by then have status "error".
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -127,7 +133,8 @@ const SchemaVersion = "1"
 type Options struct {
 	// Exe is the conform executable that runs each certification.
 	Exe string
-	// Faults, when not empty, limits the run to these fault names.
+	// Faults, when not empty, limits the run to these fault and variant
+	// names.
 	Faults []string
 	// Items, when not empty, limits the run to these items: the reference
 	// host is certified on them, and faults only against them.
@@ -168,7 +175,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if out == nil {
 		out = io.Discard
 	}
-	res := &Result{SchemaVersion: SchemaVersion, Harness: reports.Version(), MatrixVersion: matrix.Version, Faults: []FaultResult{}, Items: []ItemResult{}, Problems: []string{}}
+	res := &Result{SchemaVersion: SchemaVersion, Harness: reports.Version(), MatrixVersion: matrix.Version, Faults: []FaultResult{}, Items: []ItemResult{}, Variants: []VariantResult{}, Problems: []string{}}
 
 	ref, err := certify(ctx, opts.Exe, filepath.Join(dir, "reference.json"), only)
 	if err != nil {
@@ -231,6 +238,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
+	if ctx.Err() == nil {
+		res.Variants = certifyVariants(ctx, opts.Exe, dir, selectVariants(opts.Faults), sortedIDs(runnable), opts.Parallel, out)
+	}
 	if err := ctx.Err(); err != nil {
 		for i := range res.Faults {
 			if res.Faults[i].Status == "" {
@@ -250,6 +260,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			res.Problems = append(res.Problems, fmt.Sprintf("%s %s could not be certified: %s", fr.Kind, fr.Name, fr.Error))
 		}
 	}
+	res.Problems = append(res.Problems, variantProblems(res.Variants)...)
 	for _, ir := range res.Items {
 		if ir.CannotFail != "" {
 			res.Problems = append(res.Problems, fmt.Sprintf("item %d cannot fail: it kills no %s", ir.ID, ir.CannotFail))
@@ -267,6 +278,9 @@ func selectFaults(names []string) ([]Fault, error) {
 	}
 	var out []Fault
 	for _, n := range names {
+		if isVariant(n) {
+			continue
+		}
 		i := slices.IndexFunc(all, func(f Fault) bool { return f.Name == n })
 		if i < 0 {
 			return nil, fmt.Errorf("unknown fault %q (see `conform selftest --list`)", n)

@@ -115,7 +115,7 @@ func (r *Root) DetectProject(ctx context.Context, rel string) (Project, error) {
 		proj.ProjectRoot = "."
 	}
 	if !r.faults.HideTraversalExclusions {
-		warnings = append(warnings, fmt.Sprintf("Project scan completeness applies to the host-visible tree; excluded directory names: %s.", strings.Join(TraversalExclusions(), ", ")))
+		warnings = append(warnings, fmt.Sprintf("Project scan completeness applies to the host-visible tree; excluded directory names: %s.", strings.Join(r.exclusions(), ", ")))
 	}
 	pkg := projectPath(root, "package.json")
 	if rootFiles[pkg] {
@@ -191,7 +191,7 @@ scan:
 				if e.Kind != KindDirectory {
 					continue
 				}
-				if depth >= DetectMaxDepth {
+				if depth >= r.detectMaxDepth() {
 					depthLimit = true
 					continue
 				}
@@ -216,7 +216,7 @@ scan:
 		warnings = append(warnings, "The workspace adapter limit prevented a complete project scan.")
 	}
 	if depthLimit {
-		warnings = append(warnings, fmt.Sprintf("The project scan reached its maximum depth of %d; deeper entries were not inspected.", DetectMaxDepth))
+		warnings = append(warnings, fmt.Sprintf("The project scan reached its maximum depth of %d; deeper entries were not inspected.", r.detectMaxDepth()))
 	}
 	if entryLimit {
 		warnings = append(warnings, fmt.Sprintf("The project scan reached its limit of %d entries; remaining entries were not inspected.", DetectMaxEntries))
@@ -232,7 +232,7 @@ scan:
 		Complete:       len(warnings) == 0,
 		DeepestDepth:   deepest,
 		EntriesScanned: len(entries),
-		MaxDepth:       DetectMaxDepth,
+		MaxDepth:       r.detectMaxDepth(),
 	}, warnings, nil
 }
 

@@ -25,6 +25,7 @@ type Root struct {
 	mu         sync.Mutex
 	maxEntries int // traversal bound, MaxTraversalEntries outside tests
 	faults     Faults
+	choices    Choices
 }
 
 // Open opens the workspace rooted at dir, which must be an absolute path

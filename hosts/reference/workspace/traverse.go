@@ -59,7 +59,7 @@ func (r *Root) traverse(ctx context.Context, rel string, depth int) (string, []E
 		for _, child := range children {
 			name := child.Name()
 			kind := kindOf(child.Type())
-			if kind == KindDirectory && ignoredTraversalDirs[name] {
+			if kind == KindDirectory && r.excluded(name) {
 				continue
 			}
 			if strings.HasSuffix(name, LockSuffix) {

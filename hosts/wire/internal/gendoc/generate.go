@@ -170,7 +170,7 @@ func toolPage(d catalog.Descriptor, n notes, e effects.Entry, ex example) ([]byt
 	}
 
 	b.WriteString("\n## Output\n\n")
-	b.WriteString("`content` is the compact JSON of an object valid against this schema, members in the order the table lists them, which is the reference host's (later members such as `truncated` must survive head-and-tail truncation). An output that fails the schema is answered with -32010, never as a result.\n\n")
+	b.WriteString("`content` is the JSON of an object valid against this schema. Member order and formatting are the host's choice (the harness parses `content`); the reference host writes compact JSON, members in the order the table lists them, short ones such as `truncated` last, so that they stay in the tail the core keeps when it [bounds](../CONTRACTS.md#output-bounding) long output. An output that fails the schema is answered with -32010, never as a result.\n\n")
 	b.WriteString("| member | required | meaning |\n| --- | --- | --- |\n")
 	required := requiredSet(d.OutputSchema)
 	props, _ := d.OutputSchema["properties"].(map[string]any)

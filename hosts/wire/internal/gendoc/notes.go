@@ -226,10 +226,12 @@ var toolNotes = map[string]notes{
 		Choices: []string{
 			"The interpreter, as long as it is the one published in `commandEnvironment`: the reference host runs `/bin/sh -c <command>` on POSIX, with stdin closed, no TTY, in a process group of its own.",
 			"The spill reference's form is the host's (the reference host uses `conform-spill://<files>`).",
+			"How a stream is cut (a head, a tail, or a head and a tail around a marker of at most 1024 bytes; the reference host keeps a head) and the size it keeps.",
+			"One spill file per stream or one for both, framed as the host likes, so long as a file holds each complete stream as one piece (or as a string of a JSON file); the reference host writes one file per stream.",
 		},
 		Required: []string{
 			"A cancelled call terminates the command's whole process group before the host answers (matrix item 5).",
-			"stdout and stderr are bounded independently and the complete output is kept in a spill file (matrix item 6).",
+			"stdout and stderr are bounded independently and the complete output is kept in a spill file (seed: \"Bound stdout and stderr independently; preserve complete output only through an artifact/spill port\"; matrix item 6).",
 			"The published `commandEnvironment` is exactly the interpreter that spawns commands (matrix item 52), and commands are written in its dialect: POSIX `sh` or Windows `cmd` (matrix item 53).",
 			"The command text reaches the interpreter as one argument, unexpanded by the host, and git paths go after `--`: shell-sensitive text and path arguments stay data (matrix item 54).",
 		},
@@ -241,8 +243,8 @@ var toolNotes = map[string]notes{
 			{"languages", "sorted language names by file extension, spelled `C`, `C++`, `C#`, `Dart`, `Go`, `Java`, `JavaScript`, `Kotlin`, `PHP`, `Python`, `Ruby`, `Rust`, `Swift`, `TypeScript`, `Vue`"},
 			{"manifests", "workspace-relative paths of the manifest files found (`package.json`, `Cargo.toml`, `pyproject.toml`, `go.mod`, …), sorted"},
 			{"commands", "declared scripts by name, as written in the manifest; never guessed"},
-			{"scan", "`{complete, entriesScanned, deepestDepth, maxDepth}`: `complete` is false when a limit stopped the scan, so absence is not proof"},
-			{"warnings", "what limited the scan, e.g. the excluded directory names"},
+			{"scan", "`{complete, entriesScanned, deepestDepth, maxDepth}`: `complete` is false when a limit stopped the scan, so absence is not proof; `maxDepth` declares the host's depth limit"},
+			{"warnings", "what limited the scan and what it found malformed, in the host's words, naming the excluded directories and the malformed manifests"},
 			{"packageManager", "`pnpm`, `yarn` or `bun` from their lock files, else `npm` for a `package.json`; omitted when there is none"},
 		},
 		Effects: []attest{approvalAttest, inspectAttest("`[path]` (`.` without `path`)")},
@@ -251,7 +253,14 @@ var toolNotes = map[string]notes{
 			{"INVALID_INPUT", "`path` is not a directory"},
 			{"PERMISSION_DENIED", "`path` escapes the workspace"},
 		},
-		Required: []string{"Generated and dependency trees (`node_modules`, `dist`, `coverage`, `.git`) are excluded from the scan (matrix item 33); an incomplete scan says so (matrix item 27)."},
+		Choices: []string{
+			"The depth limit, declared as `scan.maxDepth` (the seed: \"Bound traversal\"; the reference host: 20).",
+			"Further excluded directories beyond the four below (the reference host: none), and the words of every warning.",
+		},
+		Required: []string{
+			"Generated and dependency trees (`node_modules`, `dist`, `coverage`, `.git`) are excluded from the scan (matrix item 33); every directory the host's traversal excludes is named in `warnings` (seed item 33: \"discloses host traversal exclusions\"; matrix item 33).",
+			"An incomplete scan says so: `complete: false` and a warning (seed item 27: \"reports incomplete scans and malformed manifests instead of treating missing evidence as proof of absence\"); a malformed root `package.json` is named in `warnings` (matrix item 27).",
+		},
 	},
 	"project.validate": {
 		Backing: backedReference,
