@@ -1,14 +1,21 @@
 # The test command of README.md; .ci/run runs exactly this target. The
 # tests run with a private TMPDIR and fail when they leave a file there or a
 # process running (.ci/leftovers.sh); then every fuzz target runs for 5 s
-# (.ci/fuzz.sh).
-.PHONY: test certify build fmt mutation
+# (.ci/fuzz.sh). actionlint (pinned, built through the Go module proxy and
+# cached after the first run) checks the GitHub workflows; it runs
+# shellcheck on their run: scripts when shellcheck is installed.
+.PHONY: test certify build fmt mutation actionlint
 
-test:
+ACTIONLINT_VERSION = v1.7.12
+
+test: actionlint
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	go vet ./...
 	.ci/leftovers.sh go test ./...
 	.ci/leftovers.sh .ci/fuzz.sh 5s
+
+actionlint:
+	go run github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION) .github/workflows/*.yml
 
 certify:
 	go run ./cmd/conform certify --host reference

@@ -13,6 +13,7 @@ import (
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
+	"golang.org/x/term"
 )
 
 var _ = register(def[certifyFlags]{
@@ -248,15 +249,13 @@ func colorOK(w io.Writer) bool {
 	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
 }
 
-// isTerminal reports whether w is a terminal.
+// isTerminal reports whether w is a terminal, looking through the writers
+// that wrap it (main's redact.Writer) to the file beneath. A character
+// device that is not a terminal, such as /dev/null, is not one.
 func isTerminal(w io.Writer) bool {
 	for u, ok := w.(interface{ Unwrap() io.Writer }); ok; u, ok = w.(interface{ Unwrap() io.Writer }) {
 		w = u.Unwrap()
 	}
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

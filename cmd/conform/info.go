@@ -222,16 +222,32 @@ func runHostMutants(f *hostMutantsFlags, args []string, out streams) error {
 var _ = register(def[noFlags]{
 	Name:      "version",
 	UsageLine: "conform version",
-	Short:     "print conform's version and the matrix version",
-	Long:      `Version prints conform's version and the version of the matrix it runs.`,
+	Short:     "print conform's version, the matrix version and the commit",
+	Long: `Version prints conform's version, the version of the matrix it runs and
+the commit conform was built from, with "(modified)" when the tree had
+local changes; the commit is "unknown" when the build recorded none (go
+run, go install of a module version, a test binary). conform --version
+prints the same.`,
 	Run: func(_ *noFlags, args []string, out streams) error {
 		if len(args) != 0 {
 			return usagef("version: unexpected arguments %q", args)
 		}
-		fmt.Fprintf(out.stdout, "conform %s (matrix %s)\n", reports.Version(), matrix.Version)
+		fmt.Fprint(out.stdout, versionText(reports.NewHarness()))
 		return nil
 	},
 })
+
+// versionText is what `conform version` prints for the build h.
+func versionText(h reports.Harness) string {
+	commit := h.Commit
+	switch {
+	case commit == "":
+		commit = "unknown"
+	case h.Modified:
+		commit += " (modified)"
+	}
+	return fmt.Sprintf("conform %s (matrix %s)\ncommit: %s\n", h.Version, matrix.Version, commit)
+}
 
 // describe prints a two-column table.
 func describe(w io.Writer, rows [][2]string) {

@@ -54,6 +54,10 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 func main1(args []string, stdout, stderr io.Writer) int {
 	// Every line conform prints goes through the one redactor.
 	stdout, stderr = redact.Writer(stdout), redact.Writer(stderr)
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		// The spelling most tools accept for `conform version`.
+		args = append([]string{"version"}, args[1:]...)
+	}
 	err := dispatch(args, stdout, stderr)
 	var ue *usageError
 	var ie *matrix.InvocationError
