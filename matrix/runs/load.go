@@ -38,6 +38,13 @@ type Runnable struct {
 // on disk and names one, loads the embedded copy, trusted. A load error
 // naming the fixture is a *fixture.Error.
 func Load(p string) ([]Runnable, error) {
+	if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		// A stranger's scenario folder may hold a link to a secret file, and
+		// a parse error quotes the line it stops at: no fixture is read
+		// through a link (a directory walk skips them too).
+		target, _ := os.Readlink(p)
+		return nil, &fixture.Error{File: p, Msg: fmt.Sprintf("is a symbolic link to %q, and conform reads no fixture through a link: name the file itself", target)}
+	}
 	st, err := os.Stat(p)
 	if err != nil || !st.IsDir() {
 		own, ok, err := ownRunnable(p)

@@ -3,6 +3,7 @@ package runs
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -77,6 +78,33 @@ func TestLoadDirectoryInPathOrderAndScenarios(t *testing.T) {
 		}
 		if i > 0 && filepath.ToSlash(rs[i-1].Fixture.File) >= filepath.ToSlash(r.Fixture.File) {
 			t.Errorf("runnables out of path order: %s before %s", rs[i-1].Fixture.File, r.Fixture.File)
+		}
+	}
+}
+
+// A fixture named through a link is refused without reading what the link
+// points to: a parse error would quote a line of it, and a stranger's
+// folder may link to a secret file.
+func TestLoadReadsNoFixtureThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("TOPSECRET-first-line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"x.txtar", "x.json"} {
+		link := filepath.Join(dir, name)
+		if err := os.Symlink(secret, link); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+		_, err := Load(link)
+		if err == nil {
+			t.Fatalf("%s: a link to a file was loaded", name)
+		}
+		if strings.Contains(err.Error(), "TOPSECRET") {
+			t.Errorf("%s: the error quotes the file behind the link: %v", name, err)
+		}
+		if !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("%s: the error does not say the path is a link: %v", name, err)
 		}
 	}
 }
