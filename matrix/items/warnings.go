@@ -14,7 +14,7 @@ const deepTreeDepth = 22
 
 // nameSeparators split a warning into the names it mentions: whitespace,
 // punctuation that never ends a path segment, and quotes.
-var nameSeparators = regexp.MustCompile("[\\s,;:()\\[\\]{}\"'`]+")
+const nameSeparators = "[\\s,;:()\\[\\]{}\"'`]+"
 
 // warningNames returns the words of a project.detect content's warnings,
 // each without a sentence's final period: the names the warnings mention,
@@ -22,10 +22,11 @@ var nameSeparators = regexp.MustCompile("[\\s,;:()\\[\\]{}\"'`]+")
 // (hosts/wire/CONTRACTS.md "Host's choices"); the facts they carry are not.
 func warningNames(content map[string]any) []string {
 	var names []string
+	sep := regexp.MustCompile(nameSeparators)
 	ws, _ := content["warnings"].([]any)
 	for _, w := range ws {
 		s, _ := w.(string)
-		for _, tok := range nameSeparators.Split(s, -1) {
+		for _, tok := range sep.Split(s, -1) {
 			if tok = strings.TrimRight(tok, "."); tok != "" {
 				names = append(names, tok)
 			}
