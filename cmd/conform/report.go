@@ -7,6 +7,7 @@ import (
 	"io/fs"
 
 	"github.com/galaxy-stack/conform/internal/termsafe"
+	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -73,6 +74,7 @@ func runReport(f *reportCmdFlags, args []string, out streams) error {
 		return err
 	}
 	var docs []*reports.Document
+	var inputs []reports.MergeInput
 	for _, file := range files {
 		ds, err := reports.ReadFile(file, *f.maxSize)
 		if err != nil {
@@ -83,8 +85,13 @@ func runReport(f *reportCmdFlags, args []string, out streams) error {
 			}
 			return usagef("report %s: %s: %v", sub, file, err)
 		}
-		for _, d := range ds {
+		for i, d := range ds {
 			reports.Redact(d)
+			name := file
+			if len(ds) > 1 {
+				name = fmt.Sprintf("%s (document %d)", file, i+1)
+			}
+			inputs = append(inputs, reports.MergeInput{Name: termsafe.Line(name), Doc: d})
 		}
 		docs = append(docs, ds...)
 	}
@@ -101,17 +108,47 @@ func runReport(f *reportCmdFlags, args []string, out streams) error {
 		}
 		return f.reports.writeRendered(docs...)
 	case "merge":
-		m, err := reports.Merge(docs)
-		if err != nil {
-			return usagef("report merge: %v", err)
-		}
-		if err := reports.WriteJSON(f.out, m); err != nil {
-			return err
-		}
-		fmt.Fprintf(out.stdout, "merged %d documents into %d (%s)\n", len(docs), len(m.Documents), termsafe.Line(f.out))
-		return f.reports.writeRendered(m.Documents...)
+		return mergeReports(f, inputs, out)
 	}
 	panic("unreachable: check accepted subcommand " + sub)
+}
+
+// mergeReports merges the documents read, writes the merged document and
+// the reports asked for, and prints what it wrote and the merged verdict:
+// errFailed when an item failed that no expectation allows.
+func mergeReports(f *reportCmdFlags, inputs []reports.MergeInput, out streams) error {
+	m, err := reports.Merge(inputs)
+	if err != nil {
+		return usagef("report merge: %v", err)
+	}
+	if err := reports.WriteMerged(f.out, m); err != nil {
+		return err
+	}
+	what := "one result document"
+	if len(m.Documents) > 1 {
+		what = fmt.Sprintf("a cross document of %d", len(m.Documents))
+	}
+	w := termsafe.NewWriter(out.stdout)
+	fmt.Fprintf(w, "merged %d documents into %s (%s)\n", len(inputs), what, termsafe.Line(f.out))
+	for _, d := range m.Documents {
+		s := d.Summary
+		fmt.Fprintf(w, "%s on %s/%s: %d passed, %d failed", termsafe.Line(reports.HostLabel(d)), termsafe.Line(d.OS), termsafe.Line(d.Arch), s.Passed, s.Failed)
+		if s.ExpectedFailures > 0 {
+			fmt.Fprintf(w, " (%d expected)", s.ExpectedFailures)
+		}
+		fmt.Fprintf(w, ", %d not applicable, %d skipped\n", s.NotApplicable, s.Skipped)
+		matrix.Recap(w, d)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := f.reports.writeRendered(m.Documents...); err != nil {
+		return err
+	}
+	if reports.AnyFailed(m.Documents...) {
+		return errFailed
+	}
+	return nil
 }
 
 // check refuses, before any document is read, an unknown subcommand, a
