@@ -136,7 +136,11 @@ func mergeReports(f *reportCmdFlags, inputs []reports.MergeInput, out streams) e
 		if s.ExpectedFailures > 0 {
 			fmt.Fprintf(w, " (%d expected)", s.ExpectedFailures)
 		}
-		fmt.Fprintf(w, ", %d not applicable, %d skipped\n", s.NotApplicable, s.Skipped)
+		fmt.Fprintf(w, ", %d not applicable, %d skipped", s.NotApplicable, s.Skipped)
+		if s.NotApplicableScenarios > 0 {
+			fmt.Fprintf(w, " (%d scenarios not applicable)", s.NotApplicableScenarios)
+		}
+		fmt.Fprintln(w)
 		matrix.Recap(w, d)
 	}
 	if err := w.Flush(); err != nil {
