@@ -142,7 +142,7 @@ func mergeReports(f *reportCmdFlags, inputs []reports.MergeInput, out streams) e
 		return usagef("report merge: %v", err)
 	}
 	if err := reports.WriteMerged(f.out, m); err != nil {
-		return err
+		return usagef("report merge: %v", err)
 	}
 	what := "one result document"
 	if len(m.Documents) > 1 {
