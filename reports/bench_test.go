@@ -29,7 +29,7 @@ func bigDoc(first, n int) *Document {
 // BenchmarkMerge merges two shards of half the items each, given in
 // reverse order so that the merged items must be sorted.
 func BenchmarkMerge(b *testing.B) {
-	docs := []*Document{bigDoc(benchItems/2+1, benchItems/2), bigDoc(1, benchItems/2)}
+	docs := []MergeInput{{"b.json", bigDoc(benchItems/2+1, benchItems/2)}, {"a.json", bigDoc(1, benchItems/2)}}
 	b.ReportAllocs()
 	for b.Loop() {
 		m, err := Merge(docs)

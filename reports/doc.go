@@ -10,9 +10,11 @@
 //   - writing it atomically ([WriteFile], through internal/atomicfile),
 //     after [CheckWritable] has refused an unusable path (a missing
 //     directory, a FIFO, a device node) before anything runs;
-//   - merging several documents ([Merge], [DecodeAny]): the shards of one
-//     certification become one document, documents of other hosts or
-//     systems stay side by side in a merge document ([MergeKind]);
+//   - merging several documents ([Merge], [WriteMerged], [DecodeAny]):
+//     the shards of one certification become one result document, equal
+//     to a serial run's in every comparable field; documents of other
+//     hosts or systems stay side by side in a cross document
+//     ([MergeKind], schema/merge.schema.json, [ValidateMerge]);
 //   - rendering one or more documents ([Renderer], [WriteRendered]) as
 //     JUnit XML ([RenderJUnit]), Markdown for $GITHUB_STEP_SUMMARY
 //     ([RenderMarkdown]) and one self-contained HTML page ([RenderHTML]),

@@ -30,7 +30,7 @@ func TestReadFile(t *testing.T) {
 	if err != nil || len(docs) != 1 || len(docs[0].Items) != 2 {
 		t.Fatalf("ReadFile = %v, %v", docs, err)
 	}
-	m, err := Merge([]*Document{shard("h", 1), shard("g", 2)})
+	m, err := Merge(inputs(shard("h", 1), shard("g", 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // render in every format and survive a write and a second read.
 func FuzzRead(f *testing.F) {
 	f.Add(docJSON(f, shard("h", 1, 2)))
-	m, _ := Merge([]*Document{shard("h", 1), shard("g", 2)})
+	m, _ := Merge(inputs(shard("h", 1), shard("g", 2)))
 	mb, _ := json.Marshal(m)
 	f.Add(mb)
 	f.Add([]byte(`{"schemaVersion": "2", "kind": "merge", "documents": [{}]}`))

@@ -16,30 +16,77 @@ import (
 //go:embed schema/result.schema.json
 var SchemaJSON []byte
 
+// MergeSchemaJSON is the JSON Schema (draft 2020-12) of the cross
+// document ([MergeKind]), schema/merge.schema.json; its documents are
+// result documents.
+//
+//go:embed schema/merge.schema.json
+var MergeSchemaJSON []byte
+
+// schemaBase is where both schemas say they live ($id).
+const schemaBase = "https://github.com/galaxy-stack/conform/reports/schema/"
+
 var (
-	schemaOnce sync.Once
-	schema     *jsonschema.Schema
-	schemaErr  error
+	schemaOnce  sync.Once
+	schema      *jsonschema.Schema
+	mergeSchema *jsonschema.Schema
+	schemaErr   error
 )
+
+// compileSchemas compiles the result and cross document schemas once.
+func compileSchemas() error {
+	schemaOnce.Do(func() {
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		for _, s := range []struct {
+			name string
+			data []byte
+		}{{"result.schema.json", SchemaJSON}, {"merge.schema.json", MergeSchemaJSON}} {
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.data))
+			if err == nil {
+				err = c.AddResource(schemaBase+s.name, doc)
+			}
+			if err != nil {
+				schemaErr = fmt.Errorf("schema %s: %w", s.name, err)
+				return
+			}
+		}
+		if schema, schemaErr = c.Compile(schemaBase + "result.schema.json"); schemaErr != nil {
+			return
+		}
+		mergeSchema, schemaErr = c.Compile(schemaBase + "merge.schema.json")
+	})
+	return schemaErr
+}
 
 // Schema returns the compiled JSON Schema of the result document.
 func Schema() (*jsonschema.Schema, error) {
-	schemaOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(SchemaJSON))
-		if err != nil {
-			schemaErr = fmt.Errorf("result schema: %w", err)
-			return
-		}
-		c := jsonschema.NewCompiler()
-		c.AssertFormat()
-		const url = "result.schema.json"
-		if err := c.AddResource(url, doc); err != nil {
-			schemaErr = fmt.Errorf("result schema: %w", err)
-			return
-		}
-		schema, schemaErr = c.Compile(url)
-	})
-	return schema, schemaErr
+	if err := compileSchemas(); err != nil {
+		return nil, err
+	}
+	return schema, nil
+}
+
+// MergeSchema returns the compiled JSON Schema of the cross document.
+func MergeSchema() (*jsonschema.Schema, error) {
+	if err := compileSchemas(); err != nil {
+		return nil, err
+	}
+	return mergeSchema, nil
+}
+
+// ValidateMerge checks the JSON encoding of a cross document against its
+// schema; the error lists every violation with its JSON location.
+func ValidateMerge(data []byte) error {
+	s, err := MergeSchema()
+	if err != nil {
+		return err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("the merge document is not JSON: %w", err)
+	}
+	return s.Validate(v)
 }
 
 // Validate checks the JSON encoding of a result document against the

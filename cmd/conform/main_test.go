@@ -52,6 +52,8 @@ func TestScripts(t *testing.T) {
 			"exits":        cmdExits,
 			"bigfixture":   cmdBigfixture,
 			"validreport":  cmdValidreport,
+			"validmerge":   cmdValidmerge,
+			"samereport":   cmdSamereport,
 			"junit":        cmdJunit,
 			"browsercheck": cmdBrowsercheck,
 		},
