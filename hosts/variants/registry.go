@@ -42,6 +42,7 @@ func registry() []Variant {
 		{Name: "more-exclusions", Choice: cExclude,
 			Description: "also excludes build, target, vendor and .venv from traversal and project detection, and discloses them",
 			Options:     reference.Options{Choices: reference.Choices{Workspace: workspace.Choices{ExtraExclusions: []string{".venv", "build", "target", "vendor"}}}}},
+		preconditionFirst(),
 	}
 }
 

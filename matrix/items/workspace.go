@@ -7,6 +7,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/kit"
+	"github.com/galaxy-stack/conform/matrix/oracle"
 	. "github.com/onsi/gomega"
 )
 
@@ -56,6 +57,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"failure-keeps-inode.json": func(o *kit.Outcome) { o.KeptInode("settings.txt") },
 	})
 })
+
+// derived reports whether a root-relative path lies in a derived tree,
+// whose changes CONTRACTS.md (`writes`) says are never writes (item 3).
+func derived(p string) bool { return oracle.IsDerivedPath(p) }
 
 // leakChecked are the item 13 scenarios whose outside/secret.txt holds the
 // word "classified", which the model's arguments never contain.
@@ -169,7 +174,20 @@ var _ = matrix.DescribeItem(matrix.Item{
 	ID: 32, Name: "invalid-utf8", Area: "workspace", Title: "invalid UTF-8 is rejected by text mutation paths",
 	Scope: matrix.ScopeHost, Tools: []string{"workspace.edit", "workspace.write", "workspace.read"}, Guarantees: []string{"W3"},
 	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "Text mutations MUST reject invalid UTF-8 without rewriting bytes or replacing the inode.",
-}, func(c *kit.TestContext) { c.Scenarios(nil) })
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Check{
+		// replace-lossy-hash fails two checks at once: its target is not
+		// UTF-8 and its hash is stale. Which one the host reports is its
+		// choice (CONTRACTS.md, "Host's choices"); that it refuses is not.
+		"latin1-file.json": func(o *kit.Outcome) {
+			r := o.Answer("replace-lossy-hash")
+			Expect(r.OK).To(BeFalse(), "%s: write_file over a non-UTF-8 file with a stale hash must be refused", o.File)
+			Expect(r.Error).NotTo(BeNil(), "%s: the refused write_file carries no error", o.File)
+			Expect(r.Error.Code).To(BeElementOf("INVALID_INPUT", "PRECONDITION_FAILED"),
+				"%s: write_file over a non-UTF-8 file with a stale hash must answer INVALID_INPUT or PRECONDITION_FAILED", o.File)
+		},
+	})
+})
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 33, Name: "detection-exclusions", Area: "workspace", Title: "project detection ignores manifest-like directory names and discloses exclusions",

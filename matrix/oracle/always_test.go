@@ -176,6 +176,34 @@ var _ = Describe("the checks that always run", func() {
 			Expect(check()).To(BeEmpty())
 		})
 
+		It("demands no evidence for derived trees, and still checks what evidence a host gives", func() {
+			for _, p := range []string{"src/node_modules/.cache/last-run", "dist/out.js", "build/x.o",
+				"coverage/lcov.info", ".cache/k", "run.log", "src/tsconfig.tsbuildinfo"} {
+				write(r.dir, p, "changed\n")
+			}
+			r.retake()
+			Expect(r.obs.ChangedPaths()).To(ContainElements("src/node_modules/.cache/last-run", "dist/out.js", "coverage/lcov.info"))
+			Expect(check()).NotTo(ContainElement(HaveField("Assertion", "writeEvidence")))
+
+			r.obs.Writes = append(r.obs.Writes, port.Write{Path: "dist/out.js", BeforeKind: "missing", AfterKind: "file", AfterHash: ptr(sha("other\n"))})
+			Expect(check()).To(ContainElement(And(HaveField("Assertion", "writeEvidence"),
+				HaveField("Message", "Mutation evidence hash for 'dist/out.js' does not match final workspace bytes."))))
+
+			write(r.dir, "src/main.js", "durable\n")
+			r.retake()
+			Expect(check()).To(ContainElement(HaveField("Message", "Completed run changed 'src/main.js' without trusted mutation evidence.")))
+		})
+
+		It("knows the derived paths of the contract", func() {
+			for _, p := range []string{"node_modules", "a/node_modules/x/y.js", "dist/a.js", "build", "coverage/lcov.info",
+				".cache/x", "pkg/__pycache__/m.pyc", "app.log", "tsconfig.tsbuildinfo", "a/.DS_Store"} {
+				Expect(oracle.IsDerivedPath(p)).To(BeTrue(), p)
+			}
+			for _, p := range []string{"src/a.js", "distribution/a.js", "builder", "a/log.txt", "README.md"} {
+				Expect(oracle.IsDerivedPath(p)).To(BeFalse(), p)
+			}
+		})
+
 		It("leaves out lock files, as the original snapshot does", func() {
 			write(r.dir, "src/b.txt.galaxy-code.lock", "")
 			r.retake()

@@ -15,6 +15,11 @@ type Choices struct {
 	// ExtraExclusions are directory names that traversal (List, Glob,
 	// Grep and project detection) skips besides TraversalExclusions.
 	ExtraExclusions []string
+	// PreconditionFirst checks a mutation's precondition against the
+	// target's raw bytes before refusing a target that is not UTF-8, so
+	// that a stale hash on such a file is PRECONDITION_FAILED rather than
+	// INVALID_INPUT. The contract orders neither check first.
+	PreconditionFirst bool
 }
 
 // WithChoices makes r take the choices c; it returns r.

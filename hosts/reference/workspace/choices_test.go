@@ -68,3 +68,41 @@ func TestExtraExclusionsAreSkippedAndDisclosed(t *testing.T) {
 		}
 	}
 }
+
+func TestPreconditionFirstIsAChoiceOnNonUTF8Targets(t *testing.T) {
+	raw := []byte("caf\xe9 bad\n")
+	stale := Precondition{Kind: MatchesSHA256, ContentSha256: SHA256Hex([]byte("café bad\n"))}
+	fresh := Precondition{Kind: MatchesSHA256, ContentSha256: SHA256Hex(raw)}
+	for _, tc := range []struct {
+		first        bool
+		stale, fresh string // codes of the write with each precondition
+	}{
+		{false, "INVALID_INPUT", "INVALID_INPUT"},
+		{true, "PRECONDITION_FAILED", "INVALID_INPUT"},
+	} {
+		r := choiceRoot(t).WithChoices(Choices{PreconditionFirst: tc.first})
+		p := filepath.Join(r.Dir(), "latin1.txt")
+		if err := os.WriteFile(p, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.Stat(p)
+		for _, c := range []struct {
+			pre  Precondition
+			want string
+		}{{stale, tc.stale}, {fresh, tc.fresh}} {
+			_, err := r.WriteText(context.Background(), WriteRequest{Path: "latin1.txt", Content: "cafe good\n", Precondition: c.pre})
+			if got := string(CodeOf(err)); got != c.want {
+				t.Errorf("PreconditionFirst %v, hash %s: code %q (%v), want %q", tc.first, c.pre.ContentSha256[:8], got, err, c.want)
+			}
+			patch := c.pre
+			_, err = r.ApplyPatch(context.Background(), PatchRequest{Path: "latin1.txt", OldText: "bad", NewText: "good", Precondition: &patch})
+			if got := string(CodeOf(err)); got != c.want {
+				t.Errorf("PreconditionFirst %v, patch with hash %s: code %q (%v), want %q", tc.first, c.pre.ContentSha256[:8], got, err, c.want)
+			}
+		}
+		after, _ := os.Stat(p)
+		if b, _ := os.ReadFile(p); string(b) != string(raw) || !os.SameFile(before, after) {
+			t.Errorf("PreconditionFirst %v: latin1.txt rewritten or replaced: %q", tc.first, b)
+		}
+	}
+}

@@ -24,7 +24,10 @@ type targetState struct {
 	exists  bool
 	regular bool
 	perm    fs.FileMode
-	data    []byte // content of a regular file, valid UTF-8
+	data    []byte // content of a regular file, valid UTF-8 unless notUTF8
+	// notUTF8 marks raw bytes that are not UTF-8, kept only under the
+	// PreconditionFirst choice for the precondition to see.
+	notUTF8 bool
 }
 
 // readTarget reads the mutation target without following a final link. A
@@ -49,10 +52,15 @@ func (r *Root) readTarget(abs, rel string) (targetState, error) {
 		return targetState{}, ioError(rel, err)
 	}
 	if !utf8.Valid(st.data) {
-		if !r.faults.DecodeInvalidUTF8 {
-			return targetState{}, invalidUTF8(rel)
+		if r.faults.DecodeInvalidUTF8 {
+			st.data = lossyUTF8(st.data)
+			return st, nil
 		}
-		st.data = lossyUTF8(st.data)
+		if r.choices.PreconditionFirst {
+			st.notUTF8 = true
+			return st, nil
+		}
+		return targetState{}, invalidUTF8(rel)
 	}
 	return st, nil
 }
@@ -139,6 +147,14 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 			replaceUndecodable(abs, clean)
 		}
 		return committed{}, err
+	}
+	if cur.notUTF8 {
+		// PreconditionFirst: a failed precondition speaks first, then the
+		// bytes are refused whatever decide made of them.
+		if _, err := decide(cur); CodeOf(err) == hosterr.PreconditionFailed {
+			return committed{}, err
+		}
+		return committed{}, invalidUTF8(clean)
 	}
 	next, err := decide(cur)
 	if err != nil {

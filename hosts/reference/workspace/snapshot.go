@@ -41,14 +41,16 @@ type SnapshotOptions struct {
 }
 
 // DefaultSnapshotOptions returns the dependency-aware options the tool
-// executor uses (LAB_AND_HOSTS §14.1): dependency and cache directories
-// are derived, build outputs (dist, build, coverage, out) stay durable so
-// that command effects on them remain attested.
+// executor uses (LAB_AND_HOSTS §14.1): dependency trees, the build outputs
+// dist, build and coverage, and cache directories are derived, as
+// CONTRACTS.md (`writes`) says: "only byte-verifiable durable paths belong
+// in `write`" (S000 TOOL_EFFECT_PROFILE).
 func DefaultSnapshotOptions() SnapshotOptions {
 	return SnapshotOptions{
 		DerivedDirectories: []string{
 			".bun-cache", ".cache", ".gradle", ".mypy_cache", ".next", ".parcel-cache",
-			".pytest_cache", ".turbo", ".vite", "__pycache__", "node_modules", "target",
+			".pytest_cache", ".turbo", ".vite", "__pycache__", "build", "coverage", "dist",
+			"node_modules", "target",
 		},
 		MaxHashedBytes: defaultMaxHashedBytes,
 		MaxEntries:     MaxTraversalEntries,

@@ -113,17 +113,17 @@ var _ = Describe("snapshot and diff", func() {
 		}
 		f.write("service.log", "log line\n")
 		f.write("dist/out.js", "built")
+		f.write("build/app.o", "built")
+		f.write("coverage/lcov.info", "covered")
+		f.write("durable.txt", "kept")
 		d, err := workspace.DiffSnapshots(before, snap())
 		Expect(err).NotTo(HaveOccurred())
-		for _, w := range d.Writes {
-			Expect(w.Path).NotTo(HavePrefix("node_modules"))
-			Expect(w.Path).NotTo(Equal("service.log"))
-		}
-		// Build outputs stay durable.
-		Expect(d.Writes).To(ContainElement(port.Write{Path: "dist/out.js", BeforeKind: "missing", AfterKind: "file", AfterHash: hashPtr("built")}))
+		// Build outputs are derived too (CONTRACTS.md, `writes`); only the
+		// durable file is a write.
+		Expect(d.Writes).To(Equal([]port.Write{{Path: "durable.txt", BeforeKind: "missing", AfterKind: "file", AfterHash: hashPtr("kept")}}))
 		dm := d.DerivedMutations()
 		Expect(dm).NotTo(BeNil())
-		Expect(dm.Count).To(Equal(82))
+		Expect(dm.Count).To(Equal(88))
 		Expect(dm.Paths).To(HaveLen(workspace.MaxReportedDerivedPaths))
 		Expect(dm.Truncated).To(BeTrue())
 	})
