@@ -275,11 +275,16 @@ var _ = matrix.DescribeItem(matrix.Item{
 		}
 	}
 	c.Scenarios(map[string]kit.Check{
-		// The mutating call reached the host once; nothing retried it. And
-		// a host that returns an output its schema refuses reports an
+		// The fault proxy makes the adapter throw after the edit was
+		// dispatched and done (an internal error, not the protocol's
+		// unknown-outcome answer): the mutating call reached the host
+		// once, nothing retried it, and the failure checkpoint records its
+		// outcome as unknown (catches unknown-outcome-as-failure). And a
+		// host that returns an output its schema refuses reports an
 		// unknown outcome, not a result (catches skip-output-validation).
 		"adapter-throw-after-dispatch.json": func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "read_file", "edit_file"}), "%s: after an unknown outcome no call may reach the host", o.File)
+			unknownOutcomeDurable("29-adapter-throw-patch")(o)
 			h := o.FreshHost(impossibleListOutput)
 			_, err := h.Client().Execute(context.Background(), wire.ExecuteParams{CallID: "29-output-schema", ModelName: "list_files",
 				Arguments: json.RawMessage(`{"path":"."}`), IdempotencyKey: "29-output-schema", TimeoutMs: 10000,
