@@ -292,6 +292,14 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(),
 				"%s: given a list_files output schema no output satisfies, the host must answer an unknown outcome; it answered %v", o.File, err)
 		},
+		// The host's own adapter cannot verify its edit of a dependency
+		// tree and answers an unknown outcome: nothing retries the edit
+		// (catches unknown-outcome-as-retryable, a host that answers it as
+		// a retryable IO_ERROR result).
+		"unverifiable-edit.json": func(o *kit.Outcome) {
+			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "read_file", "edit_file"}), "%s: after an unknown outcome no call may reach the host", o.File)
+			unknownOutcomeDurable("29-unverifiable-edit-patch")(o)
+		},
 		"throw-after-write.json": func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "write_file"}), "%s: the write whose outcome is unknown must not be retried", o.File)
 			unknownOutcomeDurable("29-throw-after-write-write")(o)
