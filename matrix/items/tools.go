@@ -275,17 +275,30 @@ var _ = matrix.DescribeItem(matrix.Item{
 		}
 	}
 	c.Scenarios(map[string]kit.Check{
-		// The mutating call reached the host once; nothing retried it. And
-		// a host that returns an output its schema refuses reports an
+		// The fault proxy makes the adapter throw after the edit was
+		// dispatched and done (an internal error, not the protocol's
+		// unknown-outcome answer): the mutating call reached the host
+		// once, nothing retried it, and the failure checkpoint records its
+		// outcome as unknown (catches unknown-outcome-as-failure). And a
+		// host that returns an output its schema refuses reports an
 		// unknown outcome, not a result (catches skip-output-validation).
 		"adapter-throw-after-dispatch.json": func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "read_file", "edit_file"}), "%s: after an unknown outcome no call may reach the host", o.File)
+			unknownOutcomeDurable("29-adapter-throw-patch")(o)
 			h := o.FreshHost(impossibleListOutput)
 			_, err := h.Client().Execute(context.Background(), wire.ExecuteParams{CallID: "29-output-schema", ModelName: "list_files",
 				Arguments: json.RawMessage(`{"path":"."}`), IdempotencyKey: "29-output-schema", TimeoutMs: 10000,
 				Context: wire.RunContext{RunID: "29-output-schema", TaskID: "29-output-schema", Mode: "auto"}})
 			Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(),
 				"%s: given a list_files output schema no output satisfies, the host must answer an unknown outcome; it answered %v", o.File, err)
+		},
+		// The host's own adapter cannot verify its edit of a dependency
+		// tree and answers an unknown outcome: nothing retries the edit
+		// (catches unknown-outcome-as-retryable, a host that answers it as
+		// a retryable IO_ERROR result).
+		"unverifiable-edit.json": func(o *kit.Outcome) {
+			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "read_file", "edit_file"}), "%s: after an unknown outcome no call may reach the host", o.File)
+			unknownOutcomeDurable("29-unverifiable-edit-patch")(o)
 		},
 		"throw-after-write.json": func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "write_file"}), "%s: the write whose outcome is unknown must not be retried", o.File)

@@ -22,7 +22,8 @@ import (
 // invalid-params or not-initialized error is the host's; a port failure
 // answers only the port methods, an unknown outcome only tool/execute. An
 // internal error, a cancellation and codes the table does not name are
-// failures the core handles, not breaks.
+// failures the core handles (an unknown outcome for tool/execute), not
+// breaks.
 func breaksProtocol(method string, code int64) bool {
 	switch code {
 	case wire.ErrParse.Code, wire.ErrInvalidRequest.Code, wire.ErrMethodNotFound.Code,
@@ -51,6 +52,9 @@ var errorNames = map[int64]string{
 // code and the message; anything else is returned as it is.
 func answerError(err error, what string) error {
 	var me *wire.MethodError
+	if errors.As(err, &me) && me.Method == wire.MethodExecute && me.Err.Code == wire.ErrRequestCancelled.Code {
+		return fmt.Errorf("%w; %s", err, cancelledNote)
+	}
 	if !errors.As(err, &me) || !breaksProtocol(me.Method, me.Err.Code) {
 		return err
 	}
@@ -58,6 +62,11 @@ func answerError(err error, what string) error {
 		"it answered%s with JSON-RPC error %d %q, and %d (%s) is no answer to a well-formed %s; see hosts/wire/PROTOCOL.md#errors",
 		what, me.Err.Code, me.Err.Message, me.Err.Code, errorNames[me.Err.Code], me.Method)}
 }
+
+// cancelledNote follows a -32800 answer to a tool/execute that reached the
+// core, that is one the core did not give up on: the harness cancelled it
+// while the run went on, and the answer is the call's result.
+const cancelledNote = `a cancelled tool/execute is answered with its structured result, never -32800: "Cancellation makes an in-flight side-effect outcome unknown unless the host returns a structured result" (S002); see hosts/wire/PROTOCOL.md#timeouts-and-cancellation`
 
 // quoteLimit bounds how much of a result's content an error quotes.
 const quoteLimit = 200

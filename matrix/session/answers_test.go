@@ -32,11 +32,21 @@ var _ = Describe("the host's answers the harness refuses", func() {
 			Expect(e.hostError()).To(BeNil())
 		},
 		Entry("an unknown outcome of tool/execute", wire.MethodExecute, wire.ErrUnknownOutcome.Code),
-		Entry("a cancelled tool/execute", wire.MethodExecute, wire.ErrRequestCancelled.Code),
+		Entry("a cancelled store/get", wire.MethodStoreGet, wire.ErrRequestCancelled.Code),
 		Entry("a port failure of store/put", wire.MethodStorePut, wire.ErrPortFailure.Code),
 		Entry("a port failure of tools/restore", wire.MethodToolsRestore, wire.ErrPortFailure.Code),
 		Entry("an internal error", wire.MethodExecute, wire.ErrInternal.Code),
 	)
+
+	It("keeps a -32800 answer to tool/execute as an unknown outcome and says a cancelled call is answered with its result", func() {
+		e := &executor{}
+		err := e.recordCall(answer(wire.MethodExecute, wire.ErrRequestCancelled.Code, "request cancelled"), ` call "r" (tool run_command)`)
+		var me *wire.MethodError
+		Expect(errors.As(err, &me)).To(BeTrue(), "the error is %v", err)
+		Expect(me.Err.Code).To(Equal(wire.ErrRequestCancelled.Code))
+		Expect(err).To(MatchError(HaveSuffix(`a cancelled tool/execute is answered with its structured result, never -32800: "Cancellation makes an in-flight side-effect outcome unknown unless the host returns a structured result" (S002); see hosts/wire/PROTOCOL.md#timeouts-and-cancellation`)))
+		Expect(e.hostError()).To(BeNil(), "a -32800 answer is a failure the core handles, not a protocol break")
+	})
 
 	DescribeTable("refuses the errors that answer another method",
 		func(method string, code int64) {
