@@ -66,7 +66,7 @@ func answerError(err error, what string) error {
 // cancelledNote follows a -32800 answer to a tool/execute that reached the
 // core, that is one the core did not give up on: the harness cancelled it
 // while the run went on, and the answer is the call's result.
-const cancelledNote = `a cancelled tool/execute is answered with its structured result, never -32800: "Cancellation makes an in-flight side-effect outcome unknown unless the host returns a structured result" (S002); see hosts/wire/PROTOCOL.md#timeouts-and-cancellation`
+const cancelledNote = `a cancelled tool/execute is answered with its structured result, never -32800: "Cancellation makes an in-flight side-effect outcome unknown unless the host returns a structured result"; see hosts/wire/PROTOCOL.md#timeouts-and-cancellation`
 
 // quoteLimit bounds how much of a result's content an error quotes.
 const quoteLimit = 200

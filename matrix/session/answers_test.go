@@ -44,7 +44,7 @@ var _ = Describe("the host's answers the harness refuses", func() {
 		var me *wire.MethodError
 		Expect(errors.As(err, &me)).To(BeTrue(), "the error is %v", err)
 		Expect(me.Err.Code).To(Equal(wire.ErrRequestCancelled.Code))
-		Expect(err).To(MatchError(HaveSuffix(`a cancelled tool/execute is answered with its structured result, never -32800: "Cancellation makes an in-flight side-effect outcome unknown unless the host returns a structured result" (S002); see hosts/wire/PROTOCOL.md#timeouts-and-cancellation`)))
+		Expect(err).To(MatchError(HaveSuffix(`a cancelled tool/execute is answered with its structured result, never -32800: "Cancellation makes an in-flight side-effect outcome unknown unless the host returns a structured result"; see hosts/wire/PROTOCOL.md#timeouts-and-cancellation`)))
 		Expect(e.hostError()).To(BeNil(), "a -32800 answer is a failure the core handles, not a protocol break")
 	})
 
