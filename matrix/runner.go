@@ -92,21 +92,9 @@ var (
 )
 
 func newTarget(cfg Config) (*target, error) {
-	argv, err := builtin.Command(cfg.Host)
+	argv, err := builtin.Argv(cfg.Host, cfg.Mutant, cfg.Variant)
 	if err != nil {
 		return nil, &InvocationError{Err: err}
-	}
-	if cfg.Mutant != "" {
-		if err := builtin.Check(cfg.Host, cfg.Mutant); err != nil {
-			return nil, &InvocationError{Err: fmt.Errorf("--mutant %q: %w (see `conform host mutants`)", cfg.Mutant, err)}
-		}
-		argv = append(argv, "--mutant", cfg.Mutant)
-	}
-	if cfg.Variant != "" {
-		if err := builtin.CheckOf(cfg.Host, cfg.Mutant, cfg.Variant); err != nil {
-			return nil, &InvocationError{Err: fmt.Errorf("--variant %q: %w (see `conform selftest --list`)", cfg.Variant, err)}
-		}
-		argv = append(argv, "--variant", cfg.Variant)
 	}
 	if err := hostcmd.Check(argv); err != nil {
 		return nil, &InvocationError{Err: fmt.Errorf("host command %q cannot be started: %w", cfg.Host, err)}

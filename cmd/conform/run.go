@@ -219,21 +219,9 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if f.host == "" {
 		return usagef("run: --host is required (try --host reference)")
 	}
-	argv, err := builtin.Command(f.host)
+	argv, err := builtin.Argv(f.host, f.mutant, f.variant)
 	if err != nil {
 		return usagef("run: %v", err)
-	}
-	if f.mutant != "" {
-		if err := builtin.Check(f.host, f.mutant); err != nil {
-			return usagef("run: --mutant %q: %v (see `conform host mutants`)", f.mutant, err)
-		}
-		argv = append(argv, "--mutant", f.mutant)
-	}
-	if f.variant != "" {
-		if err := builtin.CheckOf(f.host, f.mutant, f.variant); err != nil {
-			return usagef("run: --variant %q: %v (see `conform selftest --list`)", f.variant, err)
-		}
-		argv = append(argv, "--variant", f.variant)
 	}
 	if f.coreFault != "" {
 		undo, err := faults.Enable(f.coreFault)

@@ -157,6 +157,30 @@ func CheckOf(name, mutant, variant string) error {
 	return nil
 }
 
+// Argv is the command line of the host that --host name, --mutant mutant
+// and --variant variant select: [Command]'s, with the mutant or variant
+// appended once [CheckOf] finds it in the static tables (no host is
+// built). An error names the flag at fault.
+func Argv(name, mutant, variant string) ([]string, error) {
+	argv, err := Command(name)
+	if err != nil {
+		return nil, err
+	}
+	if mutant != "" {
+		if err := Check(name, mutant); err != nil {
+			return nil, fmt.Errorf("--mutant %q: %w (see `conform host mutants`)", mutant, err)
+		}
+		argv = append(argv, "--mutant", mutant)
+	}
+	if variant != "" {
+		if err := CheckOf(name, mutant, variant); err != nil {
+			return nil, fmt.Errorf("--variant %q: %w (see `conform selftest --list`)", variant, err)
+		}
+		argv = append(argv, "--variant", variant)
+	}
+	return argv, nil
+}
+
 // HandlerOf is [Handler] that also serves a permitted variation of
 // MutantHost when variant is not ""; the names are checked by [CheckOf].
 func HandlerOf(name, mutant, variant string) (jsonrpc.Handler, error) {
