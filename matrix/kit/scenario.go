@@ -37,25 +37,29 @@ type Outcome struct {
 
 // Scenarios registers one spec per scenario file of the item being
 // described (fixtures/matrix/NN-name/*.json). Each runs the fixture against
-// the host under test through the lab's runner and oracle; checks, keyed by
-// file name, add the item's own assertions for that scenario. A check for a
-// file that does not exist is a registration error.
-func (c *TestContext) Scenarios(checks map[string]Check) {
+// the host under test through the lab's runner and oracle; cases, keyed by
+// file name, give the sentences each scenario enforces and the item's own
+// assertions on it. Every scenario file needs a case, and a case for a file
+// that does not exist is a registration error.
+func (c *TestContext) Scenarios(cases map[string]Case) {
 	dir := c.Dir
 	names, err := ScenarioFiles(dir)
 	if err != nil || len(names) == 0 {
 		c.Bug(fmt.Errorf("matrix item %d: no scenarios in %s/%s (%v)", c.ID, fixtures.MatrixDir, dir, err))
 		return
 	}
-	for name := range checks {
+	for name := range cases {
 		if !slices.Contains(names, name) {
-			c.Bug(fmt.Errorf("matrix item %d: a check names %s, which is not a scenario of %s", c.ID, name, dir))
+			c.Bug(fmt.Errorf("matrix item %d: a case names %s, which is not a scenario of %s", c.ID, name, dir))
 		}
 	}
 	for _, name := range names {
 		file := path.Join(dir, name)
-		chk := checks[name]
-		It(strings.TrimSuffix(name, ".json"), func() { c.RunScenario(file, chk) })
+		cs, ok := cases[name]
+		if !ok {
+			c.Bug(fmt.Errorf("matrix item %d: scenario %s/%s has no case: say which contract sentences it enforces (kit.On)", c.ID, dir, name))
+		}
+		c.It(strings.TrimSuffix(name, ".json"), strings.Join(cs.Sentences, " "), func() { c.RunScenario(file, cs.Check) })
 	}
 }
 
