@@ -15,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/fixtures"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -110,9 +111,11 @@ func (c *TestContext) RunScenario(rel string, chk Check) {
 		defer os.RemoveAll(filepath.Dir(rep.Workspace))
 	}
 	if cause := context.Cause(ctx); cause != nil {
+		FailedBy(reports.CauseDeadline)
 		Fail(fmt.Sprintf("scenario %s: %v", file, cause))
 	}
 	if err != nil {
+		FailedBy(reports.CauseHarness)
 		Fail(fmt.Sprintf("scenario %s could not run: %v", file, err))
 	}
 	for _, inc := range rep.Incidents {
@@ -122,6 +125,12 @@ func (c *TestContext) RunScenario(rel string, chk Check) {
 		NotApplicable(rep.NotApplicable)
 	}
 	if !rep.Passed {
+		switch rep.HostFailure {
+		case lab.HostFailedSchema:
+			FailedBy(reports.CauseSchema)
+		case lab.HostFailedTransport:
+			FailedBy(reports.CauseHost)
+		}
 		AddReportEntry(ReproEntry, t.RunRepro(file))
 		Fail(describeFailures(file, rep))
 	}

@@ -89,3 +89,13 @@ func SentencesOf(labels []string) []string {
 	}
 	return keys
 }
+
+// CauseEntry is the report entry in which a failing spec says what failed
+// it, when that is not one of its own assertions (reports.CauseHost,
+// CauseSchema, CauseDeadline or CauseHarness); a failed spec without one
+// failed on an assertion, unless its message says the host broke.
+const CauseEntry = "conform-cause"
+
+// FailedBy records cause as what fails the running spec; call it just
+// before Fail.
+func FailedBy(cause string) { AddReportEntry(CauseEntry, cause) }
