@@ -57,6 +57,9 @@ func writePlaces(b *bytes.Buffer) {
 	b.WriteString("| ID | name | spec | scenarios | mutants | core faults |\n| --- | --- | --- | --- | --- | --- |\n")
 	mutants, cores := map[int][]string{}, map[int][]string{}
 	for _, f := range selftest.Faults() {
+		if f.Kind == selftest.KindControl {
+			continue // a control breaks no guarantee and is never credited
+		}
 		for _, id := range f.Targets {
 			if f.Kind == selftest.KindCore {
 				cores[id] = append(cores[id], f.Name)
