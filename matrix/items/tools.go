@@ -63,6 +63,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 })
 
+// violation names the argument each call of item 8's schema scenario
+// gets wrong, which the host's error message must name.
+func violation(callID string) string {
+	return map[string]string{"08-schema-extra": "mode", "08-schema-missing": "precondition", "08-schema-type": "content", "08-schema-edit-extra": "backup"}[callID]
+}
+
 var _ = matrix.PlanItem(matrix.Item{
 	ID: 4, Name: "failed-stale-validation", Area: "tools", Title: "failed and stale validation",
 	Scope: matrix.ScopeCore, Tools: []string{"workspace.write", "project.validate"}, Guarantees: []string{"W6"},
@@ -183,6 +189,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 				Expect(r.OK).To(BeFalse(), "%s: the host accepted %s, whose arguments fail the input schema", o.File, id)
 				Expect(r.Error).NotTo(BeNil(), "%s: the host's refusal of %s carries no error", o.File, id)
 				Expect(r.Error.Code).To(Equal("INVALID_TOOL_ARGUMENTS"), "%s: the host refused %s with %s", o.File, id, r.Error.Code)
+				// CONTRACTS.md (INVALID_TOOL_ARGUMENTS): "the message names
+				// the violations"; the words around the name are the host's.
+				if field := violation(id); field != "" {
+					Expect(r.Error.Message).To(ContainSubstring(field), "%s: the error message refusing %s must name the violation (%s)", o.File, id, field)
+				}
 				if r.Effects != nil {
 					Expect(r.Effects.Writes).To(BeEmpty(), "%s: the refusal of %s attests writes", o.File, id)
 				}
