@@ -19,16 +19,18 @@ func failedCheck(r types.SpecReport) reports.FailedCheck {
 }
 
 // causeOf says what failed r: the cause its spec recorded (kit.FailedBy),
-// else a timeout, else what its message shows of a host that broke (a Go
-// spec talking to the host itself meets that as an error), else one of
-// its assertions.
+// else the item's bound, else what its message shows of a host that broke
+// (a Go spec talking to the host itself meets that as an error), else one
+// of its assertions.
 func causeOf(r types.SpecReport) string {
 	for _, e := range r.ReportEntries {
 		if e.Name == kit.CauseEntry {
 			return e.StringRepresentation()
 		}
 	}
-	if r.State.Is(types.SpecStateTimedout) {
+	// A spec that ran into its item's bound failed on that bound, whatever
+	// error it then met; a spec's own bounded waits are its assertions.
+	if r.State.Is(types.SpecStateTimedout) || r.RunTime >= itemTimeout() {
 		return reports.CauseDeadline
 	}
 	msg := r.Failure.Message
@@ -39,8 +41,6 @@ func causeOf(r types.SpecReport) string {
 		return reports.CauseSchema
 	case strings.Contains(msg, "host broke the protocol"), strings.Contains(msg, "exited without answering"):
 		return reports.CauseHost
-	case strings.Contains(msg, "context deadline exceeded"):
-		return reports.CauseDeadline
 	}
 	return reports.CauseAssertion
 }

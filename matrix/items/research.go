@@ -79,16 +79,16 @@ var _ = matrix.DescribeItem(matrix.Item{
 // R2: review_only keeps research, behind permission and approval.
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 102, Name: "research-review-only", Area: "research", Title: "review_only keeps the research tools, with outbound permission and approval on every call",
-	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R2"},
+	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R2", "T4"},
 	Contract: "hosts/wire/CONTRACTS.md#mode-policy", Guarantee: "In review_only a host MUST keep research.fetch and research.search active, and MUST still refuse them without the network.outbound permission and ask for approval before every call, contacting no source when it is denied.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Case{"review-only-denied.json": kit.On("R2 LR2", func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{"review-only-denied.json": kit.On("R2 T4 LR2", func(o *kit.Outcome) {
 		for _, r := range o.ResearchResults() {
 			Expect(r.OK).To(BeFalse(), "%s: %s ran although the harness denied its approval", o.File, r.CanonicalToolID)
 		}
 	})})
 
-	c.It("in review_only research stays active, asks for approval first, and a denial contacts no source", "R2 LR2", func() {
+	c.It("in review_only research stays active, asks for approval first, and a denial contacts no source", "R2 T4 LR2", func() {
 		kit.FailRepro(c)
 		backed, double := kit.ResearchBacking(c, "research.fetch")
 		if !backed {
