@@ -22,9 +22,9 @@
 //   - toolResults: the counts must be equal; then, index by index over the
 //     results both lists have, every member the entry declares
 //     (toolName, canonicalToolId, ok, errorCode, summaryIncludes as a
-//     substring; contentIncludes as text inside one of the content's
-//     string values when the content is JSON, so that escaping never
-//     decides, else inside the content; contentValues and contentHas
+//     substring; contentIncludes in the content as sent or inside one of
+//     its string values when it is JSON, so that escaping never decides;
+//     contentValues and contentHas
 //     structurally, on the content parsed as JSON and addressed by JSON
 //     Pointer, so that member order and formatting never decide);
 //   - files: absent (no entry of any kind), readable, content (whole file),

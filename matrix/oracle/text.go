@@ -5,15 +5,20 @@ import (
 	"strings"
 )
 
-// contentHasText reports whether a tool result's content holds frag as
-// text: inside one of its string values when the content is a JSON
-// object or array, so that member order, whitespace and escaping — the
-// host's choices — never decide; in the content itself otherwise.
+// contentHasText reports whether a tool result's content holds frag: in
+// the content as sent (the original lab's rule, which its fixtures keep),
+// or inside one of its string values when the content is a JSON object or
+// array, so that text is found whatever escaping the host chose. Matrix
+// scenarios assert only text this way, never JSON structure (a test of
+// package fixtures says so): member order and whitespace are the host's.
 func contentHasText(content, frag string) bool {
+	if strings.Contains(content, frag) {
+		return true
+	}
 	var v any
 	trimmed := strings.TrimSpace(content)
 	if !strings.HasPrefix(trimmed, "{") && !strings.HasPrefix(trimmed, "[") || json.Unmarshal([]byte(trimmed), &v) != nil {
-		return strings.Contains(content, frag)
+		return false
 	}
 	return stringLeafHas(v, frag)
 }
