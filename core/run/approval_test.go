@@ -1,9 +1,14 @@
 package run_test
 
 import (
+	"context"
+	"strings"
+
+	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
+	"github.com/galaxy-stack/conform/doubles/store"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -87,5 +92,141 @@ var _ = Describe("approvals (RUNTIME §14, §23)", func() {
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 		last := m.Requests()[2].Messages
 		Expect(last[len(last)-1].Content).To(ContainSubstring("Do not retry the denied operation unchanged."))
+	})
+})
+
+// decisionTexts lists the request_id line of every approval decision
+// feedback in the messages of req, in order.
+func decisionTexts(req port.RoundRequest) []string {
+	var out []string
+	for _, msg := range req.Messages {
+		if strings.Contains(msg.Content, "[GALAXY APPROVAL DECISION - trusted host state]") {
+			for _, part := range strings.Split(msg.Content, "[GALAXY APPROVAL DECISION - trusted host state]")[1:] {
+				out = append(out, strings.SplitN(strings.TrimSpace(part), "\n", 2)[0])
+			}
+		}
+	}
+	return out
+}
+
+var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", func() {
+	It("returns to executing, not inspecting, after an approval asked for while executing", func() {
+		e := approvalEnv(calls(call("workspace_write", "w")), calls(call("run_command", "a")), text("Done."), text("Done."), text("Done."))
+		e.verifier = newVerifier()
+		e.onEvent = func(c *run.Controller, ev run.Event) {
+			if ev.Type == run.EventToolResult && ev.Call.ToolCallID == "a" {
+				c.ResolveApproval(ev.RunID, "approval-1", run.DecisionGranted)
+			}
+		}
+		r := e.start(baseRequest("run-approval-return-executing"))
+		Expect(transitions(r)).To(ContainElements("inspecting->executing", "executing->waiting_approval", "waiting_approval->executing"))
+		Expect(transitions(r)).NotTo(ContainElement("waiting_approval->inspecting"))
+	})
+
+	It("records the denial a failed result carries", func() {
+		e := scripted(calls(call("run_command", "a")), text("never"))
+		e.exec.tools = append(e.exec.tools, commandTool(func(port.ToolCall) (port.ToolResult, error) {
+			r := failed("command.run", "APPROVAL_DENIED")
+			r.Effects, r.EffectsAuthority = &port.Effects{Approval: "denied", ApprovalRequestID: "approval-7"}, "host"
+			return r, nil
+		}))
+		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.onEvent = pauseAfter("a")
+		r := e.start(baseRequest("run-failed-denial"))
+		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		Expect(r.Checkpoint.Approvals).To(Equal([]string{"denied:approval-7:run_command:a"}))
+	})
+
+	It("records a decision only for a result that grants or denies, not for other successful effects", func() {
+		e := scripted(calls(call("workspace_list", "l")), calls(call("run_command", "g")), text("never"))
+		e.exec.tools = append(e.exec.tools, commandTool(func(port.ToolCall) (port.ToolResult, error) {
+			return ok("command.run", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-9"}), nil
+		}))
+		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.onEvent = pauseAfter("g")
+		r := e.start(baseRequest("run-granted-result"))
+		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		Expect(r.Checkpoint.Approvals).To(Equal([]string{"granted:approval-9:run_command:g"}))
+	})
+
+	It("applies the other effects of a result that grants an approval", func() {
+		e := scripted(calls(call("run_command", "g")), text("Granted and written."))
+		e.exec.tools = append(e.exec.tools, commandTool(func(port.ToolCall) (port.ToolResult, error) {
+			return ok("command.run", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-9",
+				Writes: []port.Write{{Path: "src/a.ts", BeforeHash: sp("before"), AfterHash: sp("after")}}}), nil
+		}))
+		e.verifier = newVerifier()
+		r := e.start(baseRequest("run-granted-with-write"))
+		Expect(r.Writes).To(HaveLen(1))
+		Expect(r.Writes[0].ToolCallID).To(Equal("g"))
+		Expect(transitions(r)).To(ContainElement("inspecting->executing"))
+	})
+
+	It("leaves the return to the queued decision when a later call of the batch carries a grant with no approval pending", func() {
+		e := approvalEnv(calls(call("workspace_list", "l")), calls(call("run_command", "a"), call("approve", "b")),
+			text("Approved."), text("Approved."), text("Approved."))
+		e.exec.tools = append(e.exec.tools, testTool{name: "approve", canonical: "approval.record", caps: []string{"approval"},
+			handle: func(port.ToolCall) (port.ToolResult, error) {
+				return ok("approval.record", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-1"}), nil
+			}})
+		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.onEvent = func(c *run.Controller, ev run.Event) {
+			// Decided before the batch looks for pending approvals, so b runs.
+			if ev.Type == run.EventToolResult && ev.Call.ToolCallID == "a" {
+				c.ResolveApproval(ev.RunID, "approval-1", run.DecisionGranted)
+			}
+		}
+		r := e.start(baseRequest("run-grant-without-pending"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(e.exec.names()).To(Equal([]string{"workspace_list", "run_command", "approve"}))
+		Expect(transitions(r)).To(ContainElements("inspecting->waiting_approval", "waiting_approval->inspecting"))
+	})
+
+	It("counts an approval-blocked call as a tool call", func() {
+		e := approvalEnv(calls(call("run_command", "a"), call("workspace_list", "b")), text("never"))
+		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.onEvent = pauseAfter("b")
+		r := e.start(baseRequest("run-blocked-counted"))
+		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		Expect(r.Checkpoint.Totals.ToolCalls).To(BeEquivalentTo(2))
+		Expect(e.exec.names()).To(Equal([]string{"run_command"}))
+	})
+
+	It("records every decision resolved while waiting, not only the one that ends the wait", func() {
+		st, v := store.NewRunStore(), newVerifier()
+		e := approvalEnv(calls(call("run_command", "a")), text("never"))
+		e.store, e.verifier = st, v
+		e.onEvent = pauseAfter("a")
+		r := e.start(baseRequest("run-two-pending"))
+		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		Expect(r.Checkpoint.PendingApprovals).To(HaveLen(1))
+
+		// A second pending approval in the stored pause checkpoint: the
+		// only way a run holds two at once.
+		p := r.Checkpoint.Payload
+		second := p.PendingApprovals[0]
+		second.RequestID = "approval-2"
+		p.PendingApprovals = append(p.PendingApprovals, second)
+		cp, err := checkpoint.Create(p, r.Checkpoint.Reason, r.Checkpoint.CreatedAt)
+		Expect(err).NotTo(HaveOccurred())
+		raw, err := checkpoint.Serialize(cp)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = st.SaveCheckpoint(context.Background(), raw)
+		Expect(err).NotTo(HaveOccurred())
+
+		m := model.NewScripted([]model.Round{text("Both decided."), text("Both decided."), text("Both decided.")})
+		again := scripted()
+		again.model, again.exec, again.store, again.verifier = m, e.exec, st, v
+		resolved := []bool{}
+		again.onEvent = func(c *run.Controller, ev run.Event) {
+			if ev.Type == run.EventState && ev.Transition.To == run.StateWaitingApproval && len(resolved) == 0 {
+				resolved = append(resolved, c.ResolveApproval(ev.RunID, "approval-1", run.DecisionGranted),
+					c.ResolveApproval(ev.RunID, "approval-2", run.DecisionDenied))
+			}
+		}
+		r = again.resume(baseRequest("run-two-pending"))
+		Expect(resolved).To(Equal([]bool{true, true}))
+		Expect(m.Requests()).NotTo(BeEmpty(), r.ErrorMessage)
+		Expect(decisionTexts(m.Requests()[0])).To(Equal([]string{"request_id: approval-1", "request_id: approval-2"}))
 	})
 })
