@@ -19,9 +19,6 @@ func TestApproval(t *testing.T) {
 	suite.Run(t, "core/approval")
 }
 
-// toolFact is one tool's catalog facts (internal/toolfacts).
-type toolFact = toolfacts.Fact
-
 func loadTools() []catalog.Descriptor {
 	GinkgoHelper()
 	facts := toolfacts.All()

@@ -18,17 +18,14 @@ func TestEffects(t *testing.T) {
 	suite.Run(t, "core/effects")
 }
 
-// toolFact is one tool's catalog facts (internal/toolfacts).
-type toolFact = toolfacts.Fact
-
-func loadTools() []toolFact {
+func loadTools() []toolfacts.Fact {
 	GinkgoHelper()
 	tools := toolfacts.All()
 	Expect(tools).To(HaveLen(21))
 	return tools
 }
 
-func refs(tools []toolFact) []effects.ToolRef {
+func refs(tools []toolfacts.Fact) []effects.ToolRef {
 	out := make([]effects.ToolRef, len(tools))
 	for i, t := range tools {
 		out[i] = effects.ToolRef{ID: t.ID, ModelName: t.ModelName}

@@ -2,16 +2,15 @@ package effects_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/internal/goldenfile"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
 
 func renderProfile() string {
@@ -30,13 +29,7 @@ func renderProfile() string {
 var _ = Describe("core profile", func() {
 	It("matches the golden table of CONTRACTS §7.3", func() {
 		path := filepath.Join("testdata", "profile.golden")
-		got := renderProfile()
-		if *update {
-			Expect(os.WriteFile(path, []byte(got), 0o644)).To(Succeed())
-		}
-		want, err := os.ReadFile(path)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(Equal(string(want)), "testdata/profile.golden is stale; verify the diff, then run go test ./core/effects -update")
+		Expect(goldenfile.Check(path, renderProfile(), *update, "go test ./core/effects -update")).To(Succeed())
 	})
 
 	It("has version 1.1.0 and the ten sorted capabilities", func() {

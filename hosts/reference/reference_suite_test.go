@@ -28,10 +28,7 @@ import (
 // TestMain lets the test binary act as the host process (`host serve
 // reference`) and as the containment probe helper, as the conform binary
 // does.
-func TestMain(m *testing.M) {
-	builtin.MaybeServeTest()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suite.Main(m, builtin.MaybeServeTest) }
 
 func TestReference(t *testing.T) {
 	suite.Run(t, "reference")

@@ -1,0 +1,42 @@
+package suite
+
+import (
+	"flag"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/onsi/gomega"
+	"pgregory.net/rapid"
+
+	"github.com/galaxy-stack/conform/internal/rapidtest"
+)
+
+// Main is a package's TestMain: it runs each setup function in order (one
+// may not return, when the test binary is re-executed as a helper process),
+// then the tests, and exits with their status.
+func Main(m *testing.M, setup ...func()) {
+	for _, f := range setup {
+		f()
+	}
+	os.Exit(m.Run())
+}
+
+// RapidChecks returns a setup function for [Main] that parses the command
+// line and makes rapid run n cases per property unless -rapid.checks or
+// RAPID_CHECKS says otherwise.
+func RapidChecks(n int) func() {
+	return func() {
+		flag.Parse()
+		rapidtest.DefaultChecks(n)
+	}
+}
+
+// ExpectPropertyFails runs prop against a recording rapid.TB, shrinking for
+// at most shrink, and asserts that rapid finds a counterexample for the
+// broken variant name. It returns rapid's log.
+func ExpectPropertyFails(name string, shrink time.Duration, prop func(*rapid.T)) string {
+	failed, log := rapidtest.Check(name, shrink, prop)
+	gomega.ExpectWithOffset(1, failed).To(gomega.BeTrue(), "the property did not catch the broken variant %q", name)
+	return log
+}
