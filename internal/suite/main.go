@@ -2,14 +2,14 @@ package suite
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/rapidtest"
 	"github.com/onsi/gomega"
 	"pgregory.net/rapid"
-
-	"github.com/galaxy-stack/conform/internal/rapidtest"
 )
 
 // Main is a package's TestMain: it runs each setup function in order (one
@@ -39,4 +39,22 @@ func ExpectPropertyFails(name string, shrink time.Duration, prop func(*rapid.T))
 	failed, log := rapidtest.Check(name, shrink, prop)
 	gomega.ExpectWithOffset(1, failed).To(gomega.BeTrue(), "the property did not catch the broken variant %q", name)
 	return log
+}
+
+// BenchmarkParse runs one sub-benchmark per size n, named "files=n", that
+// parses the document doc(n) with parse: the time per file must not grow
+// with the count.
+func BenchmarkParse(b *testing.B, sizes []int, doc func(n int) []byte, parse func([]byte) error) {
+	for _, n := range sizes {
+		data := doc(n)
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := parse(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
