@@ -1,19 +1,15 @@
 package approval_test
 
 import (
-	"flag"
 	"sync"
 	"testing"
-
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/internal/toolfacts"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/decisions.golden from the approval policy")
 
 func TestApproval(t *testing.T) {
 	suite.Run(t, "core/approval")

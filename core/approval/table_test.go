@@ -67,7 +67,7 @@ func renderDecisions() string {
 var _ = Describe("decision table: 21 tools × 3 profiles × 5 modes", func() {
 	It("matches the golden table", func() {
 		path := filepath.Join("testdata", "decisions.golden")
-		Expect(goldenfile.Check(path, renderDecisions(), *update, "go test ./core/approval -update")).To(Succeed())
+		Expect(goldenfile.Check(path, renderDecisions(), "go test ./core/approval -update")).To(Succeed())
 	})
 
 	It("follows the hand-written matrix of CONTRACTS §10.1 and §3.1", func() {

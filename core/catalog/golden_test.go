@@ -1,7 +1,6 @@
 package catalog_test
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 
@@ -10,8 +9,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
-
-var update = flag.Bool("update", false, "rewrite core/catalog/testdata/table.golden.md from the built catalog; review the diff against CONTRACTS §6.2 and §6.3 before committing")
 
 const goldenTable = "testdata/table.golden.md"
 
@@ -36,7 +33,7 @@ func renderTable(rows []catalog.Row) string {
 
 var _ = Describe("the catalog table", func() {
 	It("matches the golden CONTRACTS §6.2 table", func() {
-		Expect(goldenfile.Check(goldenTable, renderTable(catalog.Table()), *update, "go test ./core/catalog -update")).To(Succeed())
+		Expect(goldenfile.Check(goldenTable, renderTable(catalog.Table()), "go test ./core/catalog -update")).To(Succeed())
 	})
 
 	It("catches a changed catalog", func() {

@@ -1,23 +1,26 @@
 // Package goldenfile compares what a test produced with a golden file under
-// testdata, and rewrites the file when the test runs with -update.
+// testdata, and rewrites the file when the test runs with -update (a flag
+// this package adds to every test binary that imports it).
 package goldenfile
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/galaxy-stack/conform/internal/atomicfile"
+	"github.com/google/go-cmp/cmp"
 )
 
-// Check compares got with the content of the golden file at path. With
-// update set it first writes got to path, creating the file's folder. The
+var update = flag.Bool("update", false, "rewrite the golden files under testdata from what the tests produce; review the diff before committing")
+
+// Check compares got with the content of the golden file at path. Under
+// -update it first writes got to path, creating the file's folder. The
 // error shows how the two differ and names rewrite, the command that
 // rewrites the file.
-func Check(path, got string, update bool, rewrite string) error {
-	if update {
+func Check(path, got, rewrite string) error {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
