@@ -455,6 +455,21 @@ func inspectThenReport() *fnModel {
 	return newFnModel(roundCalls("workspace_list", "l"), []port.RoundEvent{started(), doneText("Inspected.")})
 }
 
+// deadlineRun starts an inspect-then-report run with a deadline of
+// deadlineMs; move sets the clock after the first model round, before the
+// call it asks for is dispatched.
+func deadlineRun(id string, deadlineMs float64, move func(e *env)) (*env, run.Result) {
+	m := &hookedModel{fnModel: inspectThenReport()}
+	e := newEnv(m)
+	e.timers = &recordingTimers{}
+	m.hook = func(i int) {
+		if i == 0 {
+			move(e)
+		}
+	}
+	return e, e.start(withDeadline(baseRequest(id), deadlineMs))
+}
+
 func withDeadline(req run.Request, ms float64) run.Request {
 	req.Budget.DeadlineMs = run.N(ms)
 	return req
@@ -487,15 +502,7 @@ var _ = Describe("the run deadline at its edges (RUNTIME §10.1 step 7, §22.1)"
 	})
 
 	It("fails DEADLINE_EXCEEDED before the next dispatch when the clock reaches the deadline exactly", func() {
-		m := &hookedModel{fnModel: inspectThenReport()}
-		e := newEnv(m)
-		e.timers = &recordingTimers{}
-		m.hook = func(i int) {
-			if i == 0 {
-				e.clock.Advance(5000 * time.Millisecond)
-			}
-		}
-		r := e.start(withDeadline(baseRequest("run-deadline-exact"), 5000))
+		e, r := deadlineRun("run-deadline-exact", 5000, func(e *env) { e.clock.Advance(5000 * time.Millisecond) })
 		Expect(r.Status).To(Equal(run.StatusFailed))
 		Expect(r.ErrorCode).To(Equal(run.CodeDeadlineExceeded))
 		Expect(r.ErrorMessage).To(Equal("AI Coder run deadline exceeded."))
@@ -503,32 +510,16 @@ var _ = Describe("the run deadline at its edges (RUNTIME §10.1 step 7, §22.1)"
 	})
 
 	It("continues one millisecond before the deadline", func() {
-		m := &hookedModel{fnModel: inspectThenReport()}
-		e := newEnv(m)
-		e.timers = &recordingTimers{}
-		m.hook = func(i int) {
-			if i == 0 {
-				e.clock.Advance(4999 * time.Millisecond)
-			}
-		}
-		r := e.start(withDeadline(baseRequest("run-deadline-before"), 5000))
+		e, r := deadlineRun("run-deadline-before", 5000, func(e *env) { e.clock.Advance(4999 * time.Millisecond) })
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 		Expect(e.exec.names()).To(Equal([]string{"workspace_list"}))
 	})
 
 	It("caps the deadline at Number.MAX_SAFE_INTEGER milliseconds", func() {
 		const maxSafe = 1<<53 - 1
-		m := &hookedModel{fnModel: inspectThenReport()}
-		e := newEnv(m)
-		e.timers = &recordingTimers{}
-		m.hook = func(i int) {
-			if i == 0 {
-				e.clock.Set(maxSafe)
-			}
-		}
 		// now + deadlineMs is past MAX_SAFE_INTEGER, so the deadline is
 		// MAX_SAFE_INTEGER itself, which the clock then reaches.
-		r := e.start(withDeadline(baseRequest("run-deadline-cap"), maxSafe))
+		e, r := deadlineRun("run-deadline-cap", maxSafe, func(e *env) { e.clock.Set(maxSafe) })
 		Expect(r.Status).To(Equal(run.StatusFailed))
 		Expect(r.ErrorCode).To(Equal(run.CodeDeadlineExceeded))
 		Expect(e.exec.names()).To(BeEmpty())
