@@ -1,10 +1,11 @@
 package approval_test
 
 import (
-	"sync"
 	"testing"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/internal/toolfacts"
 	. "github.com/onsi/ginkgo/v2"
@@ -41,16 +42,9 @@ func tool(id string) catalog.Descriptor {
 var allPermissions = []string{"core.artifacts", "core.storage", "fs.workspace", "network.outbound",
 	"preview.local", "process.execute", "user.interaction"}
 
-// stepClock returns t, then t+step, t+2*step, ...
-type stepClock struct {
-	mu      sync.Mutex
-	t, step int64
-}
-
-func (c *stepClock) Now() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := c.t
-	c.t += c.step
-	return now
+// stepClock reads t, then t+step, t+2*step, ... (in milliseconds).
+func stepClock(t int64, step time.Duration) *clock.Fake {
+	c := clock.NewFake(t)
+	c.SetStep(step)
+	return c
 }
