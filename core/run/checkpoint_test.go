@@ -19,11 +19,7 @@ import (
 func pausedRun(st port.RunStore, v *testVerifier, runID string) run.Result {
 	e := scripted(calls(call("workspace_list", "l")), text("never"))
 	e.store, e.verifier = st, v
-	e.onEvent = func(c *run.Controller, ev run.Event) {
-		if ev.Type == run.EventToolResult {
-			c.Pause(ev.RunID, "")
-		}
-	}
+	e.onEvent = pauseAfterFirstResult
 	return e.start(baseRequest(runID))
 }
 
@@ -35,11 +31,7 @@ var _ = Describe("checkpoints, pause and resume (RUNTIME §21, §22)", func() {
 		m.caps.Identity = m.identity
 		e := newEnv(m)
 		e.store, e.verifier = st, v
-		e.onEvent = func(c *run.Controller, ev run.Event) {
-			if ev.Type == run.EventToolResult {
-				c.Pause(ev.RunID, "")
-			}
-		}
+		e.onEvent = pauseAfterFirstResult
 		r := e.start(baseRequest("run-pause"))
 		Expect(r.Status).To(Equal(run.StatusPaused))
 		Expect(r.ErrorCode).To(BeEmpty())
@@ -112,11 +104,7 @@ var _ = Describe("checkpoints, pause and resume (RUNTIME §21, §22)", func() {
 		st := store.NewRunStore()
 		e := scripted(calls(call("workspace_list", "l")), text("never"))
 		e.store = st
-		e.onEvent = func(c *run.Controller, ev run.Event) {
-			if ev.Type == run.EventToolResult {
-				c.Pause(ev.RunID, "")
-			}
-		}
+		e.onEvent = pauseAfterFirstResult
 		Expect(e.start(baseRequest("run-noverify")).Status).To(Equal(run.StatusPaused))
 		again := scripted(text("never"))
 		again.store, again.verifier = st, newVerifier()
@@ -152,11 +140,7 @@ var _ = Describe("checkpoints, pause and resume (RUNTIME §21, §22)", func() {
 		st, v := store.NewRunStore(), newVerifier()
 		e := scripted(calls(call("workspace_list", "l")), calls(call("workspace_write", "w")), text("never"))
 		e.store, e.verifier = st, v
-		e.onEvent = func(c *run.Controller, ev run.Event) {
-			if ev.Type == run.EventToolResult && ev.Call.ToolCallID == "w" {
-				c.Pause(ev.RunID, "")
-			}
-		}
+		e.onEvent = pauseAfter("w")
 		r := e.start(baseRequest("run-restore"))
 		Expect(r.Status).To(Equal(run.StatusPaused))
 		Expect(r.Checkpoint.Phase).To(Equal(checkpoint.PhaseExecuting))

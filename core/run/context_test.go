@@ -261,11 +261,7 @@ var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTI
 		st, v := store.NewRunStore(), newVerifier()
 		e := newEnv(model.NewScripted([]model.Round{calls(call("workspace_list", "l")), text("never")}, counts(90000, 500)))
 		e.store, e.verifier = st, v
-		e.onEvent = func(c *run.Controller, ev run.Event) {
-			if ev.Type == run.EventToolResult {
-				c.Pause(ev.RunID, "")
-			}
-		}
+		e.onEvent = pauseAfterFirstResult
 		first := e.start(baseRequest("run-compaction-resume"))
 		Expect(first.Checkpoint.Totals.CompactionCount).To(BeEquivalentTo(1))
 		again := newEnv(model.NewScripted([]model.Round{text("Inspected.")}, counts(90000, 500)))

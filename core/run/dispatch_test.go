@@ -218,11 +218,7 @@ var _ = Describe("approvals (RUNTIME §14, §23)", func() {
 
 	It("ends paused with the pending approval in the pause checkpoint", func() {
 		e := approvalEnv(calls(call("run_command", "a")), text("never"))
-		e.onEvent = func(c *run.Controller, ev run.Event) {
-			if ev.Type == run.EventToolResult {
-				c.Pause(ev.RunID, "")
-			}
-		}
+		e.onEvent = pauseAfterFirstResult
 		r := e.start(baseRequest("run-approval-pause"))
 		Expect(r.Status).To(Equal(run.StatusPaused))
 		Expect(string(r.Checkpoint.Reason)).To(Equal("pause"))
