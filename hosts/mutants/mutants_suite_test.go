@@ -91,7 +91,7 @@ func launch(mutant string, su setup) *host {
 	dir := GinkgoT().TempDir()
 	h := &host{mutant: mutant, dir: dir, ws: filepath.Join(dir, "workspace"), st: filepath.Join(dir, "store"), su: su}
 	Expect(os.Mkdir(h.ws, 0o755)).To(Succeed())
-	writeFiles(h.ws, su.files)
+	suite.WriteFiles(h.ws, su.files)
 	if su.prepare != nil {
 		su.prepare(dir)
 	}
@@ -151,14 +151,6 @@ func (h *host) asked() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.approvalAsked
-}
-
-func writeFiles(root string, files map[string]string) {
-	for p, content := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		Expect(os.MkdirAll(filepath.Dir(abs), 0o755)).To(Succeed())
-		Expect(os.WriteFile(abs, []byte(content), 0o644)).To(Succeed())
-	}
 }
 
 // params returns the execute params of one call with a fresh call ID

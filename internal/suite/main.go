@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -56,5 +57,15 @@ func BenchmarkParse(b *testing.B, sizes []int, doc func(n int) []byte, parse fun
 				}
 			}
 		})
+	}
+}
+
+// WriteFiles writes each file of files, a slash-separated path below root
+// and its content, creating its folders; a failed write fails the spec.
+func WriteFiles(root string, files map[string]string) {
+	for p, content := range files {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		gomega.ExpectWithOffset(1, os.MkdirAll(filepath.Dir(abs), 0o755)).To(gomega.Succeed())
+		gomega.ExpectWithOffset(1, os.WriteFile(abs, []byte(content), 0o644)).To(gomega.Succeed())
 	}
 }
