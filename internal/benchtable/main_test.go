@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,6 +65,22 @@ func TestCommandsAreListedOnce(t *testing.T) {
 	for _, f := range figures {
 		if !seen[f.Command] {
 			t.Errorf("command of %s %s not listed", f.Bench, f.Unit)
+		}
+	}
+}
+
+// TestBenchmarksDocNamesEveryFigure keeps BENCHMARKS.md and the figure
+// table together: every figure's description and command are in it.
+func TestBenchmarksDocNamesEveryFigure(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "BENCHMARKS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range figures {
+		for _, want := range []string{"| " + f.What + " |", "`" + f.Command + "`"} {
+			if !bytes.Contains(doc, []byte(want)) {
+				t.Errorf("BENCHMARKS.md lacks %q: paste the table `make bench` prints into it", want)
+			}
 		}
 	}
 }
