@@ -61,7 +61,9 @@ func startAnswer(tb testing.TB, argv, env []string, p wire.InitializeParams, ini
 // binary built beside it:
 //
 //   - hello-ms: the bare binary, started and waited for (the floor);
-//   - version-ms and version/hello: `conform version`;
+//   - version-ms and version/hello: `conform version`; version-cpu/hello-cpu
+//     compares the CPU time (user and system) of the two processes, which
+//     load moves less than their wall time;
 //   - serve-init-ms and serve-init/hello: `conform host serve reference`
 //     started through hostproc, as certify starts it, until it answers
 //     initialize (the containment probe cache is warm);
@@ -77,10 +79,12 @@ func BenchmarkProcessStart(b *testing.B) {
 	p := benchInitParams(b, dir)
 	serve := []string{conform, "host", "serve", "reference"}
 	startAnswer(b, serve, env, p, true) // warms the containment probe cache
-	var helloS, versionS, serveS, echoS floor.Samples
+	var helloS, versionS, serveS, echoS, helloCPU, versionCPU floor.Samples
 	for b.Loop() {
-		helloS = append(helloS, floor.Run(b, hello))
-		versionS = append(versionS, floor.Run(b, conform, "version"))
+		w, c := floor.Run(b, hello)
+		helloS, helloCPU = append(helloS, w), append(helloCPU, c)
+		w, c = floor.Run(b, conform, "version")
+		versionS, versionCPU = append(versionS, w), append(versionCPU, c)
 		s, _ := startAnswer(b, serve, env, p, true)
 		serveS = append(serveS, s)
 		e, _ := startAnswer(b, []string{echo}, env, p, false)
@@ -90,6 +94,7 @@ func BenchmarkProcessStart(b *testing.B) {
 	b.ReportMetric(floor.Ms(h), "hello-ms")
 	b.ReportMetric(floor.Ms(v), "version-ms")
 	b.ReportMetric(floor.Ratio(v, h), "version/hello")
+	b.ReportMetric(floor.Ratio(versionCPU.Median(), helloCPU.Median()), "version-cpu/hello-cpu")
 	b.ReportMetric(floor.Ms(s), "serve-init-ms")
 	b.ReportMetric(floor.Ratio(s, h), "serve-init/hello")
 	b.ReportMetric(floor.Ms(e), "echo-init-ms")

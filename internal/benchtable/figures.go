@@ -16,6 +16,8 @@ type figure struct {
 var figures = []figure{
 	{"BenchmarkProcessStart", "version/hello", "`conform version` start", "bare Go binary start (hello-ms)", 3,
 		"go test ./cmd/conform -run '^$' -bench ProcessStart -benchtime 20x"},
+	{"BenchmarkProcessStart", "version-cpu/hello-cpu", "the same, CPU time (user + system) of the process", "bare Go binary's CPU time", 3,
+		"go test ./cmd/conform -run '^$' -bench ProcessStart -benchtime 20x"},
 	{"BenchmarkProcessStart", "serve-init/hello", "`conform host serve reference` start until it answers initialize", "bare Go binary start (hello-ms)", 0,
 		"go test ./cmd/conform -run '^$' -bench ProcessStart -benchtime 20x"},
 	{"BenchmarkProcessStart", "serve-init-ms", "the same, milliseconds (median; warm containment probe cache)", "—", 15,

@@ -114,16 +114,17 @@ func goBuild(tb testing.TB, dir, out, pkg string) {
 	}
 }
 
-// Run starts argv, waits for it to exit and returns how long that took;
-// a failed run fails tb.
-func Run(tb testing.TB, argv ...string) time.Duration {
+// Run starts argv, waits for it to exit and returns how long that took
+// and the CPU time (user and system) the process used, which a loaded
+// machine moves far less than the wall time; a failed run fails tb.
+func Run(tb testing.TB, argv ...string) (wall, cpu time.Duration) {
 	tb.Helper()
 	start := time.Now()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("%s: %v\n%s", argv, err, b)
 	}
-	return time.Since(start)
+	return time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // Samples collects durations and reports their median, the figure the
