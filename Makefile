@@ -29,7 +29,7 @@ fmt:
 # The benchmarks of BENCHMARKS.md, each paired with its floor in the same
 # loop: runs every command internal/benchtable lists, prints the load
 # average before and after, then the table of figures, floors, goals and
-# met / not met. A few minutes; not part of test.
+# met / not met. A minute or two; not part of test.
 bench:
 	@out=$$(mktemp) && trap 'rm -f "$$out"' EXIT && \
 	echo "load before: $$(uptime)" && \

@@ -34,6 +34,8 @@ var figures = []figure{
 		"go test ./core/checkpoint -run '^$' -bench ContentHash -benchtime 3000x"},
 	{"BenchmarkMessageMemory", "peak-heap/msg", "peak heap growth receiving one 32 MiB host message", "the message's size", 3,
 		"go test ./hosts/wire/hostproc -run '^$' -bench MessageMemory -benchtime 5x"},
+	{"BenchmarkMessageMemory", "alloc/msg", "the same, bytes allocated in all", "the message's size", 0,
+		"go test ./hosts/wire/hostproc -run '^$' -bench MessageMemory -benchtime 5x"},
 	{"BenchmarkCommandOutputRSS", "host-rss-growth-MiB", "reference host peak RSS growth while a command emits 64 MiB (MiB)", "—", 16,
 		"go test ./hosts/reference -run '^$' -bench CommandOutputRSS -benchtime 3x"},
 }
