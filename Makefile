@@ -4,7 +4,7 @@
 # (.ci/fuzz.sh). actionlint (pinned, built through the Go module proxy and
 # cached after the first run) checks the GitHub workflows; it runs
 # shellcheck on their run: scripts when shellcheck is installed.
-.PHONY: test certify build fmt mutation actionlint
+.PHONY: test certify build fmt mutation actionlint bench
 
 ACTIONLINT_VERSION = v1.7.12
 
@@ -25,6 +25,19 @@ build:
 
 fmt:
 	gofmt -w .
+
+# The benchmarks of BENCHMARKS.md, each paired with its floor in the same
+# loop: runs every command internal/benchtable lists, prints the load
+# average before and after, then the table of figures, floors, goals and
+# met / not met. A minute or two; not part of test.
+bench:
+	@out=$$(mktemp) && trap 'rm -f "$$out"' EXIT && \
+	echo "load before: $$(uptime)" && \
+	go run ./internal/benchtable -commands | while read -r cmd; do \
+		echo "$$cmd"; sh -c "$$cmd" | tee -a "$$out" | grep '^Benchmark'; \
+	done; \
+	echo "load after: $$(uptime)" && \
+	go run ./internal/benchtable "$$out"
 
 # Mutation testing (MUTATION.md): installs the pinned gremlins into .bin/
 # and runs it one package at a time with 2 workers. Tens of minutes, so not
