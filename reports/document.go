@@ -232,11 +232,21 @@ func (d *Document) Counts() Summary {
 // reader never sees a partial document. A path that exists and is not a
 // regular file (a FIFO, a device node) is refused, never replaced.
 func WriteFile(path string, d *Document) error {
-	b, err := json.MarshalIndent(d, "", "  ")
+	b, err := Encode(d)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, append(b, '\n'))
+	return writeAtomic(path, b)
+}
+
+// Encode returns the bytes [WriteFile] writes for d: indented JSON and a
+// final newline. The same document always encodes to the same bytes.
+func Encode(d *Document) ([]byte, error) {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }
 
 // CheckWritable reports whether a report can be written to path, before

@@ -11,6 +11,7 @@ import (
 
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/expect"
 	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 	"golang.org/x/term"
@@ -18,7 +19,7 @@ import (
 
 var _ = register(def[certifyFlags]{
 	Name:      "certify",
-	UsageLine: "conform certify --host HOST [--mutant NAME | --variant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
+	UsageLine: "conform certify --host HOST [--mutant NAME | --variant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--certificate FILE] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
 	Short:     "run the host-conformance matrix against a host",
 	Long: `Certify runs the items of the host-conformance matrix against one host and
 prints one line per item as it finishes ("✓ 13 <title> 0.21s"; ✗ failed,
@@ -83,7 +84,9 @@ finished results are printed and written with "interrupted": true, and
 conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
 once.
 
-` + gateHelp,
+` + gateHelp + `
+
+` + certHelp,
 	Flags: func(fs *flag.FlagSet) *certifyFlags {
 		f := &certifyFlags{hostFlags: addHostFlags(fs)}
 		fs.StringVar(&f.only, "only", "", "comma-separated item IDs to run (default: all)")
@@ -94,6 +97,7 @@ once.
 		f.env = addHostEnvFlag(fs)
 		f.caps = addCapFlags(fs)
 		f.gate = addGateFlags(fs)
+		f.cert = addCertFlag(fs)
 		return f
 	},
 	Run: runCertify,
@@ -109,6 +113,7 @@ type certifyFlags struct {
 	env        *hostEnv
 	caps       *capFlags
 	gate       *gateFlags
+	cert       *certFlag
 }
 
 func runCertify(f *certifyFlags, args []string, out streams) error {
@@ -129,7 +134,14 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if err != nil {
 		return err
 	}
-	if err := f.reports.check("certify"); err != nil {
+	if err := f.cert.check(f.reports, f.gate); err != nil {
+		return err
+	}
+	var extra []reportPath
+	if f.cert.path != "" {
+		extra = append(extra, reportPath{"--certificate", f.cert.path})
+	}
+	if err := f.reports.check("certify", extra...); err != nil {
 		return err
 	}
 	f.env.redactSecrets()
@@ -158,6 +170,10 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if err := f.reports.write(doc); err != nil {
 		return err
 	}
+	result := certifyResult(doc, stopped, j.timedOut(), problems)
+	if err := f.cert.write(f.reports, f.gate, doc, result); err != nil {
+		return err
+	}
 	if f.asJSON {
 		b, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
@@ -182,13 +198,18 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		printNotRun(out.stdout, doc)
 		matrix.Recap(out.stdout, doc)
 		printProblems(out.stdout, problems)
-		printWritten(out.stdout, f.reports)
+		printWritten(out.stdout, f.reports, f.cert.path)
 	}
+	return result
+}
+
+// certifyResult is the error certify ends with: nil when the run passed.
+func certifyResult(doc *reports.Document, stopped *interruptedError, timedOut error, problems []expect.Problem) error {
 	switch {
 	case stopped != nil:
 		return stopped
-	case j.timedOut() != nil:
-		return j.timedOut()
+	case timedOut != nil:
+		return timedOut
 	case doc.Summary.Unexpected() > 0 || deadHostSkips(doc) > 0 || len(problems) > 0:
 		// Items skipped because the host is dead were not certified.
 		return errFailed

@@ -115,10 +115,11 @@ func printProblems(w io.Writer, problems []expect.Problem) {
 	}
 }
 
-// printWritten lists the paths of the reports written.
-func printWritten(w io.Writer, r *reportFlags) {
+// printWritten lists the paths of the reports written, and of the other
+// files (the certificate) when not "".
+func printWritten(w io.Writer, r *reportFlags, other ...string) {
 	var paths []string
-	for _, p := range []*string{r.json, r.junit, r.md, r.html} {
+	for _, p := range append([]*string{r.json, r.junit, r.md, r.html}, ptrs(other)...) {
 		if *p != "" {
 			paths = append(paths, *p)
 		}
@@ -130,4 +131,13 @@ func printWritten(w io.Writer, r *reportFlags) {
 	for _, p := range paths {
 		fmt.Fprintf(w, "  %s\n", termsafe.Line(p))
 	}
+}
+
+// ptrs returns a pointer to each string of s.
+func ptrs(s []string) []*string {
+	out := make([]*string, len(s))
+	for i := range s {
+		out[i] = &s[i]
+	}
+	return out
 }
