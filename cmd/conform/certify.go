@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,7 +20,7 @@ import (
 
 var _ = register(def[certifyFlags]{
 	Name:      "certify",
-	UsageLine: "conform certify --host HOST [--mutant NAME | --variant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--certificate FILE] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
+	UsageLine: "conform certify --host HOST [--mutant NAME | --variant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--certificate FILE] [--shard i/n] [--parallel N] [--durations FILE] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
 	Short:     "run the host-conformance matrix against a host",
 	Long: `Certify runs the items of the host-conformance matrix against one host and
 prints one line per item as it finishes ("✓ 13 <title> 0.21s"; ✗ failed,
@@ -84,6 +85,8 @@ finished results are printed and written with "interrupted": true, and
 conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
 once.
 
+` + scaleHelp + `
+
 ` + gateHelp + `
 
 ` + certHelp,
@@ -98,6 +101,7 @@ once.
 		f.caps = addCapFlags(fs)
 		f.gate = addGateFlags(fs)
 		f.cert = addCertFlag(fs)
+		f.scale = addScaleFlags(fs)
 		return f
 	},
 	Run: runCertify,
@@ -114,6 +118,7 @@ type certifyFlags struct {
 	caps       *capFlags
 	gate       *gateFlags
 	cert       *certFlag
+	scale      *scaleFlags
 }
 
 func runCertify(f *certifyFlags, args []string, out streams) error {
@@ -149,15 +154,20 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if f.asJSON {
 		progress = out.stderr
 	}
+	cfg := matrix.Config{
+		Host: f.host, Mutant: f.mutant, Variant: f.variant, CoreFault: f.coreFault, Only: ids, Area: f.area, Skip: skip, HostEnv: *f.env,
+		Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
+	}
+	p, err := f.scale.plan(cfg)
+	if err != nil {
+		return err
+	}
 	j, err := startJob(*f.timeout, true, out.stderr)
 	if err != nil {
 		return err
 	}
 	defer j.close()
-	doc, err := matrix.Run(j.ctx, matrix.Config{
-		Host: f.host, Mutant: f.mutant, Variant: f.variant, CoreFault: f.coreFault, Only: ids, Area: f.area, Skip: skip, HostEnv: *f.env,
-		Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
-	})
+	doc, err := certifyItems(j.ctx, f, cfg, p, progress)
 	if err != nil {
 		return err
 	}
@@ -201,6 +211,31 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		printWritten(out.stdout, f.reports, f.cert.path)
 	}
 	return result
+}
+
+// certifyItems runs the items cfg selects, as p splits them: in this
+// process, all of them or one shard's, or in child processes merged into
+// one document. A document of a part lists the planned items a serial run
+// lists, so that merged parts equal a serial run.
+func certifyItems(ctx context.Context, f *certifyFlags, cfg matrix.Config, p *plan, progress io.Writer) (*reports.Document, error) {
+	var doc *reports.Document
+	var err error
+	switch {
+	case p == nil:
+		return matrix.Run(ctx, cfg)
+	case len(p.parts) > 1:
+		doc, err = runParallel(ctx, f, p, progress)
+	default:
+		part := cfg
+		part.Only, part.Skip = withSkips(p.only, p.skip), p.skip
+		doc, err = matrix.Run(ctx, part)
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc.Planned = matrix.Planned(cfg)
+	doc.Tally()
+	return doc, nil
 }
 
 // certifyResult is the error certify ends with: nil when the run passed.
