@@ -17,13 +17,23 @@ import (
 // gateHelp is the part of `conform help certify` about gating a release on
 // the run: expectations, --skip and --strict.
 const gateHelp = `Gating: conform exits 0 only when no item failed, or when every failed item
-is allowed by an entry of --expect FILE, an expectations file (JSON, schema
+is allowed by an entry of --expect FILE, an expectations file (JSON, or YAML
+when its name ends in .yaml or .yml; schema
 matrix/expect/schema/expectations.schema.json, checked when read):
 
   {"expectations": [
     {"item": "13", "reason": "no sandbox on this runner", "owner": "@ana",
      "expires": "2027-03-31", "message": "optional substring of the failure"}
   ]}
+
+or in YAML (every scalar is read as a string, so item: 13 and
+expires: 2027-03-31 need no quotes):
+
+  expectations:
+    - item: 13
+      reason: no sandbox on this runner
+      owner: "@ana"
+      expires: 2027-03-31
 
 Each entry names an item by its reference (13, R3), why it fails, who
 answers for it and the last day (YYYY-MM-DD, UTC) it may; "message" pins it
@@ -54,7 +64,7 @@ type gateFlags struct {
 
 func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	g := &gateFlags{today: time.Now}
-	fs.StringVar(&g.expect, "expect", "", "allow the failures listed in the expectations `FILE` (JSON; see below)")
+	fs.StringVar(&g.expect, "expect", "", "allow the failures listed in the expectations `FILE` (JSON or YAML; see below)")
 	fs.StringVar(&g.skip, "skip", "", "comma-separated item IDs not to run, reported as skipped by request")
 	fs.BoolVar(&g.strict, "strict", false, "certification mode: refuse --expect and --skip")
 	return g
