@@ -28,11 +28,12 @@ import (
 const scaleHelp = `Scaling out: --shard i/n runs part i of n of the selected items (after
 --only, --area and --skip), so that n jobs certify the matrix together and
 conform report merge joins their result documents into the one a serial run
-writes. The partition is deterministic: without --durations the items are
-dealt round-robin in ID order (part 1 gets the 1st, (n+1)th, ... item);
-with --durations FILE, a result document of an earlier run, they are
-balanced by the durations it recorded, longest first, each to the part with
-the least total (an item it lacks counts as its mean). Items --skip names
+writes. The partition is deterministic: the items are balanced by their
+costs, longest first, each to the part with the least total so far (ties to
+the lower part). The costs are the durations --durations FILE, a result
+document of an earlier run, recorded, or without it the table built into
+conform (a serial run of the reference host, matrix/shard/costs.json); an
+item without a recorded cost counts as their mean. Items --skip names
 are listed by part 1. A part that holds no item is an invocation error
 (exit 2). --parallel N runs the items (of the shard, with --shard) in N
 child conform processes on this machine, each with its own temporary
@@ -52,7 +53,7 @@ func addScaleFlags(fs *flag.FlagSet) *scaleFlags {
 	s := &scaleFlags{}
 	fs.StringVar(&s.shard, "shard", "", "run part `i/n` of the selected items (see below)")
 	fs.IntVar(&s.parallel, "parallel", 1, "run the items in `N` child conform processes and merge their results")
-	fs.StringVar(&s.durations, "durations", "", "balance --shard and --parallel by the item durations of the result document `FILE`")
+	fs.StringVar(&s.durations, "durations", "", "balance --shard and --parallel by the item durations of the result document `FILE` instead of the built-in table")
 	return s
 }
 
@@ -77,7 +78,10 @@ func (s *scaleFlags) plan(cfg matrix.Config) (*plan, error) {
 		}
 		return nil, nil
 	}
-	var costs shard.Costs
+	costs, err := shard.Recorded()
+	if err != nil {
+		return nil, err
+	}
 	if s.durations != "" {
 		docs, err := reports.ReadFile(s.durations, reports.DefaultMaxDocumentSize)
 		if err != nil {

@@ -3,10 +3,11 @@
 // one result document.
 //
 // [Partition] is deterministic: the same items, number of parts and costs
-// give the same parts, on every machine. Without costs it deals the items
-// round-robin in ID order; with the durations a previous result document
-// recorded ([Costs]) it balances the parts by them, longest item first,
-// each to the part with the least total so far.
+// give the same parts, on every machine. It balances the parts by the
+// items' costs, longest item first, each to the part with the least total
+// so far: the durations a previous result document recorded ([CostsOf]),
+// or the table embedded here ([Recorded]). Without costs it deals the items
+// round-robin in ID order.
 package shard
 
 import (

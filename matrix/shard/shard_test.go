@@ -86,3 +86,20 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// The embedded table parses, and names only items of the matrix with a
+// positive cost.
+func TestRecorded(t *testing.T) {
+	c, err := Recorded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c) == 0 {
+		t.Fatal("the embedded cost table is empty")
+	}
+	for id, ms := range c {
+		if id <= 0 || ms < 0 {
+			t.Errorf("item %d costs %d ms", id, ms)
+		}
+	}
+}
