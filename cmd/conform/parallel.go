@@ -30,10 +30,10 @@ const scaleHelp = `Scaling out: --shard i/n runs part i of n of the selected ite
 conform report merge joins their result documents into the one a serial run
 writes. The partition is deterministic: the items are balanced by their
 costs, longest first, each to the part with the least total so far (ties to
-the lower part). The costs are the durations --durations FILE, a result
-document of an earlier run, recorded, or without it the table built into
-conform (a serial run of the reference host, matrix/shard/costs.json); an
-item without a recorded cost counts as their mean. Items --skip names
+the lower part). The costs are the item durations that --durations FILE (a
+result document of an earlier run) recorded, or without it the table built
+into conform (a serial run of the reference host, matrix/shard/costs.json);
+an item without a recorded cost counts as the mean of the others. Items --skip names
 are listed by part 1. A part that holds no item is an invocation error
 (exit 2). --parallel N runs the items (of the shard, with --shard) in N
 child conform processes on this machine, each with its own temporary
