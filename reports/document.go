@@ -177,8 +177,12 @@ type ExpectedFailure struct {
 	Expires string `json:"expires"` // the last day allowed, YYYY-MM-DD
 	// Message is the substring of the failure the entry is pinned to.
 	Message string `json:"message,omitempty"`
-	// Source is the entry's file and line, "expect.json:7".
+	// Source is the entry's file and line, "expect.json:7"; with entries
+	// that name checks, each of their lines, comma-separated.
 	Source string `json:"source"`
+	// Checks are the checks the entries name, when they name checks
+	// rather than the whole item.
+	Checks []string `json:"checks,omitempty"`
 }
 
 // A NotApplicableScenario is one scenario (or spec) of an item that did not

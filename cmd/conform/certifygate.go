@@ -37,7 +37,11 @@ expires: 2027-03-31 need no quotes):
 
 Each entry names an item by its reference (13, R3), why it fails, who
 answers for it and the last day (YYYY-MM-DD, UTC) it may; "message" pins it
-to failures whose reason contains that text. An allowed failure is shown as
+to failures whose reason contains that text. "check" narrows it to one check
+of the item (a scenario file name without .json, or a spec's text, as
+conform matrix --json lists them; a failed item lists the checks it failed
+on as failedChecks): the item's failure is expected when entries name every
+check it failed on, and an entry whose check did not fail is stale. An allowed failure is shown as
 expected in the terminal and in every report ("expected" on the item of
 the result document). An entry fails the run (exit 1), with the file and
 line of the entry to delete, when its item is not a runnable item of the
@@ -111,7 +115,14 @@ func (g *gateFlags) apply(f *expect.File, doc *reports.Document) []expect.Proble
 	for _, it := range matrix.Items() {
 		runnable[it.ID] = it.Runnable
 	}
-	return f.Apply(doc, func(id int) bool { return runnable[id] }, g.today().UTC())
+	checks := func(id int) []string {
+		var names []string
+		for _, c := range matrix.Checks(id) {
+			names = append(names, c.Name)
+		}
+		return names
+	}
+	return f.Apply(doc, func(id int) bool { return runnable[id] }, checks, g.today().UTC())
 }
 
 // printProblems lists the expectations entries that fail the run.

@@ -36,6 +36,11 @@ type Entry struct {
 	// Message, when set, is a substring the item's failure reason must
 	// contain: another failure of the item is not expected.
 	Message string `json:"message,omitempty"`
+	// Check, when set, names one check of the item (a scenario file
+	// without .json, or a spec's text: conform matrix --json lists them):
+	// the entry allows that check to fail, and the item's failure is
+	// expected when entries name every check it failed on.
+	Check string `json:"check,omitempty"`
 	// Line is the line of the file where the entry starts.
 	Line int `json:"-"`
 }
