@@ -93,7 +93,14 @@ func (s *scaleFlags) plan(cfg matrix.Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{only: ids, skip: cfg.Skip}
+	p := &plan{only: ids}
+	// The items --skip names that a serial run lists as skipped: runnable
+	// ones (a part's --only may name no planned item).
+	for _, it := range matrix.Items() {
+		if it.Runnable && slices.Contains(cfg.Skip, it.ID) {
+			p.skip = append(p.skip, it.ID)
+		}
+	}
 	if s.shard != "" {
 		spec, err := shard.Parse(s.shard)
 		if err != nil {
