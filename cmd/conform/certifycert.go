@@ -19,8 +19,9 @@ each certified item's definition (its metadata and scenario files), the
 expectations file's digest (or "strict" without --expect), and the OS and
 architecture. It is canonical JSON (RFC 8785) that follows
 reports/certificate/schema/certificate.schema.json, and carries a digest of
-its own content. --certificate refuses --skip: items skipped by request are
-never certified. conform verify FILE checks every binding.`
+its own content; it is not signed, so it shows that nothing it binds
+changed, not who wrote it. --certificate refuses --skip: items skipped by
+request are never certified. conform verify FILE checks every binding.`
 
 // certFlag is certify's --certificate.
 type certFlag struct{ path string }
