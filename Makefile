@@ -2,8 +2,10 @@
 # tests run with a private TMPDIR and fail when they leave a file there or a
 # process running (.ci/leftovers.sh); then every fuzz target runs for 5 s
 # (.ci/fuzz.sh). actionlint (pinned, built through the Go module proxy and
-# cached after the first run) checks the GitHub workflows; it runs
-# shellcheck on their run: scripts when shellcheck is installed.
+# cached after the first run) checks the GitHub workflows, and through the
+# workflow that uses it the inputs of the project's action (ci/action.yml;
+# actionlint does not lint an action's own steps); it runs shellcheck on
+# the workflows' run: scripts when shellcheck is installed.
 .PHONY: test certify build fmt mutation actionlint bench
 
 ACTIONLINT_VERSION = v1.7.12
