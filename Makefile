@@ -4,7 +4,7 @@
 # (.ci/fuzz.sh). actionlint (pinned, built through the Go module proxy and
 # cached after the first run) checks the GitHub workflows; it runs
 # shellcheck on their run: scripts when shellcheck is installed.
-.PHONY: test certify build fmt mutation actionlint
+.PHONY: test certify build fmt mutation actionlint node
 
 ACTIONLINT_VERSION = v1.7.12
 
@@ -22,6 +22,11 @@ certify:
 
 build:
 	go build -o bin/conform ./cmd/conform
+
+# The Node.js host's pinned npm dependencies (hosts/node/package-lock.json);
+# hosts/node's Go test runs its unit tests and certifies it once they are in.
+node:
+	npm ci --prefix hosts/node
 
 fmt:
 	gofmt -w .

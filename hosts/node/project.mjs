@@ -109,7 +109,15 @@ function readPackage(real, pkgRel, warnings) {
   }
   try {
     const pkg = JSON.parse(text);
-    if (pkg === null || typeof pkg !== 'object' || Array.isArray(pkg)) throw new Error('not an object');
+    if (pkg === null || typeof pkg !== 'object' || Array.isArray(pkg)) throw new Error('not a JSON object');
+    if (pkg.scripts !== undefined) {
+      if (pkg.scripts === null || typeof pkg.scripts !== 'object' || Array.isArray(pkg.scripts)) {
+        if (warnings) warnings.push(`Malformed manifest ${pkgRel}: "scripts" is not an object; no commands were read from it.`);
+        return { ...pkg, scripts: {} };
+      }
+      const bad = Object.keys(pkg.scripts).filter((k) => typeof pkg.scripts[k] !== 'string');
+      if (bad.length && warnings) warnings.push(`Malformed manifest ${pkgRel}: scripts ${bad.map((k) => JSON.stringify(k)).join(', ')} are not strings and were left out.`);
+    }
     return pkg;
   } catch (err) {
     if (warnings) warnings.push(`Malformed manifest ${pkgRel}: ${err.message}`);
@@ -118,7 +126,13 @@ function readPackage(real, pkgRel, warnings) {
 }
 
 function packageManager(real) {
-  const has = (f) => fs.existsSync(path.join(real, f));
+  const has = (f) => {
+    try {
+      return fs.statSync(path.join(real, f)).isFile();
+    } catch {
+      return false;
+    }
+  };
   if (has('pnpm-lock.yaml')) return 'pnpm';
   if (has('yarn.lock')) return 'yarn';
   if (has('bun.lockb') || has('bun.lock')) return 'bun';

@@ -30,6 +30,16 @@ export function fileHash(abs, st) {
   return hash;
 }
 
+/** symlinkHash is the bare hex hash of a symlink: SHA-256 of "symlink\0" + its target text. */
+export function symlinkHash(target) {
+  return sha256(`symlink\0${target}`);
+}
+
+/** otherHash is the host's fingerprint of a special file (FIFO, socket, device): its type, mode and device. */
+export function otherHash(st) {
+  return sha256(`other\0${st.mode}\0${st.rdev}`);
+}
+
 /** entryOf describes one entry: kind, content hash (files, symlink targets), mode, and whether it is derived. */
 export function entryOf(abs, rel, st) {
   const kind = kindOf(st);
@@ -41,8 +51,8 @@ export function entryOf(abs, rel, st) {
     return e;
   }
   if (kind === 'file') e.hash = fileHash(abs, st);
-  else if (kind === 'symlink') e.hash = sha256(fs.readlinkSync(abs));
-  else if (kind === 'other') e.hash = sha256(`other:${st.mode}:${st.rdev}`);
+  else if (kind === 'symlink') e.hash = symlinkHash(fs.readlinkSync(abs));
+  else if (kind === 'other') e.hash = otherHash(st);
   return e;
 }
 
@@ -89,7 +99,7 @@ export function version(snap) {
   return `sha256:${h.digest('hex')}`;
 }
 
-const hashOut = (e) => (e && (e.kind === 'file' || e.kind === 'symlink') && e.hash ? `sha256:${e.hash}` : null);
+const hashOut = (e) => (e && e.kind !== 'directory' && e.hash ? `sha256:${e.hash}` : null);
 
 /** diff compares two snapshots: typed writes of durable paths and the derived paths that changed. */
 export function diff(before, after) {

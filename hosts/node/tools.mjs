@@ -47,7 +47,12 @@ function failure(tool, canonicalToolId, callId, code, message, effects) {
 }
 
 function describeErrors(errors) {
-  return errors.map((e) => `${e.instancePath || '/'}: ${e.message}`).join('; ');
+  return errors.map((e) => {
+    const at = e.instancePath || '/';
+    if (e.keyword === 'additionalProperties') return `${at}: unknown property '${e.params.additionalProperty}'`;
+    if (e.keyword === 'required') return `${at}: missing required property '${e.params.missingProperty}'`;
+    return `${at}: ${e.message}`;
+  }).join('; ');
 }
 
 /**

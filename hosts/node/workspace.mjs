@@ -250,7 +250,8 @@ export class Workspace {
       const after = snapshot.take(this.root);
       const d = snapshot.diff(before, after);
       const want = typeof expectHash === 'function' ? expectHash() : expectHash;
-      const shown = d.writes.some((w) => w.path === rel && w.afterHash === `sha256:${want}`) || d.derived.includes(rel);
+      // a write under a derived tree is bound by metadata only: its bytes cannot be attested
+      const shown = d.writes.some((w) => w.path === rel && w.afterHash === `sha256:${want}`);
       if (!shown) throw new Error(`the after-snapshot does not show the write of '${rel}'`);
       return { writes: d.writes, derived: d.derived, stateVersion: snapshot.version(after) };
     } catch (err) {
@@ -531,8 +532,9 @@ export class Workspace {
       return `${rel}\0file\0${hash}\0${st.mode & 0o7777}`;
     }
     if (kind === 'symlink') {
-      const hash = sha256(fs.readlinkSync(abs));
-      if (want !== null && want !== hash) throw new PortError('PRECONDITION_FAILED', `Active file content hash changed: '${rel}' (symlink target).`);
+      const target = fs.readlinkSync(abs);
+      const hash = snapshot.symlinkHash(target);
+      if (want !== null && want !== hash && want !== sha256(target)) throw new PortError('PRECONDITION_FAILED', `Active file content hash changed: '${rel}' (symlink target).`);
       return `${rel}\0symlink\0${hash}`;
     }
     if (kind === 'directory') {
@@ -546,7 +548,7 @@ export class Workspace {
       }
       return bound;
     }
-    const hash = sha256(`other:${st.mode}:${st.rdev}`);
+    const hash = snapshot.otherHash(st);
     if (want !== null && want !== hash) throw new PortError('PRECONDITION_FAILED', `Active file content hash changed: '${rel}' (special file).`);
     return `${rel}\0other\0${hash}`;
   }
