@@ -17,6 +17,7 @@ const SAFE_CONFIG = [
   '-c', 'color.ui=false',
   '--no-pager',
   '--no-optional-locks',
+  '--literal-pathspecs', // a path is a name, never a glob or magic pathspec
 ];
 
 function git(root, args, signal) {
@@ -25,7 +26,7 @@ function git(root, args, signal) {
       cwd: root,
       shell: false,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_EXTERNAL_DIFF: '', LC_ALL: 'C' },
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_LITERAL_PATHSPECS: '1', LC_ALL: 'C' },
       signal,
     });
     const out = [];

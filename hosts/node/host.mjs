@@ -9,7 +9,8 @@ import * as command from './command.mjs';
 import { PortError } from './fsutil.mjs';
 import { Connection, ErrorCodes, RpcError } from './protocol.mjs';
 import { Store } from './store.mjs';
-import { BACKED, execute } from './tools.mjs';
+import { Research } from './research.mjs';
+import { backed, execute } from './tools.mjs';
 import { Validators } from './validate.mjs';
 import { Workspace } from './workspace.mjs';
 
@@ -48,8 +49,10 @@ function initialize(p) {
     throw new RpcError(ErrorCodes.invalidParams, 'storeDir overlaps the workspace: give a directory outside it.');
   }
   const containment = command.containmentStatus(p.containment, p.forbidContainmentBackends === true);
+  const research = new Research({ allowLoopback: p.research?.allowLoopback ?? [], env: process.env });
+  const backedIds = backed(research);
   const tools = new ToolSet(p.catalog, {
-    backed: new Set(BACKED), mode: p.mode, toolProfile: p.toolProfile, effectProfile: p.effectProfile,
+    backed: new Set(backedIds), mode: p.mode, toolProfile: p.toolProfile, effectProfile: p.effectProfile,
   });
   session = {
     ws: new Workspace(root),
@@ -60,14 +63,15 @@ function initialize(p) {
     approvalTimeoutMs: p.approvalTimeoutMs ?? 30000,
     containmentMode: p.containment,
     containment,
+    research,
     conn,
     log,
   };
-  const backed = BACKED.filter((id) => p.catalog.tools.some((t) => t.id === id));
+  const backedTools = backedIds.filter((id) => p.catalog.tools.some((t) => t.id === id));
   return {
     protocolVersion: '1',
     host: HOST,
-    tools: backed,
+    tools: backedTools,
     commandEnvironment: command.commandEnvironment(),
     containment,
     capabilities: { store: true, trace: true, spill: true, fingerprint: true },

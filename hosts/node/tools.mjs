@@ -12,21 +12,26 @@ import { ErrorCodes, RpcError } from './protocol.mjs';
 import * as snapshot from './snapshot.mjs';
 import { ToolError } from './workspace.mjs';
 
-/** The canonical IDs this host backs with real adapters. */
-export const BACKED = [
-  'catalog.search', 'command.run', 'git.exec', 'project.detect', 'project.validate', 'task.checkpoint',
-  'workspace.edit', 'workspace.glob', 'workspace.grep', 'workspace.list', 'workspace.read', 'workspace.write',
-];
+/** The canonical IDs this host backs with real adapters; research.search only with a configured provider. */
+export function backed(research) {
+  const ids = [
+    'catalog.search', 'command.run', 'git.exec', 'project.detect', 'project.validate', 'research.fetch', 'task.checkpoint',
+    'workspace.edit', 'workspace.glob', 'workspace.grep', 'workspace.list', 'workspace.read', 'workspace.write',
+  ];
+  if (research.canSearch) ids.push('research.search');
+  return ids.sort();
+}
 
 const TRUST = {
   'workspace.write': 'trusted', 'workspace.edit': 'trusted', 'task.checkpoint': 'trusted', 'catalog.search': 'trusted',
-  'command.run': 'external', 'project.validate': 'external',
+  'command.run': 'external', 'project.validate': 'external', 'research.fetch': 'external', 'research.search': 'external',
 };
 
 // effects member -> the capability that allows it
 const CAPABILITY = {
   approval: 'approval', approvalRequestId: 'approval', inspectedPaths: 'inspect', writes: 'write',
   stateVersion: 'state_version', validations: 'validate', diffReview: 'diff_review', plan: 'plan', nextAction: 'plan',
+  researchSources: 'research',
 };
 
 function failure(tool, canonicalToolId, callId, code, message, effects) {
@@ -111,6 +116,7 @@ export async function execute(session, params, signal) {
   if (r.inspected) effects.inspectedPaths = r.inspected;
   if (r.diffReview) effects.diffReview = r.diffReview;
   if (r.validations) effects.validations = r.validations;
+  if (r.researchSources && r.researchSources.length) effects.researchSources = r.researchSources;
   if (r.effects) Object.assign(effects, r.effects);
   for (const k of Object.keys(effects)) if (effects[k] === undefined || !caps.has(CAPABILITY[k])) delete effects[k];
   const env = {
@@ -174,6 +180,10 @@ async function run(session, tool, args, params, signal, deadline) {
       const { output, changed } = session.tools.search(args);
       return { output, summary: `Activated ${output.activated.length} matching tool(s).`, effects: changed ? { stateVersion: output.activeHash } : {} };
     }
+    case 'research.fetch':
+      return session.research.fetch(args, { signal, deadline });
+    case 'research.search':
+      return session.research.search(args, { signal, deadline });
     case 'task.checkpoint':
       return checkpoint.run(store, args, params.context);
     case 'git.exec':
