@@ -4,10 +4,12 @@
 // bounded independently with the complete streams in spill files, the whole
 // group killed on timeout, cancellation and exit (tools/command.run.md;
 // PROTOCOL.md "Processes", "Timeouts and cancellation"). Containment is
-// reported as it is: this host runs no containment backend.
-import { spawn } from 'node:child_process';
+// reported as it is: bubblewrap (/usr/bin/bwrap) when a probe shows that it
+// confines writes to the workspace and cuts the network, else none.
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ToolError } from './workspace.mjs';
 
@@ -34,22 +36,79 @@ export function commandEnvironment() {
   };
 }
 
-/** containmentStatus is the honest containment report: no backend is used, so nothing is verified. */
-export function containmentStatus(mode, forbidden) {
+const BWRAP = '/usr/bin/bwrap';
+
+function none(mode, state, reason) {
   return {
     active: false,
-    backend: 'none',
-    executable: null,
+    backend: state === 'unavailable' ? 'none' : 'linux_bubblewrap',
+    executable: state === 'unavailable' ? null : BWRAP,
     filesystemReads: 'host_visible',
     filesystemWrites: 'uncontained',
     mode,
     network: 'uncontained',
-    reason: forbidden
-      ? 'Containment backends are forbidden in this session.'
-      : 'This host runs commands without a containment backend.',
-    state: 'unavailable',
+    reason,
+    state,
     verified: false,
   };
+}
+
+/** writableDirs are the directories a contained command may write: the workspace, the session's HOME and TMPDIR. */
+function writableDirs(root) {
+  const dirs = [root];
+  for (const v of [process.env.HOME, process.env.TMPDIR]) {
+    if (v && path.isAbsolute(v) && fs.existsSync(v)) dirs.push(fs.realpathSync(v));
+  }
+  return [...new Set(dirs)];
+}
+
+/** bwrapArgs is the bubblewrap command line around argv: read-only root, writable dirs, no network, own PID namespace. */
+function bwrapArgs(writable, cwd, argv) {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  for (const d of writable) args.push('--bind', d, d);
+  args.push('--unshare-net', '--die-with-parent', '--chdir', cwd, '--', ...argv);
+  return args;
+}
+
+/**
+ * containmentStatus probes bubblewrap (unless backends are forbidden) and
+ * reports what commands will run under: verified only when the probe showed
+ * that a write inside the allowed directory works, a write outside fails,
+ * and no network interface but loopback is up.
+ */
+export function containmentStatus(mode, forbidden, root) {
+  if (forbidden) return none(mode, 'unavailable', 'Containment backends are forbidden in this session.');
+  if (process.platform !== 'linux') return none(mode, 'unavailable', 'No containment backend is supported on this OS.');
+  try {
+    fs.accessSync(BWRAP, fs.constants.X_OK);
+  } catch {
+    return none(mode, 'unavailable', 'bubblewrap is not installed.');
+  }
+  const inside = fs.mkdtempSync(path.join(os.tmpdir(), 'node-host-probe-in-'));
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'node-host-probe-out-'));
+  try {
+    const script = `echo ok > '${inside}/w' && ! (echo x > '${outside}/w') 2>/dev/null && ! (echo x > /probe-root) 2>/dev/null && ! grep -qv -e '^ *lo:' -e '|' -e 'face' /proc/net/dev`;
+    const r = spawnSync(BWRAP, bwrapArgs([inside], inside, ['/bin/sh', '-c', script]), { timeout: 5000, stdio: 'ignore', env: process.env });
+    const ok = r.status === 0 && fs.existsSync(path.join(inside, 'w')) && !fs.existsSync(path.join(outside, 'w'));
+    if (!ok) return none(mode, 'probe_failed', `The bubblewrap probe failed (status ${r.status ?? r.signal ?? r.error?.code}).`);
+  } finally {
+    fs.rmSync(inside, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  }
+  const status = {
+    active: true,
+    backend: 'linux_bubblewrap',
+    executable: BWRAP,
+    filesystemReads: 'host_visible',
+    filesystemWrites: 'workspace_and_session_home',
+    mode,
+    network: 'isolated',
+    reason: null,
+    state: 'active',
+    verified: true,
+  };
+  Object.defineProperty(status, 'writable', { value: writableDirs(root), enumerable: false });
+  return status;
 }
 
 /** unavailableMessage is the exact refusal of a command when containment is required. */
@@ -126,11 +185,13 @@ export function killAll() {
  * {exitCode, stdout, stderr, timedOut, cancelled, truncated, spillFiles}.
  * timeoutMs bounds it; signal cancels it. Neither is an error.
  */
-export function run({ command, cwd, env, timeoutMs, signal, spillDir }) {
+export function run({ command, cwd, env, timeoutMs, signal, spillDir, containment }) {
   return new Promise((resolve, reject) => {
     let child;
+    const argv = ['/bin/sh', '-c', command];
+    const contained = containment && containment.verified;
     try {
-      child = spawn('/bin/sh', ['-c', command], {
+      child = spawn(contained ? BWRAP : argv[0], contained ? bwrapArgs(containment.writable, cwd, argv) : argv.slice(1), {
         cwd,
         env: { ...process.env, ...env },
         detached: true, // a process group of its own

@@ -48,7 +48,7 @@ function initialize(p) {
   if (overlaps(root, storeDir) || overlaps(storeDir, root)) {
     throw new RpcError(ErrorCodes.invalidParams, 'storeDir overlaps the workspace: give a directory outside it.');
   }
-  const containment = command.containmentStatus(p.containment, p.forbidContainmentBackends === true);
+  const containment = command.containmentStatus(p.containment, p.forbidContainmentBackends === true, root);
   const research = new Research({ allowLoopback: p.research?.allowLoopback ?? [], env: process.env });
   const backedIds = backed(research);
   const tools = new ToolSet(p.catalog, {

@@ -169,7 +169,7 @@ export async function validate({ real, rel, checks, timeoutMs, deadline, signal,
       continue;
     }
     const limit = Math.min(timeoutMs ?? 120000, Math.max(0, deadline - Date.now()));
-    const r = await run({ command, cwd: real, env: {}, timeoutMs: limit, signal, spillDir });
+    const r = await run({ command, cwd: real, env: {}, timeoutMs: limit, signal, spillDir, containment: containment.status });
     const text = `${r.stdout}\n${r.stderr}`.trim();
     const summary = text.length > 2000 ? `…${text.slice(-2000)}` : text || `exit code ${r.exitCode}`;
     let status = r.exitCode === 0 ? 'passed' : 'failed';

@@ -173,6 +173,9 @@ export class Research {
 
   /** fetch runs research.fetch. */
   async fetch(args, { signal, deadline }) {
+    if (this.redact(args.url) !== args.url) {
+      throw new ToolError('INVALID_INPUT', 'The URL carries a credential of the host\'s configuration; credentials go in request headers only, so it is not fetched.');
+    }
     let url = this.#checkUrl(args.url);
     const maxBytes = args.maxBytes ?? DEFAULT_MAX_BYTES;
     const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now() - 250));

@@ -228,6 +228,7 @@ async function run(session, tool, args, params, signal, deadline) {
         timeoutMs: Math.min(args.timeoutMs ?? 120000, Math.max(0, deadline - Date.now())),
         signal,
         spillDir: store.spillDir,
+        containment: session.containment,
       }));
       const output = {
         command: args.command,
