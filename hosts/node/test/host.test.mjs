@@ -63,7 +63,7 @@ test('requests before initialize are refused; initialize declares the host', asy
   const r = (await init(s)).result;
   assert.equal(r.protocolVersion, '1');
   assert.equal(r.commandEnvironment.command.executable, '/bin/sh');
-  assert.equal(r.containment.verified, false);
+  assert.equal(r.containment.verified, r.containment.state === 'active');
   assert.equal((await init(s)).error.code, -32600);
   const list = (await s.call('tools/list', {})).result;
   assert.equal(list.canonicalToolIds.write_file, 'workspace.write');
@@ -90,7 +90,9 @@ test('run_command asks for approval, bounds output and reports the exit code', a
 
 test('unknown tools and invalid arguments are structured failures', async (t) => {
   const s = session(t, () => ({ approved: false, scope: 'once' }));
-  await init(s);
+  const r = (await init(s, { forbidContainmentBackends: true })).result;
+  assert.equal(r.containment.verified, false);
+  assert.equal(r.containment.backend, 'none');
   const unknown = (await exec(s, 'nope', {})).result;
   assert.equal(unknown.error.code, 'UNKNOWN_TOOL');
   assert.equal(unknown.canonicalToolId, 'nope');
