@@ -40,12 +40,8 @@ export async function decide({ tool, params, session, signal, deadline, conn }) 
     suggestedScope: 'once',
     timeoutMs,
     context: { runId: params.context.runId, taskId: params.context.taskId, toolCallId: params.callId, mode: params.context.mode },
-  }, timeoutMs);
-  const cancelled = new Promise((resolve) => {
-    if (signal.aborted) resolve({ cancelled: true });
-    signal.addEventListener('abort', () => resolve({ cancelled: true }), { once: true });
-  });
-  const answer = await Promise.race([ask, cancelled]);
+  }, timeoutMs, signal);
+  const answer = await ask;
   if (answer.cancelled) return { deny: 'DENY_CANCELED', message: 'The call was cancelled while waiting for approval.', requestId };
   if (answer.timeout) return { deny: 'DENY_APPROVAL_TIMEOUT', message: `No approval decision within ${timeoutMs} ms.`, requestId };
   if (answer.error) {

@@ -79,23 +79,34 @@ export class Connection {
     this.output.write(`${JSON.stringify(msg)}\n`);
   }
 
-  /** Sends a request of the host and resolves with {result} or {error}; timeoutMs bounds the wait ({timeout: true}). */
-  request(method, params, timeoutMs) {
+  /**
+   * Sends a request of the host and resolves with {result} or {error}.
+   * timeoutMs bounds the wait ({timeout: true}) and signal cancels it
+   * ({cancelled: true}); either way the host sends $/cancelRequest for it.
+   */
+  request(method, params, timeoutMs, signal) {
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const giveUp = (answer) => {
         if (!this.pending.has(id)) return;
         this.pending.delete(id);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         this.send({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } });
-        resolve({ timeout: true });
-      }, timeoutMs);
+        resolve(answer);
+      };
+      const onAbort = () => giveUp({ cancelled: true });
+      const timer = setTimeout(() => giveUp({ timeout: true }), timeoutMs);
       this.pending.set(id, {
         resolve: (answer) => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
           resolve(answer);
         },
       });
       this.send({ jsonrpc: '2.0', id, method, params });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
