@@ -42,9 +42,24 @@ function overlaps(a, b) {
 
 function initialize(p) {
   if (session) throw new RpcError(ErrorCodes.invalidRequest, 'The host is already initialized.');
-  const root = fs.realpathSync(p.workspaceRoot);
-  fs.mkdirSync(p.storeDir, { recursive: true });
-  const storeDir = fs.realpathSync(p.storeDir);
+  let root;
+  let storeDir;
+  try {
+    root = fs.realpathSync(p.workspaceRoot);
+    if (!fs.statSync(root).isDirectory()) throw new Error('not a directory');
+  } catch (err) {
+    throw new RpcError(ErrorCodes.invalidParams, `workspaceRoot is not a usable directory (${err.code ?? err.message}): give an existing absolute directory.`);
+  }
+  const lexical = path.resolve(p.storeDir);
+  if (overlaps(root, lexical) || overlaps(lexical, root) || overlaps(path.resolve(p.workspaceRoot), lexical)) {
+    throw new RpcError(ErrorCodes.invalidParams, 'storeDir overlaps the workspace: give a directory outside it.');
+  }
+  try {
+    fs.mkdirSync(p.storeDir, { recursive: true });
+    storeDir = fs.realpathSync(p.storeDir);
+  } catch (err) {
+    throw new RpcError(ErrorCodes.invalidParams, `storeDir cannot be created (${err.code ?? err.message}): give a writable absolute directory outside the workspace.`);
+  }
   if (overlaps(root, storeDir) || overlaps(storeDir, root)) {
     throw new RpcError(ErrorCodes.invalidParams, 'storeDir overlaps the workspace: give a directory outside it.');
   }
@@ -90,10 +105,7 @@ async function handle(method, params, { signal }) {
     if (v && !v(params)) throw new RpcError(ErrorCodes.invalidParams, `Invalid params: ${v.errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
     return initialize(params);
   }
-  if (!session) {
-    if (!v && !KNOWN.has(method)) throw new RpcError(ErrorCodes.methodNotFound, `Method not found: ${method}`);
-    throw new RpcError(ErrorCodes.notInitialized, 'The host is not initialized: send initialize first.');
-  }
+  if (!session) throw new RpcError(ErrorCodes.notInitialized, 'The host is not initialized: send initialize first.');
   if (!KNOWN.has(method)) throw new RpcError(ErrorCodes.methodNotFound, `Method not found: ${method}`);
   if (v && !v(params)) throw new RpcError(ErrorCodes.invalidParams, `Invalid params: ${v.errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
   const s = session;

@@ -8,8 +8,14 @@ import path from 'node:path';
 import { isDerived, joinRel } from './paths.mjs';
 import { sha256 } from './fsutil.mjs';
 
-/** Bound on the entries of one snapshot; a larger workspace cannot be attested. */
+/** Bound on the durable entries of one snapshot; a larger workspace cannot be attested. */
 export const MAX_SNAPSHOT_ENTRIES = 200000;
+/**
+ * Entries of derived trees walked one by one; past it a derived directory
+ * is bound by its own metadata only, so that a large node_modules costs a
+ * bounded walk (changes deep inside it may then go unseen by stateVersion).
+ */
+export const MAX_DERIVED_ENTRIES = 50000;
 
 const hashCache = new Map(); // abs path -> {key, hash}
 
@@ -59,6 +65,8 @@ export function entryOf(abs, rel, st) {
 /** take walks the workspace below root (never into .git, never following symlinks). */
 export function take(root) {
   const entries = new Map();
+  let durable = 0;
+  let derived = 0;
   const walk = (absDir, relDir) => {
     let names;
     try {
@@ -81,8 +89,9 @@ export function take(root) {
       }
       const e = entryOf(abs, rel, st);
       entries.set(rel, e);
-      if (entries.size > MAX_SNAPSHOT_ENTRIES) throw new Error(`the workspace has more than ${MAX_SNAPSHOT_ENTRIES} entries`);
-      if (e.kind === 'directory') walk(abs, rel);
+      if (e.derived) derived++;
+      else if (++durable > MAX_SNAPSHOT_ENTRIES) throw new Error(`the workspace has more than ${MAX_SNAPSHOT_ENTRIES} entries outside derived trees`);
+      if (e.kind === 'directory' && (!e.derived || derived <= MAX_DERIVED_ENTRIES)) walk(abs, rel);
     }
   };
   walk(root, '.');
