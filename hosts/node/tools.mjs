@@ -41,7 +41,7 @@ function failure(tool, canonicalToolId, callId, code, message, effects) {
     canonicalToolId,
     content: JSON.stringify({ ok: false, error, toolCallId: callId }),
     summary: message,
-    trust: tool ? TRUST[tool.id] ?? 'workspace' : 'trusted',
+    trust: 'trusted', // the content is the host's own error object, not tool output
     error,
   };
   if (effects) {
