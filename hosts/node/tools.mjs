@@ -3,6 +3,7 @@
 // active tools, validates its arguments, answers a recorded result for a
 // repeated idempotency key, applies the policy, runs the tool, validates the
 // output and answers the envelope.
+import fs from 'node:fs';
 import * as checkpoint from './checkpoint.mjs';
 import * as command from './command.mjs';
 import * as git from './git.mjs';
@@ -218,7 +219,6 @@ async function run(session, tool, args, params, signal, deadline) {
       command.checkCommand(args.command, args.env);
       const cwdRel = args.cwd ?? '.';
       const cwd = ws.resolveRead(cwdRel);
-      const fs = await import('node:fs');
       if (!fs.statSync(cwd).isDirectory()) throw new ToolError('INVALID_INPUT', `cwd is not a directory: '${cwdRel}'.`);
       if (Date.now() >= deadline) throw new ToolError('DEADLINE_EXCEEDED', 'The call deadline passed before the command could start.');
       const { result, d } = await bracket(session, () => command.run({
