@@ -6,11 +6,11 @@
 # workflow that uses it the inputs of the project's action (ci/action.yml;
 # actionlint does not lint an action's own steps); it runs shellcheck on
 # the workflows' run: scripts when shellcheck is installed.
-.PHONY: test certify build fmt mutation actionlint bench
+.PHONY: test certify build fmt mutation actionlint bench node
 
 ACTIONLINT_VERSION = v1.7.12
 
-test: actionlint
+test: actionlint node
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	go vet ./...
 	.ci/leftovers.sh go test ./...
@@ -24,6 +24,15 @@ certify:
 
 build:
 	go build -o bin/conform ./cmd/conform
+
+# The Node.js host's pinned npm dependencies (hosts/node/package-lock.json);
+# hosts/node's Go test runs its unit tests and certifies it once they are in.
+# Without npm the test skips, except under .ci/run (CONFORM_CI), which
+# installs Node.js and npm and fails without them.
+node:
+	@if command -v npm >/dev/null 2>&1; then npm ci --prefix hosts/node --no-audit --no-fund; \
+	elif [ -n "$$CONFORM_CI" ]; then echo "npm is not installed: .ci/run needs it for the Node.js host"; exit 1; \
+	else echo "npm is not installed: the Node.js host's tests skip"; fi
 
 fmt:
 	gofmt -w .
