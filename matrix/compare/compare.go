@@ -17,6 +17,9 @@ type Result struct {
 	Scenarios []Scenario `json:"scenarios"`
 	// Mismatches counts the scenarios whose hashes differ.
 	Mismatches int `json:"mismatches"`
+	// Note says what the comparison could not show (result documents hold
+	// hashes, not transcripts).
+	Note string `json:"note,omitempty"`
 }
 
 // A Scenario is one scenario's comparison.
@@ -38,6 +41,11 @@ type Scenario struct {
 	// majority of equal hashes; NoMajority is set when there is none.
 	Outliers   []string `json:"outliers,omitempty"`
 	NoMajority bool     `json:"noMajority,omitempty"`
+	// Volatile, in a comparison of result documents, lists the workspace
+	// paths the scenario makes machine-specific on purpose (golden.Volatile):
+	// their hashes differ between machines, so the scenario is not counted
+	// as a mismatch.
+	Volatile []string `json:"volatile,omitempty"`
 	// Mismatches are, for every host that differs from the baseline (the
 	// first host of the majority, or the first host), where it first
 	// differs.
@@ -104,33 +112,9 @@ func scenario(hosts []string, file string, ts []*replay.Transcript) Scenario {
 	if len(in) < 2 {
 		return s
 	}
-	// Group the compared hosts by hash, in host order.
-	count := map[string]int{}
-	for _, i := range in {
-		count[s.Hashes[i]]++
-	}
-	if len(count) == 1 {
+	base, ok := s.group(hosts, in)
+	if ok {
 		return s
-	}
-	s.Equal = false
-	base := in[0]
-	majority := ""
-	for _, i := range in {
-		if 2*count[s.Hashes[i]] > len(in) {
-			majority, base = s.Hashes[i], i
-			break
-		}
-	}
-	if len(in) >= 3 {
-		if majority == "" {
-			s.NoMajority = true
-		} else {
-			for _, i := range in {
-				if s.Hashes[i] != majority {
-					s.Outliers = append(s.Outliers, hosts[i])
-				}
-			}
-		}
 	}
 	seen := map[string]bool{}
 	for _, i := range in {
@@ -149,6 +133,40 @@ func scenario(hosts []string, file string, ts []*replay.Transcript) Scenario {
 	}
 	s.Differ = ordered(s.Differ)
 	return s
+}
+
+// group sets Equal, Outliers and NoMajority from the hashes of the hosts
+// in (indexes into hosts), and returns the baseline: the first host of the
+// strict majority, or the first host. ok is true when all are equal.
+func (s *Scenario) group(hosts []string, in []int) (base int, ok bool) {
+	count := map[string]int{}
+	for _, i := range in {
+		count[s.Hashes[i]]++
+	}
+	if len(count) <= 1 {
+		return 0, true
+	}
+	s.Equal = false
+	base = in[0]
+	majority := ""
+	for _, i := range in {
+		if 2*count[s.Hashes[i]] > len(in) {
+			majority, base = s.Hashes[i], i
+			break
+		}
+	}
+	if len(in) >= 3 {
+		if majority == "" {
+			s.NoMajority = true
+		} else {
+			for _, i := range in {
+				if s.Hashes[i] != majority {
+					s.Outliers = append(s.Outliers, hosts[i])
+				}
+			}
+		}
+	}
+	return base, false
 }
 
 // ordered puts aspects in the order of the Aspect constants.

@@ -9,6 +9,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/matrix/compare"
 	"github.com/galaxy-stack/conform/matrix/replay"
+	"github.com/galaxy-stack/conform/reports"
 )
 
 func TestMain(m *testing.M) {
@@ -137,5 +138,30 @@ func TestProfiles(t *testing.T) {
 		[][]*replay.Transcript{{tr("read_file", "write_file")}, {tr("read_file", "write_file")}})
 	if err != nil || !res.Scenarios[0].Equal || res.Profile != nil {
 		t.Fatalf("equal profiles: %+v, %v", res, err)
+	}
+}
+
+// TestDocuments compares the replay hashes of result documents by scenario
+// file; a scenario whose content is machine-specific on purpose is not a
+// mismatch.
+func TestDocuments(t *testing.T) {
+	doc := func(hashes ...string) *reports.Document {
+		d := &reports.Document{}
+		for i, h := range hashes {
+			file := []string{"a.json", "fixtures/matrix/32-invalid-utf8/latin1-file.json", "c.json"}[i]
+			d.Items = append(d.Items, reports.Item{Name: file, File: file, Status: reports.Passed, ReplayHash: h})
+		}
+		return d
+	}
+	res, err := compare.Documents([]string{"x", "y", "z"}, []*reports.Document{doc("h1", "v1", "c1"), doc("h1", "v2", "c2"), doc("h1", "v3", "c1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, v, c := res.Scenarios[0], res.Scenarios[1], res.Scenarios[2]
+	if !a.Equal || v.Equal || len(v.Volatile) == 0 || c.Equal || !slices.Equal(c.Outliers, []string{"y"}) || res.Mismatches != 1 {
+		t.Fatalf("comparison %+v", res)
+	}
+	if res.Note != compare.DocumentsNote {
+		t.Errorf("note %q", res.Note)
 	}
 }

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -190,12 +191,15 @@ func resultEvents(t *replay.Transcript) []int {
 	return out
 }
 
+// marshal writes v as compact JSON without HTML escapes ("->" stays).
 func marshal(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return json.RawMessage("null")
 	}
-	return b
+	return bytes.TrimRight(b.Bytes(), "\n")
 }
 
 // firstField returns go-cmp's path of the first field in which a and b
