@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -51,6 +52,19 @@ var Volatile = map[string][]string{
 	// table after the cancellation.
 	"fixtures/matrix/05-canceled-model-command/canceled-command.json": {"pids.txt"},
 	"fixtures/matrix/05-canceled-model-command/canceled-model.json":   {"pids.txt"},
+}
+
+// VolatileOf returns the Volatile paths of the shipped scenario at file,
+// named from the repository root ("fixtures/matrix/…") or from anywhere in
+// a checkout ("../../fixtures/matrix/…"); nil for any other scenario.
+func VolatileOf(file string) []string {
+	p := path.Clean(filepath.ToSlash(file))
+	for k, v := range Volatile {
+		if p == k || strings.HasSuffix(p, "/"+k) {
+			return v
+		}
+	}
+	return nil
 }
 
 // Unreplayable names the shipped scenarios that have no golden transcript,

@@ -22,7 +22,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] [--repeat K] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -161,6 +161,18 @@ a regular file or a new path in a writable directory; anything else (a FIFO,
 a device node, a symbolic link, a directory) is refused with exit 2 and never
 replaced.
 
+--repeat K runs each fixture K times (two or more), each time in fresh,
+perturbed surroundings: the temporary directory the workspaces are made in
+(another name and depth), TZ, the order of the host's environment
+variables, and the order the fixtures run in (as given, reversed,
+rotated); start times differ as the repetitions run one after another. It
+prints one verdict a fixture: deterministic (the same status and replay
+hash every time), nondeterministic (the same status, another hash: the
+first divergent transcript event and a go-cmp diff of it) or flaky (the
+status, or whether the oracle passed, varies), and exits 1 unless every
+fixture is deterministic and passed every time. It writes no reports or
+transcripts, and takes no --campaign or --keep.
+
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
 2 the invocation is wrong: a malformed fixture (named with the file and the
@@ -183,6 +195,7 @@ stopped it.`,
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
 		f.reports = addReportFlags(fs, "the result document")
+		fs.IntVar(&f.repeat, "repeat", 1, "run each fixture `K` times in perturbed surroundings and say whether it is deterministic")
 		fs.StringVar(&f.transcript, "transcript", "", "write the normalized transcript of each run to `FILE` (one object, or an array for several fixtures)")
 		return f
 	},
@@ -198,6 +211,7 @@ type runFlags struct {
 	maxSize                    int64
 	caps                       *capFlags
 	maxFiles                   int
+	repeat                     int
 	timeout                    *time.Duration
 	env                        *hostEnv
 	reports                    *reportFlags
@@ -246,6 +260,9 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if err := f.reports.check("run", reportPath{"--transcript", f.transcript}); err != nil {
 		return err
 	}
+	if err := f.checkRepeat(); err != nil {
+		return err
+	}
 	f.env.redactSecrets()
 	// With --keep the workspaces outlive the command, so they are
 	// made where the user's TMPDIR says.
@@ -267,6 +284,9 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		Paths: paths, Campaign: f.campaign, Task: f.task,
 		ForbidContainment: f.forbid, AllowUncontained: f.uncontained, Keep: f.keep,
 		Grace: interruptGrace,
+	}
+	if f.repeat > 1 {
+		return runRepeat(j, cfg, f, out)
 	}
 	if !f.asJSON {
 		cfg.Finished = func(rep *lab.Report) { printReport(out.stdout, "", rep) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/matrix/compare"
+	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
 	"github.com/galaxy-stack/conform/reports"
 )
@@ -119,7 +120,8 @@ func TestProfiles(t *testing.T) {
 	tr := func(names ...string) *replay.Transcript {
 		return &replay.Transcript{Version: replay.Version, Fixture: "f", RunID: "r", Events: []replay.Event{
 			{Kind: "model_request", Request: &replay.Request{Outcome: "round", ToolNames: names}},
-		}, Final: replay.Final{Status: "completed"}}
+			{Kind: "checkpoint", Checkpoint: &lab.Audit{Reason: "pause", ActiveToolNames: names}},
+		}, Final: replay.Final{Status: "completed", Checkpoints: []lab.Audit{{Reason: "pause", ActiveToolNames: names}}}}
 	}
 	res, err := compare.Transcripts([]string{"a", "b"}, []string{"f.json"},
 		[][]*replay.Transcript{{tr("read_file", "write_file")}, {tr("read_file", "fetch_url", "write_file")}})

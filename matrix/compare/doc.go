@@ -13,8 +13,9 @@
 //
 // Hosts of different tool profiles (the doubles host offers the optional
 // tools) are compared on the tools every host offers: the names the
-// others do not offer are removed from every model request before the
-// hashes are taken, and [Result.Profile] says so.
+// others do not offer are removed from every model request and from the
+// active tool names of every checkpoint audit before the hashes are taken,
+// and [Result.Profile] says so.
 //
 //	res, err := compare.Run(ctx, compare.Config{Hosts: hosts, Paths: paths})
 //	for _, s := range res.Scenarios { … s.Equal … s.Mismatches … }

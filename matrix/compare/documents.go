@@ -3,6 +3,8 @@ package compare
 import (
 	"fmt"
 
+	"github.com/galaxy-stack/conform/golden"
+
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -60,7 +62,7 @@ func Documents(names []string, docs []*reports.Document) (*Result, error) {
 		if len(in) >= 2 {
 			s.group(names, in)
 		}
-		s.Volatile = volatile(k)
+		s.Volatile = golden.VolatileOf(k)
 		if !s.Equal && s.Volatile == nil {
 			res.Mismatches++
 		}

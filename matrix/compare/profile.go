@@ -17,7 +17,8 @@ type Profile struct {
 	Extra map[string][]string `json:"extraTools"`
 }
 
-// offered returns the tool names offered in any model request of ts.
+// offered returns the tool names offered in any model request of ts (a
+// checkpoint's active tools were offered in a request before it).
 func offered(ts []*replay.Transcript) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range ts {
@@ -72,18 +73,30 @@ func profile(hosts []string, byHost [][]*replay.Transcript) *Profile {
 	return p
 }
 
-// restrict returns a copy of t whose model requests offer only the names
-// in common; t is not changed.
+// restrict returns a copy of t whose model requests and checkpoint audits
+// (their active tool names) hold only the names in common; t is not
+// changed.
 func restrict(t *replay.Transcript, common []string) *replay.Transcript {
+	keep := func(names []string) []string {
+		return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(common, n) })
+	}
 	c := *t
 	c.Events = slices.Clone(t.Events)
 	for i, e := range c.Events {
-		if e.Request == nil {
-			continue
+		if e.Request != nil {
+			r := *e.Request
+			r.ToolNames = keep(r.ToolNames)
+			c.Events[i].Request = &r
 		}
-		r := *e.Request
-		r.ToolNames = slices.DeleteFunc(slices.Clone(r.ToolNames), func(n string) bool { return !slices.Contains(common, n) })
-		c.Events[i].Request = &r
+		if e.Checkpoint != nil {
+			a := *e.Checkpoint
+			a.ActiveToolNames = keep(a.ActiveToolNames)
+			c.Events[i].Checkpoint = &a
+		}
+	}
+	c.Final.Checkpoints = slices.Clone(t.Final.Checkpoints)
+	for i := range c.Final.Checkpoints {
+		c.Final.Checkpoints[i].ActiveToolNames = keep(c.Final.Checkpoints[i].ActiveToolNames)
 	}
 	return &c
 }

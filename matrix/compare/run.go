@@ -98,23 +98,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			if !ok || t == nil {
 				continue
 			}
-			byHost[i][j] = t.Mask(volatile(rep.File)...)
+			byHost[i][j] = t.Mask(golden.VolatileOf(rep.File)...)
 		}
 	}
 	return Transcripts(names, files, byHost)
-}
-
-// volatile returns the paths golden.Volatile masks for the shipped
-// scenario at file, named from the repository root or from anywhere in a
-// checkout ("../../fixtures/matrix/…").
-func volatile(file string) []string {
-	p := path.Clean(filepath.ToSlash(file))
-	for k, v := range golden.Volatile {
-		if p == k || strings.HasSuffix(p, "/"+k) {
-			return v
-		}
-	}
-	return nil
 }
 
 // Shipped lists the shipped scenarios that have a golden transcript: those
