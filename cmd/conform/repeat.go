@@ -22,6 +22,8 @@ func (f *runFlags) checkRepeat() error {
 		return usagef("run: --repeat runs fixtures, not a campaign")
 	case f.keep:
 		return usagef("run: --repeat keeps no workspace; leave out --keep")
+	case f.reproDir != "":
+		return usagef("run: --repeat writes no repros; run the failing fixture once with --repro-dir")
 	case f.transcript != "" || *f.reports.json != "" || *f.reports.junit != "" || *f.reports.md != "" || *f.reports.html != "":
 		return usagef("run: --repeat writes no reports or transcripts; run once with them to get those")
 	}

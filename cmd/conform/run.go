@@ -22,7 +22,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] [--repeat K] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] [--repro-dir DIR] [--repeat K] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -161,6 +161,16 @@ a regular file or a new path in a writable directory; anything else (a FIFO,
 a device node, a symbolic link, a directory) is refused with exit 2 and never
 replaced.
 
+--repro-dir DIR writes, for every fixture that fails, a self-contained txtar
+scenario DIR/NAME.txtar: the scenario itself (a JSON fixture as conform
+import turns it into one), its script comment headed by the failure and the
+command that runs it again, which becomes the failure's repro command in the
+result document. Without the flag the repros go to repro/ beside the file
+--json-report names, when it names one. The archive needs no checkout: conform
+run reads everything from it. It is a file from outside conform, so a repro
+of one of conform's own scenarios (whose commands run without containment)
+names --allow-uncontained-commands in its command.
+
 --repeat K runs each fixture K times (two or more), each time in fresh,
 perturbed surroundings: the temporary directory the workspaces are made in
 (another name and depth), TZ, the order of the host's environment
@@ -195,6 +205,7 @@ stopped it.`,
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
 		f.reports = addReportFlags(fs, "the result document")
+		fs.StringVar(&f.reproDir, "repro-dir", "", "write a self-contained txtar repro of every failing fixture into `DIR` (default: repro/ beside --json-report)")
 		fs.IntVar(&f.repeat, "repeat", 1, "run each fixture `K` times in perturbed surroundings and say whether it is deterministic")
 		fs.StringVar(&f.transcript, "transcript", "", "write the normalized transcript of each run to `FILE` (one object, or an array for several fixtures)")
 		return f
@@ -206,6 +217,7 @@ stopped it.`,
 type runFlags struct {
 	*hostFlags
 	campaign, task, transcript string
+	reproDir                   string
 	keep, asJSON, forbid       bool
 	uncontained                bool
 	maxSize                    int64
@@ -263,6 +275,10 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if err := f.checkRepeat(); err != nil {
 		return err
 	}
+	reproDir, err := f.reproDirectory()
+	if err != nil {
+		return err
+	}
 	f.env.redactSecrets()
 	// With --keep the workspaces outlive the command, so they are
 	// made where the user's TMPDIR says.
@@ -283,7 +299,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		Host: f.host, Mutant: f.mutant, CoreFault: f.coreFault, Argv: argv, HostEnv: *f.env,
 		Paths: paths, Campaign: f.campaign, Task: f.task,
 		ForbidContainment: f.forbid, AllowUncontained: f.uncontained, Keep: f.keep,
-		Grace: interruptGrace,
+		Grace: interruptGrace, ReproDir: reproDir,
 	}
 	if f.repeat > 1 {
 		return runRepeat(j, cfg, f, out)
@@ -298,6 +314,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if f.campaign != "" {
 		return printCampaign(res, f, out.stdout)
 	}
+	printRepros(res, f.asJSON, out)
 	return printFixtures(res, f, out.stdout)
 }
 
