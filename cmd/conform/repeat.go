@@ -16,6 +16,8 @@ func (f *runFlags) checkRepeat() error {
 	switch {
 	case f.repeat < 1:
 		return usagef("run: --repeat must be 1 or more")
+	case f.resumeAll:
+		return f.checkResumeEverywhere()
 	case f.repeat == 1:
 		return nil
 	case f.campaign != "":

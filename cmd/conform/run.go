@@ -22,7 +22,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] [--repro-dir DIR] [--repeat K] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] [--repro-dir DIR] [--repeat K | --resume-everywhere] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -183,6 +183,17 @@ status, or whether the oracle passed, varies), and exits 1 unless every
 fixture is deterministic and passed every time. It writes no reports or
 transcripts, and takes no --campaign or --keep.
 
+--resume-everywhere checks that each fixture (one that declares no controls
+or resume policy of its own) resumes from every step: it runs it once
+uninterrupted, then once per tool result with a pause there and a resume in
+a fresh host process on the same store, and requires the resumed run to end
+with the same status, tool calls and results, write evidence and final
+workspace (its outcome hash: the pause adds a checkpoint and an execution
+that the replay hash covers) and no tool/execute request sent twice for one
+call. A pause during a model round is listed as not resumable, by the
+runtime's rule that a pause aborts the round in flight. Exit 1 when a step
+fails.
+
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
 2 the invocation is wrong: a malformed fixture (named with the file and the
@@ -206,6 +217,7 @@ stopped it.`,
 		f.env = addHostEnvFlag(fs)
 		f.reports = addReportFlags(fs, "the result document")
 		fs.StringVar(&f.reproDir, "repro-dir", "", "write a self-contained txtar repro of every failing fixture into `DIR` (default: repro/ beside --json-report)")
+		fs.BoolVar(&f.resumeAll, "resume-everywhere", false, "pause each fixture after every tool result in turn, resume it in a fresh host process, and check the outcome")
 		fs.IntVar(&f.repeat, "repeat", 1, "run each fixture `K` times in perturbed surroundings and say whether it is deterministic")
 		fs.StringVar(&f.transcript, "transcript", "", "write the normalized transcript of each run to `FILE` (one object, or an array for several fixtures)")
 		return f
@@ -219,6 +231,7 @@ type runFlags struct {
 	campaign, task, transcript string
 	reproDir                   string
 	keep, asJSON, forbid       bool
+	resumeAll                  bool
 	uncontained                bool
 	maxSize                    int64
 	caps                       *capFlags
@@ -303,6 +316,9 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	}
 	if f.repeat > 1 {
 		return runRepeat(j, cfg, f, out)
+	}
+	if f.resumeAll {
+		return runResumeEverywhere(j, cfg, f, out)
 	}
 	if !f.asJSON {
 		cfg.Finished = func(rep *lab.Report) { printReport(out.stdout, "", rep) }
