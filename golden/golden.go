@@ -67,6 +67,18 @@ func VolatileOf(file string) []string {
 	return nil
 }
 
+// UnreplayableOf returns why the shipped scenario at file (named as for
+// VolatileOf) has no golden transcript, or "".
+func UnreplayableOf(file string) string {
+	p := path.Clean(filepath.ToSlash(file))
+	for k, why := range Unreplayable {
+		if p == k || strings.HasSuffix(p, "/"+k) {
+			return why
+		}
+	}
+	return ""
+}
+
 // Unreplayable names the shipped scenarios that have no golden transcript,
 // with the reason: each is a part of an item's Go spec that means nothing
 // run alone on the machine that makes the golden files.

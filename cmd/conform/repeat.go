@@ -79,6 +79,9 @@ func printRepeat(w io.Writer, res *repeat.Result) {
 			}
 		}
 		fmt.Fprintln(w)
+		if s.Unreplayable != "" {
+			fmt.Fprintf(w, "      not counted: it means nothing run alone (%s)\n", safe(s.Unreplayable))
+		}
 		if d := s.Divergence; d != nil {
 			fmt.Fprintf(w, "      repetition %d first differs from repetition 1 at %s:\n", d.Repetition, d.Where)
 			for _, line := range strings.Split(strings.TrimRight(d.Diff, "\n"), "\n") {
@@ -89,6 +92,9 @@ func printRepeat(w io.Writer, res *repeat.Result) {
 	fmt.Fprintf(w, "\n%d fixtures, %d runs each: %d deterministic, %d nondeterministic, %d flaky", len(res.Scenarios), res.Times, res.Deterministic, res.Nondeterministic, res.Flaky)
 	if res.Failed > 0 {
 		fmt.Fprintf(w, "; %d failed their oracle at least once", res.Failed)
+	}
+	if res.Unreplayable > 0 {
+		fmt.Fprintf(w, "; %d not counted (unreplayable alone)", res.Unreplayable)
 	}
 	fmt.Fprintln(w)
 }

@@ -180,7 +180,8 @@ prints one verdict a fixture: deterministic (the same status and replay
 hash every time), nondeterministic (the same status, another hash: the
 first divergent transcript event and a go-cmp diff of it) or flaky (the
 status, or whether the oracle passed, varies), and exits 1 unless every
-fixture is deterministic and passed every time. It writes no reports or
+fixture is deterministic and passed every time. The two shipped scenarios
+that mean nothing run alone (golden/README.md) are listed but not counted. It writes no reports or
 transcripts, and takes no --campaign or --keep.
 
 --resume-everywhere checks that each fixture (one that declares no controls

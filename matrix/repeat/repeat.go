@@ -68,6 +68,9 @@ type Scenario struct {
 	Statuses []string `json:"statuses"`
 	Passed   []bool   `json:"passed"`
 	Hashes   []string `json:"hashes"`
+	// Unreplayable, for a shipped scenario that means nothing run alone
+	// (golden.Unreplayable), says why; its verdict is not counted.
+	Unreplayable string `json:"unreplayable,omitempty"`
 	// Divergence is, for a nondeterministic scenario, where the first
 	// repetition whose hash differs from the first one's diverges from it.
 	Divergence *Divergence `json:"divergence,omitempty"`
@@ -92,6 +95,7 @@ type Result struct {
 	Nondeterministic int `json:"nondeterministic"`
 	Flaky            int `json:"flaky"`
 	Failed           int `json:"failed"`
+	Unreplayable     int `json:"unreplayable"`
 	// Stopped or TimedOut is ctx's cause when it ended the repetitions;
 	// the scenarios are then those every repetition finished.
 	Stopped  error `json:"-"`
@@ -166,6 +170,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			continue
 		}
 		s.Verdict = verdict(s)
+		if s.Unreplayable = golden.UnreplayableOf(f); s.Unreplayable != "" {
+			res.Unreplayable++
+			res.Scenarios = append(res.Scenarios, *s)
+			continue
+		}
 		switch s.Verdict {
 		case Deterministic:
 			res.Deterministic++
