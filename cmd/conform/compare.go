@@ -71,7 +71,7 @@ document).`,
 	Interspersed: true,
 	Flags: func(fs *flag.FlagSet) *compareFlags {
 		f := &compareFlags{}
-		fs.Var(&f.hosts, "host", "a host to compare (repeatable, two or more): a built-in name, with its --mutant or --variant, or a command line")
+		fs.Var(&f.hosts, "host", "a `HOST` to compare (repeatable, two or more): a built-in name, with its --mutant or --variant, or a command line")
 		fs.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON on standard output and nothing else")
 		fs.BoolVar(&f.uncontained, "allow-uncontained-commands", false,
 			"let scenario files from outside conform run commands on this machine without verified containment")
