@@ -79,6 +79,28 @@ func UnreplayableOf(file string) string {
 	return ""
 }
 
+// VolatileOfFixture returns the Volatile paths of the shipped scenario
+// whose fixture is named name, wherever a copy of it runs from (a repro
+// file, say); nil for any other name.
+func VolatileOfFixture(name string) []string {
+	volatileNamesOnce.Do(func() {
+		volatileNames = map[string][]string{}
+		for p, paths := range Volatile {
+			// A path under fixtures/matrix/ loads from the copy built into
+			// conform when it is not on disk.
+			if rs, err := runs.Load(p); err == nil && len(rs) == 1 {
+				volatileNames[rs[0].Fixture.Name] = paths
+			}
+		}
+	})
+	return volatileNames[name]
+}
+
+var (
+	volatileNamesOnce sync.Once
+	volatileNames     map[string][]string
+)
+
 // Unreplayable names the shipped scenarios that have no golden transcript,
 // with the reason: each is a part of an item's Go spec that means nothing
 // run alone on the machine that makes the golden files.

@@ -19,7 +19,7 @@ import (
 
 var _ = register(def[compareFlags]{
 	Name:      "compare",
-	UsageLine: "conform compare --host A --host B [--host C...] [SCENARIO...] [--json] [--timeout D] [--host-env NAME] [--allow-uncontained-commands] | conform compare REPORT.json REPORT.json... [--json] [--max-document-size BYTES]",
+	UsageLine: "conform compare --host A --host B [--host C...] [SCENARIO...] [--json] [--timeout D] [--host-env NAME] [--allow-uncontained-commands] [--repro-dir DIR] | conform compare REPORT.json REPORT.json... [--json] [--max-document-size BYTES]",
 	Short:     "compare hosts' replay hashes and show where their runs first differ",
 	Long: `Compare runs each scenario on every host and compares the normalized
 transcripts (the records whose SHA-256 is the replay hash, see conform help
@@ -64,6 +64,11 @@ report merge) and no --host, compare compares the replay hashes of the
 items they share, by scenario file. A result document holds the hashes,
 not the transcripts, so compare says which scenarios differ, not where.
 
+--repro-dir DIR writes, for every scenario the hosts differ on, a
+self-contained txtar repro DIR/NAME.txtar: the scenario, headed by where
+each host first differs and the conform compare command that shows it
+again without a checkout.
+
 --json prints the comparison as JSON. Exit status: 0 every scenario
 agrees; 1 some scenario differs; 2 the invocation is wrong (fewer than two
 hosts or documents, a host that cannot be started, a malformed scenario or
@@ -75,6 +80,7 @@ document).`,
 		fs.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON on standard output and nothing else")
 		fs.BoolVar(&f.uncontained, "allow-uncontained-commands", false,
 			"let scenario files from outside conform run commands on this machine without verified containment")
+		fs.StringVar(&f.reproDir, "repro-dir", "", "write a self-contained txtar repro of every scenario the hosts differ on into `DIR`")
 		fs.Int64Var(&f.maxDoc, "max-document-size", reports.DefaultMaxDocumentSize, "refuse result documents larger than `BYTES`")
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
@@ -89,6 +95,7 @@ type compareFlags struct {
 	asJSON      bool
 	uncontained bool
 	maxDoc      int64
+	reproDir    string
 	timeout     *time.Duration
 	env         *hostEnv
 }
@@ -140,6 +147,9 @@ func compareHosts(f *compareFlags, args []string, out streams) (*compare.Result,
 	if len(f.hosts) < 2 {
 		return nil, usagef("compare: want two --host flags or more, got %d", len(f.hosts))
 	}
+	if err := checkReproDir("compare", f.reproDir); f.reproDir != "" && err != nil {
+		return nil, err
+	}
 	var hosts []compare.Host
 	for _, v := range f.hosts {
 		h, err := compareHost(v)
@@ -158,7 +168,7 @@ func compareHosts(f *compareFlags, args []string, out streams) (*compare.Result,
 	}
 	var res *compare.Result
 	j.await(func() {
-		res, err = compare.Run(j.ctx, compare.Config{Hosts: hosts, Paths: args, HostEnv: *f.env, AllowUncontained: f.uncontained})
+		res, err = compare.Run(j.ctx, compare.Config{Hosts: hosts, Paths: args, HostEnv: *f.env, AllowUncontained: f.uncontained, ReproDir: f.reproDir})
 	})
 	if stopped := j.interrupted(); stopped != nil {
 		return nil, stopped
@@ -206,6 +216,9 @@ func compareHost(v string) (compare.Host, error) {
 }
 
 func compareDocuments(f *compareFlags, files []string) (*compare.Result, error) {
+	if f.reproDir != "" {
+		return nil, usagef("compare: --repro-dir needs --host: result documents hold no scenarios")
+	}
 	if f.maxDoc <= 0 {
 		return nil, usagef("compare: --max-document-size must be a positive number of bytes")
 	}
@@ -312,11 +325,17 @@ func printComparison(w io.Writer, res *compare.Result) {
 			}
 			fmt.Fprintf(w, "    contract: %s\n", safe(m.Contract))
 		}
+		if s.Repro != "" {
+			fmt.Fprintf(w, "  repro: %s\n", safe(s.Repro))
+		}
 	}
 	equal := len(res.Scenarios) - res.Mismatches
 	fmt.Fprintf(w, "\n%d scenarios: %d equal, %d differ\n", len(res.Scenarios), equal, res.Mismatches)
 	if res.Note != "" {
 		fmt.Fprintf(w, "note: %s\n", res.Note)
+	}
+	for _, e := range res.ReproErrors {
+		fmt.Fprintf(w, "repro not written: %s\n", safe(e))
 	}
 }
 

@@ -24,14 +24,20 @@ func (f *runFlags) reproDirectory() (string, error) {
 	if f.campaign != "" {
 		return "", usagef("run: --repro-dir applies to fixtures, not to a campaign")
 	}
+	return dir, checkReproDir("run", dir)
+}
+
+// checkReproDir refuses a repro directory that is there and is not a
+// directory, a symbolic link included.
+func checkReproDir(cmd, dir string) error {
 	st, err := os.Lstat(dir)
 	switch {
 	case err == nil && st.Mode()&fs.ModeSymlink != 0:
-		return "", usagef("run: --repro-dir %s is a symbolic link, which conform does not follow: name the directory itself", dir)
+		return usagef("%s: --repro-dir %s is a symbolic link, which conform does not follow: name the directory itself", cmd, dir)
 	case err == nil && !st.IsDir():
-		return "", usagef("run: --repro-dir %s is not a directory", dir)
+		return usagef("%s: --repro-dir %s is not a directory", cmd, dir)
 	}
-	return dir, nil
+	return nil
 }
 
 // printRepros names the repros written (on standard error with --json,

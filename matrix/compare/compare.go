@@ -20,6 +20,8 @@ type Result struct {
 	// Note says what the comparison could not show (result documents hold
 	// hashes, not transcripts).
 	Note string `json:"note,omitempty"`
+	// ReproErrors are the repros that could not be written.
+	ReproErrors []string `json:"reproErrors,omitempty"`
 }
 
 // A Scenario is one scenario's comparison.
@@ -46,6 +48,9 @@ type Scenario struct {
 	// their hashes differ between machines, so the scenario is not counted
 	// as a mismatch.
 	Volatile []string `json:"volatile,omitempty"`
+	// Repro is the self-contained txtar repro written for a mismatch
+	// (Config.ReproDir).
+	Repro string `json:"repro,omitempty"`
 	// Mismatches are, for every host that differs from the baseline (the
 	// first host of the majority, or the first host), where it first
 	// differs.

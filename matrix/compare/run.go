@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,6 +40,9 @@ type Config struct {
 	// AllowUncontained lets the commands of scenarios from outside
 	// conform reach hosts without verified containment.
 	AllowUncontained bool
+	// ReproDir, when set, is where every scenario the hosts differ on gets
+	// a self-contained txtar repro naming the compare command to run it.
+	ReproDir string
 }
 
 // Run runs every scenario on every host (the hosts at once, each its
@@ -98,10 +102,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			if !ok || t == nil {
 				continue
 			}
-			byHost[i][j] = t.Mask(golden.VolatileOf(rep.File)...)
+			byHost[i][j] = t.Mask(slices.Concat(golden.VolatileOf(rep.File), golden.VolatileOfFixture(rep.Fixture))...)
 		}
 	}
-	return Transcripts(names, files, byHost)
+	res, err := Transcripts(names, files, byHost)
+	if err != nil || cfg.ReproDir == "" {
+		return res, err
+	}
+	for _, e := range writeRepros(cfg.ReproDir, cfg.Hosts, res) {
+		res.ReproErrors = append(res.ReproErrors, e.Error())
+	}
+	return res, nil
 }
 
 // Shipped lists the shipped scenarios that have a golden transcript: those

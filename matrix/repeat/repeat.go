@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/galaxy-stack/conform/golden"
@@ -150,7 +151,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			}
 			hash := ""
 			if t := byName[rep.Fixture]; t != nil {
-				t.Mask(golden.VolatileOf(rep.File)...)
+				t.Mask(slices.Concat(golden.VolatileOf(rep.File), golden.VolatileOfFixture(rep.Fixture))...)
 				hash, _ = t.Hash()
 				if len(s.Hashes) > 0 && hash != s.Hashes[0] && s.Divergence == nil {
 					s.Divergence = diverge(len(s.Hashes)+1, firsts[rep.File], t)

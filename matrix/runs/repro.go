@@ -20,13 +20,18 @@ import (
 )
 
 // ReproArchive returns the self-contained txtar scenario that reproduces
-// the failure rep of r against the host named by the repro command cmd
-// (without the scenario's path): the scenario itself (a txtar scenario's
-// own bytes, or the txtar scenario conform import makes of a JSON
-// fixture), its script comment headed by lines that say what failed and
-// the command that runs it again. It needs no checkout: conform run reads
-// everything from the archive.
+// the failure rep of r with the command cmd: the scenario itself (a txtar
+// scenario's own bytes, or the txtar scenario conform import makes of a
+// JSON fixture), its script comment headed by lines that say what failed
+// and the command that runs it again. It needs no checkout: conform run
+// reads everything from the archive.
 func ReproArchive(r Runnable, rep *lab.Report, cmd string) ([]byte, error) {
+	return Repro(r, r.Fixture.Name+" failed against the host of the command below.", reasonLines(rep), cmd)
+}
+
+// Repro is ReproArchive for any failure: title says what failed, reasons
+// are its lines (redacted here), cmd runs the archive again.
+func Repro(r Runnable, title string, reasons []string, cmd string) ([]byte, error) {
 	src, err := source(r)
 	if err != nil {
 		return nil, err
@@ -39,10 +44,12 @@ func ReproArchive(r Runnable, rep *lab.Report, cmd string) ([]byte, error) {
 	}
 	a := txtar.Parse(data)
 	var head bytes.Buffer
-	fmt.Fprintf(&head, "# Repro: %s failed against the host of the command below.\n", commentLine(r.Fixture.Name))
-	fmt.Fprintf(&head, "# Run: %s\n", commentLine(cmd))
-	for _, line := range reasonLines(rep) {
-		fmt.Fprintf(&head, "#   %s\n", commentLine(line))
+	fmt.Fprintf(&head, "# Repro: %s\n", commentLine(redact.String(title)))
+	fmt.Fprintf(&head, "# Run: %s\n", commentLine(redact.String(cmd)))
+	for _, line := range reasons {
+		for _, l := range strings.Split(line, "\n") {
+			fmt.Fprintf(&head, "#   %s\n", commentLine(redact.String(l)))
+		}
 	}
 	a.Comment = append(head.Bytes(), a.Comment...)
 	return txtar.Format(a), nil
@@ -76,7 +83,7 @@ func source(r Runnable) ([]byte, error) {
 	return b, nil
 }
 
-// reasonLines are the status and the failures of rep, redacted.
+// reasonLines are the status and the failures of rep.
 func reasonLines(rep *lab.Report) []string {
 	head := "status " + rep.Status
 	if rep.ErrorCode != nil {
@@ -85,9 +92,6 @@ func reasonLines(rep *lab.Report) []string {
 	lines := []string{head}
 	for _, f := range rep.Failures {
 		lines = append(lines, f.Assertion+": "+f.Message)
-	}
-	for i := range lines {
-		lines[i] = redact.String(lines[i])
 	}
 	return lines
 }
@@ -102,9 +106,9 @@ func commentLine(s string) string {
 	return strconv.QuoteToGraphic(s)
 }
 
-// reproName is the file name of a fixture's repro: its name with every
+// ReproName is the file name of a fixture's repro: its name with every
 // character outside [A-Za-z0-9._-] replaced, and .txtar.
-func reproName(name string) string {
+func ReproName(name string) string {
 	b := []byte(name)
 	for i, c := range b {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
@@ -124,22 +128,25 @@ func reproName(name string) string {
 // writeRepro writes the repro of rep into dir (created if needed; nothing
 // under it is followed) and returns its path.
 func writeRepro(dir string, r Runnable, rep *lab.Report, cmd func(file string) string) (string, error) {
-	name := reproName(r.Fixture.Name)
+	name := ReproName(r.Fixture.Name)
 	file := filepath.Join(dir, name)
 	data, err := ReproArchive(r, rep, cmd(file))
 	if err != nil {
 		return "", err
 	}
+	return file, WriteRepro(dir, name, data)
+}
+
+// WriteRepro writes data as dir/name atomically, dir created if needed and
+// nothing under it followed.
+func WriteRepro(dir, name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return err
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer root.Close()
-	if err := atomicfile.WriteFileIn(root, name, data, 0o644); err != nil {
-		return "", err
-	}
-	return file, nil
+	return atomicfile.WriteFileIn(root, name, data, 0o644)
 }
