@@ -20,6 +20,10 @@
 //	res, err := compare.Run(ctx, compare.Config{Hosts: hosts, Paths: paths})
 //	for _, s := range res.Scenarios { … s.Equal … s.Mismatches … }
 //
+// With Config.ReproDir every scenario the hosts differ on gets a
+// self-contained txtar repro (matrix/runs.Repro) naming the compare
+// command that shows the mismatch again.
+//
 // [Documents] compares result documents instead: their items carry replay
 // hashes only, so it says which scenarios differ, not where.
 package compare
