@@ -5,7 +5,11 @@
 # fails, listing them, when it leaves anything behind: a file or directory
 # in that TMPDIR, or a live process whose environment mentions it (every
 # process the tests start inherits TMPDIR, and conform gives each host a
-# TMPDIR inside it, next to CONFORM_HOST_TOKEN). Other users' processes and
+# TMPDIR inside it, next to CONFORM_HOST_TOKEN), or — where setsid(1) is
+# installed — a live process of the session COMMAND runs in, which finds
+# the processes started with a cleared environment or another TMPDIR (a
+# contained command's is /tmp) that the environment misses; only a process
+# that starts a session of its own escapes both. Other users' processes and
 # files do not count. The private TMPDIR is removed afterwards, and the
 # processes left are killed, by PID. The reference host's probe cache, which
 # test binaries otherwise keep in TMPDIR on purpose, gets a directory of its
@@ -19,15 +23,24 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/conform-leftovers-XXXXXX") || exit 2
 tmp=$(cd "$tmp" && pwd -P)
 
 # procs prints the PIDs, other than this script's, of the processes whose
-# environment holds a value naming $tmp.
+# environment holds a value naming $tmp, or whose session is $sid.
 procs() {
-  local f pid
+  local f pid stat rest
   for f in /proc/[0-9]*/environ; do
     pid=${f#/proc/}
     pid=${pid%/environ}
     [ "$pid" = $$ ] && continue
     if { tr '\0' '\n' <"$f"; } 2>/dev/null | grep -q -F "$tmp"; then
       echo "$pid"
+      continue
+    fi
+    if [ -n "$sid" ] && stat=$(cat /proc/"$pid"/stat 2>/dev/null); then
+      # Fields after the command name (which may hold spaces): state,
+      # ppid, pgrp, session.
+      rest=${stat##*) }
+      set -- $rest
+      # A zombie has ended; its parent reaps it.
+      [ "${4:-}" = "$sid" ] && [ "${1:-}" != Z ] && echo "$pid"
     fi
   done
 }
@@ -38,8 +51,17 @@ if [ -z "${CONFORM_CACHE_DIR+set}" ]; then
   export CONFORM_CACHE_DIR=$cache
 fi
 
-TMPDIR=$tmp "$@"
-rc=$?
+sid=""
+if [ -d /proc/self ] && command -v setsid >/dev/null 2>&1; then
+  # COMMAND leads a session of its own, whose ID is its PID.
+  TMPDIR=$tmp setsid --wait sh -c 'echo $$ >"$0/.session"; exec "$@"' "$tmp" "$@"
+  rc=$?
+  sid=$(cat "$tmp/.session" 2>/dev/null)
+  rm -f "$tmp/.session"
+else
+  TMPDIR=$tmp "$@"
+  rc=$?
+fi
 [ -n "$cache" ] && rm -rf "$cache"
 
 left=""
@@ -57,7 +79,7 @@ status=$rc
 if [ -n "$left" ]; then
   echo "leftovers: $* left these processes running:" >&2
   for pid in $left; do
-    echo "  $pid $(tr '\0' ' ' </proc/"$pid"/cmdline 2>/dev/null)" >&2
+    echo "  $pid $({ tr '\0' ' ' </proc/"$pid"/cmdline; } 2>/dev/null)" >&2
   done
   for pid in $left; do kill -KILL "$pid" 2>/dev/null; done
   [ "$status" = 0 ] && status=1

@@ -35,6 +35,7 @@ func matrixDoc() []byte {
 			strings.Join(it.Tools, ", "), strings.Join(it.Guarantees, ", "))
 	}
 	writePlaces(&b)
+	writeChecks(&b)
 	b.WriteString("\n## Required host guarantees\n\nEvery sentence of the seed's \"Required host guarantees\", with the items that check it (`conform matrix --guarantees`).\n\n")
 	b.WriteString("| key | section | sentence | items |\n| --- | --- | --- | --- |\n")
 	for _, tr := range matrix.Traces() {
@@ -56,6 +57,9 @@ func writePlaces(b *bytes.Buffer) {
 	b.WriteString("| ID | name | spec | scenarios | mutants | core faults |\n| --- | --- | --- | --- | --- | --- |\n")
 	mutants, cores := map[int][]string{}, map[int][]string{}
 	for _, f := range selftest.Faults() {
+		if f.Kind == selftest.KindControl {
+			continue // a control breaks no guarantee and is never credited
+		}
 		for _, id := range f.Targets {
 			if f.Kind == selftest.KindCore {
 				cores[id] = append(cores[id], f.Name)
@@ -75,6 +79,25 @@ func writePlaces(b *bytes.Buffer) {
 			scen = fmt.Sprintf("[%s](../%s/%s)", it.ScenarioDir(), fixtures.MatrixDir, it.ScenarioDir())
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", it.Ref(), it.Name, spec, scen, names(mutants[it.ID]), names(cores[it.ID]))
+	}
+}
+
+// writeChecks renders every check of every runnable item with the keys of
+// the contract sentences it enforces (`conform matrix --json` lists the
+// same): a failed check names these sentences in the report.
+func writeChecks(b *bytes.Buffer) {
+	b.WriteString("\n## Checks and the sentences they enforce\n\n")
+	b.WriteString("Each check of each runnable item (a scenario file, or a spec written in Go), the keys of the contract sentences it enforces — a guarantee of the table below, or `L` and an item reference for the item's own matrix line — and where it is declared. `conform matrix --json` lists the same as `checks`.\n\n")
+	b.WriteString("| ID | check | sentences | declared at |\n| --- | --- | --- | --- |\n")
+	for _, it := range matrix.Items() {
+		for _, c := range it.Checks {
+			at := c.Source
+			if file, line, ok := strings.Cut(c.Source, ":"); ok {
+				rel := strings.TrimPrefix(file, "matrix/")
+				at = fmt.Sprintf("[%s:%s](%s#L%s)", rel, line, rel, line)
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", it.Ref(), c.Name, strings.Join(c.Sentences, ", "), at)
+		}
 	}
 }
 

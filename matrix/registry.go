@@ -43,6 +43,9 @@ type Item struct {
 	// Source is where the item is registered, its metadata beside its
 	// body: a repository path and line, "matrix/items/workspace.go:14".
 	Source string `json:"-"`
+	// Checks are the item's specs, each with the keys of the contract
+	// sentences it enforces (see Sentences); empty for a planned item.
+	Checks []kit.Spec `json:"checks,omitempty"`
 }
 
 // Scopes of an item.
@@ -165,6 +168,7 @@ func validArea(a string) bool {
 func Items() []Item {
 	out := make([]Item, 0, len(catalog))
 	for _, it := range catalog {
+		it.Checks = Checks(it.ID)
 		out = append(out, it)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -173,6 +177,7 @@ func Items() []Item {
 
 // RegistrationErrors returns the registration mistakes found, if any.
 func RegistrationErrors() []error {
+	checks()
 	return append(append([]error(nil), registrationErrors...), bench.Bugs()...)
 }
 

@@ -345,6 +345,9 @@ func (t *target) collect(r SpecReport) {
 	if it.Status == reports.Failed {
 		it.Reason += note
 	}
+	if status == reports.Failed {
+		it.FailedChecks = append(it.FailedChecks, failedCheck(r))
+	}
 	if status == reports.Failed && it.Repro == "" {
 		it.Repro = specRepro(r)
 		if it.Repro == "" {

@@ -132,7 +132,42 @@ type Item struct {
 	// file (conform certify --expect) allows to fail: the item stays
 	// failed, and the run's verdict does not count it.
 	Expected *ExpectedFailure `json:"expected,omitempty"`
+	// FailedChecks are the item's checks that failed, in the order they
+	// ran: what each enforces and why it failed, so that a failure can be
+	// told from collateral damage (conform selftest credits a kill only
+	// to an assertion of a sentence the fault breaks).
+	FailedChecks []FailedCheck `json:"failedChecks,omitempty"`
 }
+
+// A FailedCheck is one failed check of an item.
+type FailedCheck struct {
+	// Check names it: a scenario file without .json, or a spec's text.
+	Check string `json:"check"`
+	// Sentences are the keys of the contract sentences the check
+	// enforces (conform matrix --json).
+	Sentences []string `json:"sentences"`
+	// Cause says what failed it: CauseAssertion, CauseSchema, CauseHost,
+	// CauseDeadline or CauseHarness.
+	Cause string `json:"cause"`
+}
+
+// Causes of a failed check.
+const (
+	// CauseAssertion: one of the check's assertions (or its scenario's
+	// expectations) failed on what the host did.
+	CauseAssertion = "assertion"
+	// CauseSchema: the host sent a message that fails its JSON Schema,
+	// which breaks "Validate input and output schemas" (T1) whatever the
+	// check enforces.
+	CauseSchema = "schema"
+	// CauseHost: the host exited, hung up or sent something that is not
+	// JSON-RPC; the check saw nothing of what it enforces.
+	CauseHost = "host"
+	// CauseDeadline: the check's time ran out.
+	CauseDeadline = "deadline"
+	// CauseHarness: conform could not run the check.
+	CauseHarness = "harness"
+)
 
 // An ExpectedFailure is the entry of an expectations file that allows an
 // item to fail.

@@ -41,14 +41,29 @@ type KillRow struct {
 	Name        string `json:"name"`
 	Kind        string `json:"kind"`
 	Description string `json:"description"`
-	// Status is killed, survived, untargeted or error.
+	// Sentences are the keys of the contract sentences the fault breaks
+	// (none for a control).
+	Sentences []string `json:"sentences"`
+	// Status is killed, collateral (items failed, none on an assertion of
+	// a sentence the fault breaks), survived, untargeted or error.
 	Status string `json:"status"`
 	// Targets are the items that could catch the fault, Ran those that
-	// were run against it, FailedItems those that failed (killed it).
-	Targets     []int  `json:"targets"`
-	Ran         []int  `json:"ran"`
-	FailedItems []int  `json:"failedItems"`
-	Error       string `json:"error,omitempty"`
+	// were run against it, FailedItems those that failed, KilledBy those
+	// of them that failed on an assertion of a sentence the fault breaks,
+	// Collateral the others with why.
+	Targets     []int            `json:"targets"`
+	Ran         []int            `json:"ran"`
+	FailedItems []int            `json:"failedItems"`
+	KilledBy    []int            `json:"killedBy"`
+	Collateral  []CollateralItem `json:"collateral"`
+	Error       string           `json:"error,omitempty"`
+}
+
+// A CollateralItem is an item that failed against a fault without seeing
+// the guarantee it breaks, and why.
+type CollateralItem struct {
+	Item int    `json:"item"`
+	Why  string `json:"why"`
 }
 
 // A KillColumn is one runnable item of the kill matrix.

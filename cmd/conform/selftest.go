@@ -183,7 +183,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 	for _, ir := range res.Items {
 		cols = append(cols, ir.ID)
 	}
-	fmt.Fprintln(w, "\nkill matrix (X: the item failed against the fault; .: it ran and passed)")
+	fmt.Fprintln(w, "\nkill matrix (X: the item killed the fault, failing on an assertion of a sentence it breaks; c: the item failed, but collaterally; .: it ran and passed)")
 	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
 	fmt.Fprint(tw, "fault\t")
 	for _, id := range cols {
@@ -200,8 +200,10 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		for _, id := range cols {
 			cell := ""
 			switch {
-			case slices.Contains(fr.FailedItems, id):
+			case slices.Contains(fr.KilledBy, id):
 				cell = "X"
+			case slices.Contains(fr.FailedItems, id):
+				cell = "c"
 			case slices.Contains(fr.Ran, id):
 				cell = "."
 			}
@@ -226,13 +228,19 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 	if res.Interrupted {
 		fmt.Fprintln(w, "\nINTERRUPTED: the faults not certified are listed as error; nothing above claims more than what finished")
 	}
-	killed := 0
+	killed, collateral, controls := 0, 0, 0
 	for _, fr := range res.Faults {
-		if fr.Status == selftest.Killed {
+		switch {
+		case fr.Kind == selftest.KindControl:
+			controls++
+		case fr.Status == selftest.Killed:
 			killed++
+		case fr.Status == selftest.Collateral:
+			collateral++
 		}
 	}
-	fmt.Fprintf(w, "\n%d of %d targeted faults killed, %d untargeted; %d items\n", killed, len(res.Faults)-len(untargeted), len(untargeted), len(res.Items))
+	fmt.Fprintf(w, "\n%d of %d targeted faults killed by an attributed assertion, %d failed only collaterally, %d untargeted; %d controls; %d items\n",
+		killed, len(res.Faults)-len(untargeted)-controls, collateral, len(untargeted), controls, len(res.Items))
 	if res.Passed {
 		fmt.Fprintln(w, "PASS selftest")
 		return

@@ -49,6 +49,11 @@ var hosts = map[string]func() jsonrpc.Handler{
 	// doubles is the reference host with the nine optional tools served by
 	// deterministic in-memory doubles (the full_contract profile).
 	"doubles": func() jsonrpc.Handler { return doubles.NewHandler(newReference(reference.Options{})) },
+	// The controls (controls.go) fail as a host, breaking no guarantee
+	// in particular.
+	ControlCrash:   func() jsonrpc.Handler { return control(ControlCrash) },
+	ControlHang:    func() jsonrpc.Handler { return control(ControlHang) },
+	ControlGarbage: func() jsonrpc.Handler { return control(ControlGarbage) },
 }
 
 // newReference builds a reference host, whose constructor starts the

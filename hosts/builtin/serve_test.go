@@ -44,10 +44,10 @@ func TestParseServeRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "name the built-in host to serve (doubles, reference)"},
+		{nil, "name the built-in host to serve (control-crash, control-garbage, control-hang, doubles, reference)"},
 		{[]string{"reference", "extra"}, `unexpected arguments ["extra"]`},
 		{[]string{"reference", "--other", "x"}, "flag provided but not defined: -other\nusage: " + ServeUsage},
-		{[]string{"nosuch"}, `unknown built-in host "nosuch" (known: doubles, reference)`},
+		{[]string{"nosuch"}, `unknown built-in host "nosuch" (known: control-crash, control-garbage, control-hang, doubles, reference)`},
 		{[]string{"doubles", "--mutant", "symlink-escape"}, `--mutant needs the "reference" host, not "doubles"`},
 		{[]string{"reference", "--mutant"}, "flag needs an argument: -mutant"},
 	} {

@@ -28,7 +28,10 @@
 //  2. The entry: one line in registry() in registry.go: the kebab-case
 //     name, the guarantee it breaks (a g… constant, in S000's words), a
 //     one-line description, and the Faults value with exactly that one
-//     field set ("switches exactly one fault on per mutant").
+//     field set ("switches exactly one fault on per mutant"). A new g…
+//     constant also needs its sentence keys in sentences.go (the keys of
+//     `conform matrix --json`: W5, C8, L27, …): selftest credits a kill
+//     only to an assertion of one of them ("are named for every mutant").
 //  3. Its test: a spec in the specs map of wire_test.go (or of the
 //     wire_*_test.go file for its area) in which the reference host and
 //     the mutant, each a real process, answer the same requests
@@ -40,7 +43,10 @@
 //     matrix/MATRIX.md, which lists the mutants each item kills.
 //
 // `conform selftest` then runs the mutant against its targets and reports
-// it killed or surviving.
+// it killed (an item failed on an assertion of one of its sentences),
+// collateral (items failed, but only because the host died, a deadline
+// passed or a check of another sentence failed) or surviving; only killed
+// passes.
 //
 // # Adding a built-in host variant
 //

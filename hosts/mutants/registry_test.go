@@ -106,3 +106,11 @@ func unset(v reflect.Value, prefix string) []string {
 	}
 	return out
 }
+
+var _ = Describe("the sentences a mutant breaks", func() {
+	It("are named for every mutant, so that selftest can attribute its kills", func() {
+		for _, m := range mutants.All() {
+			Expect(m.Sentences()).NotTo(BeEmpty(), "%s breaks %q, which names no sentence key", m.Name, m.Guarantee)
+		}
+	})
+})

@@ -20,6 +20,17 @@ time with 2 workers, and keeps its JSON in .bin/mutation/. It is not part of
 `+"`ONLY='^gate\\.go$' .ci/mutation.sh core/run`"+`; the report alone from the
 kept results: `+"`.ci/mutation.sh -report`"+`.
 
+What is measured: the five packages of the table below, and only them — the
+core's run loop (core/run), guard (core/guard) and checkpoint
+(core/checkpoint), the reference host's workspace adapter
+(hosts/reference/workspace) and the oracle (matrix/oracle). Not measured:
+the other packages of core/ (approval, canon, catalog, effects, faults,
+port, prompt, schema, window) and of hosts/reference (the host's dispatch,
+command, research and the rest): `+"`.ci/mutation.sh all`"+` measures them too,
+but takes hours on two cores. What stands for them is their unit tests
+and `+"`conform selftest`"+`'s named faults (mutants of the reference host,
+faults of the core), each shown to be caught by a matrix item.
+
 Efficacy = killed / (killed + lived); coverage = (killed + lived) / all
 mutants (a mutant on a line no test runs is "not covered"). A timed-out
 mutant changed behaviour enough to hang a test: it counts as neither.

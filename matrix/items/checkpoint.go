@@ -19,8 +19,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list", "workspace.write", "task.checkpoint", "catalog.search", "git.exec"}, Guarantees: []string{"W6", "S1", "S4"},
 	Contract: "hosts/wire/CONTRACTS.md#checkpoint-and-resume", Guarantee: "A paused run MUST leave a trusted checkpoint from which a fresh host on the same store resumes when the workspace matches.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"fresh-host-resume.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{
+		"fresh-host-resume.json": kit.On("W6 S1 S4 L10", func(o *kit.Outcome) {
 			o.ResumedInFreshProcess()
 			Expect(o.ExecutesIn(1)).To(Equal([]string{"list", "create", "task-update"}), "%s: the paused execution must run exactly list, create and task-update", o.File)
 			Expect(o.ExecutesIn(2)).To(Equal([]string{"task-read", "find-git", "review-diff"}), "%s: the resumed execution in the fresh host must run only the calls after the pause; no completed call runs again", o.File)
@@ -44,7 +44,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(reports.List).To(HaveLen(1), "%s: the completed run must leave exactly one final report in the host's store", o.File)
 			Expect(o.DurableTrace(h)).NotTo(BeEmpty(), "%s: a fresh host lists no trace events of the run", o.File)
 			o.TaskStateDurable(h, "task-read", "Wrote docs/notes.txt before the pause")
-		},
+		}),
 	})
 })
 
@@ -67,14 +67,14 @@ var _ = matrix.DescribeItem(matrix.Item{
 	}
 	integrity := "Checkpoint integrity validation failed"
 	changed := rejected("Workspace state changed after the checkpoint was created.", (*kit.Outcome).VerifyAgreesWithSnapshot)
-	c.Scenarios(map[string]kit.Check{
-		"tampered-field.json":    rejected(integrity, (*kit.Outcome).SameSizeEditIsSeen),
-		"tampered-byte.json":     rejected(integrity),
-		"rehashed-forgery.json":  rejected("requires an explicit trusted_host provenance assertion"),
-		"changed-content.json":   changed,
-		"new-file.json":          changed,
-		"file-to-directory.json": changed,
-		"file-to-symlink.json":   changed,
+	c.Scenarios(map[string]kit.Case{
+		"tampered-field.json":    kit.On("S1 L11", rejected(integrity, (*kit.Outcome).SameSizeEditIsSeen)),
+		"tampered-byte.json":     kit.On("S1 L11", rejected(integrity)),
+		"rehashed-forgery.json":  kit.On("S1 L11", rejected("requires an explicit trusted_host provenance assertion")),
+		"changed-content.json":   kit.On("W6 L11", changed),
+		"new-file.json":          kit.On("W6 L11", changed),
+		"file-to-directory.json": kit.On("W6 L11", changed),
+		"file-to-symlink.json":   kit.On("W6 L11", changed),
 	})
 })
 
@@ -104,9 +104,9 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list"}, Guarantees: []string{"S4"},
 	Contract: "hosts/wire/CONTRACTS.md#store-and-trace-documents", Guarantee: "A trace flush or final-report persistence failure MUST NOT produce a completed run.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"trace-flush-failure.json":  failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1}),
-		"final-report-failure.json": failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}}),
+	c.Scenarios(map[string]kit.Case{
+		"trace-flush-failure.json":  kit.On("S4 L12", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1})),
+		"final-report-failure.json": kit.On("S4 L12", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}})),
 	})
 })
 
@@ -120,8 +120,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list", "workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T12"},
 	Contract: "hosts/wire/CONTRACTS.md#checkpoint-and-resume", Guarantee: "Resume after token exhaustion MUST use the durable edit evidence and MUST NOT execute the mutation a second time.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"written-exhaustion.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{
+		"written-exhaustion.json": kit.On("T12 L37", func(o *kit.Outcome) {
 			// The write ran once, in the first host process; the resumed
 			// process never received it.
 			o.ExecutedOnce("37-write", 1)
@@ -137,7 +137,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			// fresh host, answers the recorded result and does not run
 			// again (catches ignore-idempotency-key).
 			o.ReplayAnswersRecorded(write)
-		},
+		}),
 	})
 })
 
@@ -146,11 +146,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: nil, Guarantees: []string{"S2"},
 	Contract: "hosts/wire/CONTRACTS.md#checkpoint-and-resume", Guarantee: "Checkpoint and registry permutations MUST stay deterministic, sorted, redacted and tamper-evident.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// The checkpoint the core stored comes back from a fresh host as
 		// given: store/get and store/list agree, the document is its own
 		// canonical form with members sorted, and it verifies.
-		"stored-pause-checkpoint.json": func(o *kit.Outcome) { o.StoredAsGiven() },
+		"stored-pause-checkpoint.json": kit.On("S2 L39", func(o *kit.Outcome) { o.StoredAsGiven() }),
 	})
 	kit.CheckpointProperties(c)
 })
@@ -160,11 +160,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list"}, Guarantees: []string{"S4"},
 	Contract: "hosts/wire/CONTRACTS.md#checkpoint-and-resume", Guarantee: "Persistence acknowledgement failures MUST fail closed, even when the write committed before the failure.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"final-report-throw-after-commit.json": failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1}),
-		"final-report-drop-ack.json":           failedClosed(kit.DurableAfter{Checkpoints: []string{}, Reports: 1}),
-		"checkpoint-throw-after-commit.json":   failedClosed(kit.DurableAfter{Checkpoints: []string{"provider_overflow", "failure"}}),
-		"checkpoint-drop-ack.json":             failedClosed(kit.DurableAfter{Checkpoints: []string{"provider_overflow"}}),
+	c.Scenarios(map[string]kit.Case{
+		"final-report-throw-after-commit.json": kit.On("S4 L40", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1})),
+		"final-report-drop-ack.json":           kit.On("S4 L40", failedClosed(kit.DurableAfter{Checkpoints: []string{}, Reports: 1})),
+		"checkpoint-throw-after-commit.json":   kit.On("S4 L40", failedClosed(kit.DurableAfter{Checkpoints: []string{"provider_overflow", "failure"}})),
+		"checkpoint-drop-ack.json":             kit.On("S4 L40", failedClosed(kit.DurableAfter{Checkpoints: []string{"provider_overflow"}})),
 	})
 })
 
@@ -173,12 +173,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list", "workspace.write", "git.exec"}, Guarantees: []string{"S4", "W6"},
 	Contract: "hosts/wire/CONTRACTS.md#checkpoint-and-resume", Guarantee: "Trace write/flush and workspace-evidence capture failures MUST NOT produce a completed run.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"trace-append-failure.json":           failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1}),
-		"trace-flush-throw-after-commit.json": failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1}),
-		"trace-flush-drop-ack.json":           failedClosed(kit.DurableAfter{Checkpoints: []string{}, Reports: 1}),
-		"capture-failure-at-completion.json":  failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}}),
-		"capture-failure-at-pause.json":       failedClosed(kit.DurableAfter{Checkpoints: []string{}}),
+	c.Scenarios(map[string]kit.Case{
+		"trace-append-failure.json":           kit.On("S4 L41", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1})),
+		"trace-flush-throw-after-commit.json": kit.On("S4 L41", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1})),
+		"trace-flush-drop-ack.json":           kit.On("S4 L41", failedClosed(kit.DurableAfter{Checkpoints: []string{}, Reports: 1})),
+		"capture-failure-at-completion.json":  kit.On("W6 L41", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}})),
+		"capture-failure-at-pause.json":       kit.On("W6 L41", failedClosed(kit.DurableAfter{Checkpoints: []string{}})),
 	})
 })
 
@@ -187,8 +187,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"task.checkpoint"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "A fresh host MUST restore the bounded tool-cycle suffix and block an incomplete alternating cycle before dispatch.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"incomplete-cycle-resume.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{
+		"incomplete-cycle-resume.json": kit.On("L49", func(o *kit.Outcome) {
 			// B,A,B ran before the pause; the resumed A was blocked before
 			// dispatch and never reached the fresh host.
 			o.Dispatched("update_checkpoint", "update_checkpoint", "update_checkpoint", "update_checkpoint")
@@ -208,7 +208,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(s[n-1].ArgumentsHash).NotTo(Equal(s[n-2].ArgumentsHash), "%s: the stored tool-cycle suffix does not end B,A,B", o.File)
 			o.RestoredUnderCheckpointHash(2, cp.Compatibility.RegistrySnapshotHash)
 			o.RestoreOnlyCorrect(cp.Compatibility.ActiveToolNames, cp.Compatibility.RegistrySnapshotHash)
-		},
+		}),
 	})
 })
 
@@ -217,8 +217,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#checkpoint-and-resume", Guarantee: "A verified resume with current validation and diff evidence MUST send a tool-free first request and MUST NOT repeat completed work.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"evidence-complete-resume.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{
+		"evidence-complete-resume.json": kit.On("L50", func(o *kit.Outcome) {
 			// Every completed call ran once, before the pause; the fresh
 			// host received no tool call at all, and the first request of
 			// the resumed execution offered no tools.
@@ -235,6 +235,6 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(cp.Validation).To(ContainElement(HaveField("Status", BeEquivalentTo("passed"))), "%s: the pause checkpoint a fresh host reads back lost the passed validation", o.File)
 			o.RestoredUnderCheckpointHash(2, cp.Compatibility.RegistrySnapshotHash)
 			o.RestoreOnlyCorrect(cp.Compatibility.ActiveToolNames, cp.Compatibility.RegistrySnapshotHash)
-		},
+		}),
 	})
 })

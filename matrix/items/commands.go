@@ -6,7 +6,6 @@ import (
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/kit"
-	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
@@ -15,23 +14,23 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"command.run", "git.exec"}, Guarantees: []string{"C8"},
 	Contract: "hosts/wire/PROTOCOL.md#timeouts-and-cancellation", Guarantee: "Cancellation MUST end the run as canceled, and a canceled command MUST take its whole process group with it.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// The harness cancels the running call: the result says canceled,
 		// and nothing of the command outlives it (catches
 		// ignore-cancellation, leave-process-group).
-		"canceled-command.json": func(o *kit.Outcome) {
+		"canceled-command.json": kit.On("C8 L5", func(o *kit.Outcome) {
 			c := o.ContentOf("05-canceled-command-run")
 			Expect(c["cancelled"]).To(Equal(true), "%s: the call canceled 500 ms after dispatch must answer cancelled: true; it answered %v", o.File, c["cancelled"])
 			Expect(c["timedOut"]).To(Equal(false), "%s: the call was canceled long before its 3 s timeout, yet the host answered timedOut: true", o.File)
 			o.CommandGone("pids.txt", "late.txt")
-		},
+		}),
 		// The run is canceled at its next model request, after a command
 		// that left a background child: the run ends canceled, and the
 		// child went with its command (catches leave-process-group).
-		"canceled-model.json": func(o *kit.Outcome) {
+		"canceled-model.json": kit.On("C8 L5", func(o *kit.Outcome) {
 			Expect(o.Status).To(Equal("canceled"), "%s: a run canceled during its model request must end canceled", o.File)
 			o.CommandGone("pids.txt", "late.txt")
-		},
+		}),
 	})
 	kit.CanceledDuringCommand(c)
 })
@@ -41,11 +40,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C9", "C10"},
 	Contract: "hosts/wire/tools/command.run.md#output", Guarantee: "A non-zero exit MUST be a structured result, and stdout and stderr MUST be bounded independently with the full output kept in a spill file.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// A non-zero exit is an ordinary structured result with that code
 		// and both streams apart (catches mask-nonzero-exit,
 		// merge-command-streams).
-		"nonzero-exit.json": func(o *kit.Outcome) {
+		"nonzero-exit.json": kit.On("C9 C10 L6", func(o *kit.Outcome) {
 			r := o.Answer("06-nonzero-exit-run")
 			Expect(r.OK).To(BeTrue(), "%s: a command that ran and exited 3 is a structured result (ok: true), not a tool failure", o.File)
 			c := o.ContentOf("06-nonzero-exit-run")
@@ -53,26 +52,26 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(c["stdout"]).To(Equal("checked 2 files\n"), "%s: stdout must hold exactly what the command wrote to stdout", o.File)
 			Expect(c["stderr"]).To(Equal("lint: 1 problem\n"), "%s: stderr must hold exactly what the command wrote to stderr", o.File)
 			Expect(c["truncated"]).To(Equal(false), "%s: 32 bytes of output are not truncated", o.File)
-		},
+		}),
 		// A huge stdout is bounded and spilled whole; the small stderr
 		// beside it is intact (catches unbounded-output,
 		// merge-command-streams, drop-spill, truncate-spill).
-		"huge-stdout.json": func(o *kit.Outcome) {
+		"huge-stdout.json": kit.On("C9 L6", func(o *kit.Outcome) {
 			full := kit.SeqOutput(200000)
 			c := o.ContentOf("06-huge-stdout-run")
 			o.Bounded(c, "stdout", full)
 			Expect(c["stderr"]).To(Equal("generator: done\n"), "%s: the small stderr must stay intact while stdout is truncated", o.File)
 			Expect(c["exitCode"]).To(BeEquivalentTo(4), "%s: the command exited 4; the host answered exitCode %v", o.File, c["exitCode"])
 			o.Spilled("06-huge-stdout-run", "stdout", full)
-		},
+		}),
 		// The same with the streams swapped: bounds are per stream.
-		"huge-stderr.json": func(o *kit.Outcome) {
+		"huge-stderr.json": kit.On("C9 L6", func(o *kit.Outcome) {
 			full := kit.SeqOutput(200000)
 			c := o.ContentOf("06-huge-stderr-run")
 			o.Bounded(c, "stderr", full)
 			Expect(c["stdout"]).To(Equal("build: ok\n"), "%s: the small stdout must stay intact while stderr is truncated", o.File)
 			o.Spilled("06-huge-stderr-run", "stderr", full)
-		},
+		}),
 	})
 })
 
@@ -87,11 +86,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C11", "C12"},
 	Contract: "hosts/wire/tools/command.run.md#errors", Guarantee: "When containment is required and no verified backend exists, a host MUST refuse to spawn.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// Catches spawn-without-containment (forbidden.txt exists, the
 		// result is ok) and sandbox-label-best-effort (initialize claims
 		// a verified backend although every backend is forbidden).
-		"unavailable-refuses.json": func(o *kit.Outcome) {
+		"unavailable-refuses.json": kit.On("C12 L28", func(o *kit.Outcome) {
 			c := o.Containment()
 			Expect(c.Mode).To(Equal(wire.ContainmentRequired), "%s: initialize reports containment mode %q; the harness asked for required", o.File, c.Mode)
 			kit.Unverified(o, c)
@@ -102,20 +101,20 @@ var _ = matrix.DescribeItem(matrix.Item{
 				Expect(r.Effects.Writes).To(BeEmpty(), "%s: a command refused before spawn attests writes", o.File)
 				Expect(r.Effects.StateVersion).To(BeEmpty(), "%s: a command refused before spawn attests a state change", o.File)
 			}
-		},
+		}),
 		// Catches sandbox-label-best-effort: the command runs, and
 		// nothing calls it sandboxed.
-		"best-effort-unlabelled.json": func(o *kit.Outcome) {
+		"best-effort-unlabelled.json": kit.On("C11 C12 L28", func(o *kit.Outcome) {
 			c := o.Containment()
 			Expect(c.Mode).To(Equal(wire.ContainmentBestEffort), "%s: initialize reports containment mode %q; the harness asked for best_effort", o.File, c.Mode)
 			kit.Unverified(o, c)
 			Expect(o.Answer("28-best-effort-run").OK).To(BeTrue(), "%s: best-effort execution must run the command", o.File)
-		},
+		}),
 	})
 
 	// The verified branch runs on the same machine as the others: the
 	// premise comes from the host's own initialize, not from the machine.
-	It("verified/contained", func() {
+	c.It("verified/contained", "C11 L28", func() {
 		got := c.Host().Initialized().Containment
 		if got == nil || !got.Active || !got.Verified {
 			kit.NotApplicable(fmt.Sprintf("the host's initialize reports no active verified containment backend (%s)", kit.DescribeContainment(got)))
@@ -133,8 +132,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C1", "C2", "C3", "C4"},
 	Contract: "hosts/wire/tools/command.run.md#choices", Guarantee: "The published command environment MUST equal the executable and argv prefix the host spawns, with closed stdin and no TTY.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"probe-environment.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{
+		"probe-environment.json": kit.On("C1 C2 C3 C4 L52", func(o *kit.Outcome) {
 			env := kit.PublishedEnvironment(o.TestContext, o.File)
 			pub := env.Command
 			Expect(pub.CommandMode).To(Equal("shell_string"), "%s: the host publishes commandMode %q; run_command takes a shell string", o.File, pub.CommandMode)
@@ -150,7 +149,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			// No terminal on stdout or stderr either; tty(1) says so.
 			c = o.ContentOf("52-probe-tty")
 			Expect(c["stdout"]).To(Equal("stdout=notty\nstderr=notty\nnot a tty\ntty=1\n"), "%s: a command's stdout and stderr must be no terminal and tty(1) must say \"not a tty\"", o.File)
-		},
+		}),
 	})
 })
 
@@ -160,7 +159,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Contract: "hosts/wire/tools/command.run.md#choices", Guarantee: "Native dialect probes MUST cover variables, chaining, redirection, Unicode and space paths, cancellation, timeouts and output bounds.",
 }, func(c *kit.TestContext) {
 	kit.DialectProbes(c,
-		kit.Dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix-sh.json",
+		kit.Dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix-sh.json", Sentences: "C1 C7 C8 C9 L53",
 			Check: func(o *kit.Outcome) {
 				kit.DialectChecks("53-posix-", map[string]string{
 					"variables":          "sh-ok\nor-ok\nafter; semicolon\n[default]\nenv-ok\n",
@@ -170,7 +169,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 				}, "small\n")(o)
 				o.CallTimeoutHonored("sleep 3")
 			}},
-		kit.Dialect{Shell: "cmd", Platforms: "Windows", File: "windows-cmd.json",
+		kit.Dialect{Shell: "cmd", Platforms: "Windows", File: "windows-cmd.json", Sentences: "C1 C7 C8 C9 L53",
 			Check: kit.DialectChecks("53-cmd-", map[string]string{
 				"variables":          "[cmd value]\r\nor-ok\r\nenv-ok\r\n",
 				"redirection":        "shell-ok\r\nto-err\r\n",
@@ -201,23 +200,23 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"git.exec", "command.run", "project.validate"}, Guarantees: []string{"C2", "C3"},
 	Contract: "hosts/wire/tools/command.run.md#choices", Guarantee: "Host-generated commands and Git path arguments MUST stay data on every supported OS, including metacharacter-like file names.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// Catches git-paths-as-options (--output=x54.txt, -n.txt become
 		// options), git-through-shell (the names run as shell) and
 		// glob-pathspecs (star*.txt also reports the decoy).
-		"git-paths.json": func(o *kit.Outcome) {
+		"git-paths.json": kit.On("C2 C3 L54", func(o *kit.Outcome) {
 			Expect(o.StatusPaths("54-git-status")).To(Equal(kit.Sorted(hostileNames())),
 				"%s: git_operation status with every hostile name as a path must report exactly those files, each by its own name", o.File)
 			Expect(o.StatusPaths("54-git-star")).To(Equal([]string{"star*.txt"}),
 				"%s: git_operation status with the path star*.txt must report that file only, not %s: paths are literal, never globs", o.File, starDecoy)
 			Expect(o.DiffPaths("54-git-diff")).To(Equal(kit.Sorted(append([]string{starDecoy}, hostileNames()...))),
 				"%s: git_operation diff with every changed file as a path must show exactly those files", o.File)
-		},
+		}),
 		// Catches implicit-shell: the command string is parsed once, by
 		// the published interpreter.
-		"command-literals.json": nil,
+		"command-literals.json": kit.On("C2 C3 L54", nil),
 		// A project directory named like shell syntax or an option is the
 		// validation command's cwd, never part of its text.
-		"project-paths.json": nil,
+		"project-paths.json": kit.On("C2 C3 L54", nil),
 	})
 })

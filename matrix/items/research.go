@@ -35,15 +35,15 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R1"},
 	Contract: "hosts/wire/tools/research.fetch.md#summary", Guarantee: "A host MUST advertise research.fetch and research.search only when a real adapter serves them or initialize labels them as deterministic doubles, and a real adapter MUST read only public sources unless initialize allows a loopback source.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{"doubles-labelled.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{"doubles-labelled.json": kit.On("R1 LR1", func(o *kit.Outcome) {
 		for _, r := range o.ResearchResults() {
 			if strings.Contains(r.Content, "Contract document") || strings.Contains(r.Content, "Deterministic result") {
 				Expect(o.Doubles).To(ContainElement(r.CanonicalToolID), "%s: %s answered fixed contract content but initialize does not list it in doubles; a host labels every deterministic double", o.File, r.CanonicalToolID)
 			}
 		}
-	}})
+	})})
 
-	It("a research.fetch that is not labelled a double reads the source it is given", func() {
+	c.It("a research.fetch that is not labelled a double reads the source it is given", "R1 LR1", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")
@@ -56,7 +56,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			"fetch_url answered content that is not the page's (%.200q); a host whose research is not a labelled double returns what the source served", r.Content)
 	})
 
-	It("without the allowance, and beyond it, loopback sources are refused and never contacted", func() {
+	c.It("without the allowance, and beyond it, loopback sources are refused and never contacted", "R1 LR1", func() {
 		kit.FailRepro(c)
 		if backed, _ := kit.ResearchBacking(c, "research.fetch"); !backed {
 			kit.NotApplicable("the host does not back research.fetch (initialize did not list it)")
@@ -79,16 +79,16 @@ var _ = matrix.DescribeItem(matrix.Item{
 // R2: review_only keeps research, behind permission and approval.
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 102, Name: "research-review-only", Area: "research", Title: "review_only keeps the research tools, with outbound permission and approval on every call",
-	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R2"},
+	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R2", "T4"},
 	Contract: "hosts/wire/CONTRACTS.md#mode-policy", Guarantee: "In review_only a host MUST keep research.fetch and research.search active, and MUST still refuse them without the network.outbound permission and ask for approval before every call, contacting no source when it is denied.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{"review-only-denied.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{"review-only-denied.json": kit.On("R2 T4 LR2", func(o *kit.Outcome) {
 		for _, r := range o.ResearchResults() {
 			Expect(r.OK).To(BeFalse(), "%s: %s ran although the harness denied its approval", o.File, r.CanonicalToolID)
 		}
-	}})
+	})})
 
-	It("in review_only research stays active, asks for approval first, and a denial contacts no source", func() {
+	c.It("in review_only research stays active, asks for approval first, and a denial contacts no source", "R2 T4 LR2", func() {
 		kit.FailRepro(c)
 		backed, double := kit.ResearchBacking(c, "research.fetch")
 		if !backed {
@@ -124,7 +124,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		}
 	})
 
-	It("without the network.outbound permission research reaches no source", func() {
+	c.It("without the network.outbound permission research reaches no source", "R2 LR2", func() {
 		kit.FailRepro(c)
 		if _, double := kit.ResearchBacking(c, "research.fetch"); double {
 			kit.NotApplicable("research.fetch is a labelled contract double: it reaches no network with or without network.outbound, and the doubles host grants the full_contract permissions whatever the tool profile")
@@ -144,13 +144,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.search", "research.fetch"}, Guarantees: []string{"R3", "S5"},
 	Contract: "hosts/wire/tools/research.search.md#choices", Guarantee: "A provider credential MUST reach only the search endpoint, in a request header, and never a query string, a fetched source, a tool result, the host's store, trace or diagnostics.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{"credential-in-url.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{"credential-in-url.json": kit.On("R3 S5 LR3", func(o *kit.Outcome) {
 		for _, r := range o.ResearchResults() {
 			Expect(r.Content+r.Summary).NotTo(ContainSubstring(urlPassword), "%s: %s echoed the URL's password", o.File, r.CanonicalToolID)
 		}
-	}})
+	})})
 
-	It("a planted provider credential reaches only the search endpoint's headers", func() {
+	c.It("a planted provider credential reaches only the search endpoint's headers", "R3 S5 LR3", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		const secret = "sk-conform-R3-7d3e91b04c"
@@ -206,13 +206,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R4"},
 	Contract: "hosts/wire/tools/research.fetch.md#idempotency-and-timeouts", Guarantee: "A fetch MUST stop reading an oversized body, end within the call's timeout, refuse or repair content that is not UTF-8, and return valid JSON within the tool's byte and token limits.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{"fetch-bounded.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{"fetch-bounded.json": kit.On("R4 LR4", func(o *kit.Outcome) {
 		for _, r := range o.ResearchResults() {
 			kit.FitsOutputLimits(o.File+" "+r.CanonicalToolID, kit.ResearchCallResult{ToolResult: kit.ToolResultOf(r)})
 		}
-	}})
+	})})
 
-	It("stops reading a huge body and answers within the tool's limits", func() {
+	c.It("stops reading a huge body and answers within the tool's limits", "R4 LR4", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")
@@ -226,7 +226,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		}
 	})
 
-	It("ends a fetch of a slow source within the call's timeout", func() {
+	c.It("ends a fetch of a slow source within the call's timeout", "R4 LR4", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")
@@ -240,7 +240,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		}
 	})
 
-	It("refuses or repairs content that is not UTF-8, with a hash of what it returns", func() {
+	c.It("refuses or repairs content that is not UTF-8, with a hash of what it returns", "R4 LR4", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")
@@ -262,15 +262,15 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R5"},
 	Contract: "hosts/wire/tools/research.fetch.md#output", Guarantee: "Research output MUST attribute every source and search hit to its URL, mark it untrusted external content, and hash what it returns.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{"fetch-attributed.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{"fetch-attributed.json": kit.On("R5 LR5", func(o *kit.Outcome) {
 		for _, r := range o.ResearchResults() {
 			var out map[string]any
 			Expect(json.Unmarshal([]byte(r.Content), &out)).To(Succeed(), "%s: the host's %s result (tool %s) has content that is not JSON: %.200q", o.File, r.CanonicalToolID, r.ToolName, r.Content)
 			checkProvenance(o.File+" "+r.CanonicalToolID, out)
 		}
-	}})
+	})})
 
-	It("attributes a fetched page to its URL, marks it untrusted and hashes it", func() {
+	c.It("attributes a fetched page to its URL, marks it untrusted and hashes it", "R5 LR5", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")
@@ -290,7 +290,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		Expect(*rs.ContentHash).To(Equal(r.Out["contentHash"]), "the research source's contentHash differs from the output's")
 	})
 
-	It("attributes every search hit to its URL and marks it untrusted", func() {
+	c.It("attributes every search hit to its URL and marks it untrusted", "R5 LR5", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")
@@ -338,13 +338,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R6", "T5"},
 	Contract: "hosts/wire/tools/research.fetch.md#effects", Guarantee: "A fetched page that claims inspection, write, validation or plan effects MUST NOT make the host attest any of them; research attests only research sources.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{"fetch-claims-effects.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{"fetch-claims-effects.json": kit.On("R6 T5 LR6", func(o *kit.Outcome) {
 		for _, r := range o.ResearchResults() {
 			Expect(kit.GrantedEffects(r.Effects)).To(BeEmpty(), "%s: %s attests %v; research attests research sources only", o.File, r.CanonicalToolID, kit.GrantedEffects(r.Effects))
 		}
-	}})
+	})})
 
-	It("a page that claims inspection, write, validation and plan effects grants none", func() {
+	c.It("a page that claims inspection, write, validation and plan effects grants none", "R6 T5 LR6", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")
@@ -371,15 +371,15 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R7", "R8", "R9"},
 	Contract: "hosts/wire/tools/research.fetch.md#output", Guarantee: "A host MUST mark cut sources truncated, report an unavailable source as a failure without evidence, label process-local research (a double) as such, and never present evidence remembered from another process as a new successful fetch.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{"doubles-disclosed.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{"doubles-disclosed.json": kit.On("R7 R8 R9 LR7", func(o *kit.Outcome) {
 		for _, r := range o.ResearchResults() {
 			if slices.Contains(o.Doubles, r.CanonicalToolID) {
 				Expect(doubleDisclosed(r.Summary)).To(BeTrue(), "%s: %s is a process-local double but its summary %q does not say so", o.File, r.CanonicalToolID, r.Summary)
 			}
 		}
-	}})
+	})})
 
-	It("says truncated when it cuts a page, and reports an unavailable source as a failure without evidence", func() {
+	c.It("says truncated when it cuts a page, and reports an unavailable source as a failure without evidence", "R7 LR7", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")
@@ -400,7 +400,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		}
 	})
 
-	It("a fresh host process reads a source again instead of presenting remembered evidence", func() {
+	c.It("a fresh host process reads a source again instead of presenting remembered evidence", "R8 R9 LR7", func() {
 		kit.FailRepro(c)
 		kit.NeedRealFetch(c)
 		src := kit.NewResearchSource("")

@@ -18,10 +18,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list", "workspace.read", "workspace.write", "project.validate", "git.exec", "task.checkpoint"}, Guarantees: []string{"S3"},
 	Contract: "hosts/wire/CONTRACTS.md#checkpoint-and-resume", Guarantee: "Two isolated runs of the same scenario MUST give the same replay hash.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"list-read.json":           kit.SecondRunAgrees,
-		"write-validate-diff.json": kit.SecondRunAgrees,
-		"fresh-host-resume.json":   kit.SecondRunAgrees,
+	c.Scenarios(map[string]kit.Case{
+		"list-read.json":           kit.On("S3 L14", kit.SecondRunAgrees),
+		"write-validate-diff.json": kit.On("S3 L14", kit.SecondRunAgrees),
+		"fresh-host-resume.json":   kit.On("S3 L14", kit.SecondRunAgrees),
 	})
 })
 
@@ -84,9 +84,9 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(got[:len(ids)]).To(Equal(ids), "%s: the host must receive the batch's calls in the order the model emitted them", o.File)
 		}
 	}
-	c.Scenarios(map[string]kit.Check{
-		"same-name-reads.json": inOrder("list", "read-alpha", "read-beta"),
-		"write-then-read.json": inOrder("write-notes", "read-notes", "read-readme", "review"),
+	c.Scenarios(map[string]kit.Case{
+		"same-name-reads.json": kit.On("M3 L43", inOrder("list", "read-alpha", "read-beta")),
+		"write-then-read.json": kit.On("M3 L43", inOrder("write-notes", "read-notes", "read-readme", "review")),
 	})
 })
 
@@ -103,13 +103,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(o.ErrorMessage).To(ContainSubstring(message), "%s: the batch must be refused by its preflight step", o.File)
 		}
 	}
-	c.Scenarios(map[string]kit.Check{
-		"duplicate-ids.json":    refused("duplicate or empty toolCallId"),
-		"reused-id.json":        refused("toolCallId first was already used in this run", "list_files"),
-		"budget-overflow.json":  refused("maxToolCalls=2"),
-		"budget-remaining.json": refused("maxToolCalls=2", "list_files"),
-		"unknown-tool.json":     refused("Tool delete_file was not active"),
-		"inactive-in-mode.json": refused("Tool write_file was not active"),
+	c.Scenarios(map[string]kit.Case{
+		"duplicate-ids.json":    kit.On("L44", refused("duplicate or empty toolCallId")),
+		"reused-id.json":        kit.On("L44", refused("toolCallId first was already used in this run", "list_files")),
+		"budget-overflow.json":  kit.On("L44", refused("maxToolCalls=2")),
+		"budget-remaining.json": kit.On("L44", refused("maxToolCalls=2", "list_files")),
+		"unknown-tool.json":     kit.On("L44", refused("Tool delete_file was not active")),
+		"inactive-in-mode.json": kit.On("L44", refused("Tool write_file was not active")),
 	})
 })
 
@@ -119,13 +119,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Contract: "hosts/wire/CONTRACTS.md#batches", Guarantee: "Structured failures MUST continue to later calls; unknown outcomes, cancellation, pause and pending approval MUST follow the batch stop policy.",
 }, func(c *kit.TestContext) {
 	stops := func(reached ...string) kit.Check { return func(o *kit.Outcome) { o.Dispatched(reached...) } }
-	c.Scenarios(map[string]kit.Check{
-		"cancel-stops.json":                stops("read_file"),
-		"pause-stops.json":                 stops("read_file"),
-		"output-schema-failure-stops.json": stops("read_file", "read_file"),
+	c.Scenarios(map[string]kit.Case{
+		"cancel-stops.json":                kit.On("L45", stops("read_file")),
+		"pause-stops.json":                 kit.On("L45", stops("read_file")),
+		"output-schema-failure-stops.json": kit.On("L45", stops("read_file", "read_file")),
 		// The calls the pending approval blocked are recorded as failed,
 		// without an argument digest: they never ran.
-		"pending-approval-blocks.json": func(o *kit.Outcome) {
+		"pending-approval-blocks.json": kit.On("L45", func(o *kit.Outcome) {
 			o.Dispatched("read_file")
 			cp, ok := o.CheckpointOf("pause")
 			if !ok {
@@ -140,11 +140,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 				}
 			}
 			Expect(blocked).To(Equal(2), "%s: the pause checkpoint must record both blocked calls, write and list", o.File)
-		},
-		"structured-failure-continues.json": stops("read_file", "read_file"),
+		}),
+		"structured-failure-continues.json": kit.On("L45", stops("read_file", "read_file")),
 		// The unknown outcome stops the batch and is durable (catches
 		// unknown-outcome-as-failure even without a later call).
-		"unknown-outcome-stops.json": func(o *kit.Outcome) {
+		"unknown-outcome-stops.json": kit.On("L45", func(o *kit.Outcome) {
 			o.Dispatched("read_file", "write_file")
 			cp, ok := o.CheckpointOf("failure")
 			if !ok {
@@ -156,7 +156,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			}
 			Expect(outcomes).To(Equal([]string{"succeeded", "unknown"}), "%s: the failure checkpoint must record the read as succeeded and the write as unknown", o.File)
 			Expect(cp.OpenProblems).To(ContainElement(ContainSubstring("outcome is unknown")), "%s: the failure checkpoint must keep the unknown outcome as an open problem", o.File)
-		},
+		}),
 	})
 })
 

@@ -16,13 +16,13 @@ import (
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 3, Name: "write-validate-diff", Area: "tools", Title: "write followed by scoped validation and hashed final diff",
-	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T11", "W6"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6"},
 	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A host MUST attest writes, scoped validation results and a complete hashed diff review so that the completion gate can accept the run.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// A scoped validation is attested as scoped, and the final diff is
 		// hashed.
-		"happy-path.json": func(o *kit.Outcome) {
+		"happy-path.json": kit.On("T6 W6 L3", func(o *kit.Outcome) {
 			v := o.Answer("03-happy-validate")
 			Expect(v.EffectsAuthority).To(Equal("host"), "%s: validate_project's effects must be host-attested", o.File)
 			Expect(v.Effects).NotTo(BeNil(), "%s: validate_project attests no effects", o.File)
@@ -33,20 +33,20 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(d.Effects).NotTo(BeNil(), "%s: git_operation diff attests no effects", o.File)
 			Expect(d.Effects.DiffReview).NotTo(BeNil(), "%s: a complete diff must carry diffReview evidence", o.File)
 			Expect(strings.TrimSpace(d.Effects.DiffReview.DiffHash)).NotTo(BeEmpty(), "%s: the diff review must carry its diffHash", o.File)
-		},
+		}),
 		// Derived dependency state is a state change, never a write
 		// (catches derived-as-write).
-		"derived-cache-rewrite.json": func(o *kit.Outcome) {
+		"derived-cache-rewrite.json": kit.On("T9 T10 L3", func(o *kit.Outcome) {
 			v := o.Answer("03-derived-validate")
 			Expect(v.Effects).NotTo(BeNil(), "%s: validate_project attests no effects", o.File)
 			for _, w := range v.Effects.Writes {
 				Expect(derived(w.Path)).To(BeFalse(), "%s: validate_project attests derived dependency state %s as a write", o.File, w.Path)
 			}
 			Expect(v.Effects.StateVersion).NotTo(BeEmpty(), "%s: a validation that rewrote derived state must advance stateVersion", o.File)
-		},
+		}),
 		// The repository's script is code: the host asked before running it
 		// (catches validate-without-approval).
-		"unapproved-validation.json": func(o *kit.Outcome) {
+		"unapproved-validation.json": kit.On("T11 L3", func(o *kit.Outcome) {
 			n := 0
 			for _, a := range o.Approvals {
 				if a.CanonicalToolID == "project.validate" {
@@ -54,9 +54,20 @@ var _ = matrix.DescribeItem(matrix.Item{
 				}
 			}
 			Expect(n).To(Equal(1), "%s: the host must ask the harness exactly once before running the repository's test script; it asked %d times", o.File, n)
-		},
+		}),
+		"diff-before-last-write.json":     kit.On("W6 L3", nil),
+		"doc-write-after-validation.json": kit.On("L3", nil),
+		"missing-final-fingerprint.json":  kit.On("W6 L3", nil),
+		"out-of-scope-write.json":         kit.On("T6 L3", nil),
+		"write-after-validation.json":     kit.On("L3", nil),
 	})
 })
+
+// violation names the argument each call of item 8's schema scenario
+// gets wrong, which the host's error message must name.
+func violation(callID string) string {
+	return map[string]string{"08-schema-extra": "mode", "08-schema-missing": "precondition", "08-schema-type": "content", "08-schema-edit-extra": "backup"}[callID]
+}
 
 var _ = matrix.PlanItem(matrix.Item{
 	ID: 4, Name: "failed-stale-validation", Area: "tools", Title: "failed and stale validation",
@@ -87,41 +98,41 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.DeniedWith(write, code)
 		}
 	}
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// The harness answered approved=false: catches
 		// execute-before-approval (the marker file exists).
-		"denied.json": refused("07-denied", "DENIED_BY_HOST", func(o *kit.Outcome, a kit.ApprovalAsk) {
+		"denied.json": kit.On("T4 L7", refused("07-denied", "DENIED_BY_HOST", func(o *kit.Outcome, a kit.ApprovalAsk) {
 			Expect(a.Answer).NotTo(BeNil(), "%s: the harness did not answer the approval/request for %s", o.File, a.Context.ToolCallID)
 			Expect(a.Answer.Approved).To(BeFalse(), "%s: the harness denied %s", o.File, a.Context.ToolCallID)
 			Expect(o.Approvals).To(ContainElement(session.Approval{CanonicalToolID: a.CanonicalToolID, ModelName: a.ModelName}),
 				"%s: the harness recorded no denial of %s", o.File, a.CanonicalToolID)
-		}),
+		})),
 		// The harness has no approver (method not found): catches
 		// missing-approver-approves.
-		"missing-approver.json": refused("07-missing-approver", "DENY_APPROVAL_UNAVAILABLE", noApprover),
+		"missing-approver.json": kit.On("T4 L7", refused("07-missing-approver", "DENY_APPROVAL_UNAVAILABLE", noApprover)),
 		// Declared scripts without verified containment need approval
 		// whatever the profile: catches validate-without-approval.
-		"missing-approver-validate.json": func(o *kit.Outcome) {
+		"missing-approver-validate.json": kit.On("T4 T11 L7", func(o *kit.Outcome) {
 			for _, a := range o.AskedFor("07-validate") {
 				noApprover(o, a)
 			}
 			o.DeniedWith("07-validate", "DENY_APPROVAL_UNAVAILABLE")
-		},
+		}),
 		// The harness never answers: the host must give up after its
 		// approval timeout, cancel the request and deny. Catches
 		// approval-timeout-approves.
-		"timed-out.json": refused("07-timed-out", "DENY_APPROVAL_TIMEOUT", func(o *kit.Outcome, a kit.ApprovalAsk) {
+		"timed-out.json": kit.On("T4 L7", refused("07-timed-out", "DENY_APPROVAL_TIMEOUT", func(o *kit.Outcome, a kit.ApprovalAsk) {
 			Expect(a.TimeoutMs).To(BeNumerically(">", 0), "%s: approval/request for %s says timeoutMs %d", o.File, a.Context.ToolCallID, a.TimeoutMs)
 			Expect(a.TimeoutMs).To(BeNumerically("<=", 150), "%s: approval/request for %s says timeoutMs %d; initialize asked for 150", o.File, a.Context.ToolCallID, a.TimeoutMs)
 			Expect(a.Answer).To(BeNil(), "%s: the silent harness answered %s", o.File, a.Context.ToolCallID)
 			Expect(o.Approvals).To(ContainElement(session.Approval{CanonicalToolID: a.CanonicalToolID, ModelName: a.ModelName, Unanswered: true}),
 				"%s: the harness recorded no unanswered request for %s", o.File, a.CanonicalToolID)
 			Expect(a.Canceled).To(BeTrue(), "%s: the host gave up on the approval of %s without sending $/cancelRequest for it; a host that stops waiting must cancel the request so a late answer cannot grant it", o.File, a.Context.ToolCallID)
-		}),
+		})),
 		// A pending approval blocks the rest of the batch: neither the
 		// command nor the write reaches the host, nothing asks for their
 		// approval, and the paused run keeps the approval pending.
-		"pending.json": func(o *kit.Outcome) {
+		"pending.json": kit.On("T4 L7", func(o *kit.Outcome) {
 			o.Dispatched("read_file")
 			o.AskedFor()
 			cp, ok := o.CheckpointOf("pause")
@@ -133,7 +144,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 				pending = append(pending, p.RequestID)
 			}
 			Expect(pending).To(Equal([]string{"approval-read-1"}), "%s: the pause checkpoint must keep the unresolved approval approval-read-1 pending", o.File)
-		},
+		}),
 	})
 })
 
@@ -165,31 +176,36 @@ var _ = matrix.DescribeItem(matrix.Item{
 			}
 		}
 	}
-	c.Scenarios(map[string]kit.Check{
-		"unknown-tool.json":       nothingDispatched,
-		"inactive-lazy-tool.json": nothingDispatched,
-		"review-only-write.json":  reviewOnly,
-		"review-only-create.json": reviewOnly,
+	c.Scenarios(map[string]kit.Case{
+		"unknown-tool.json":       kit.On("T2 L8", nothingDispatched),
+		"inactive-lazy-tool.json": kit.On("T2 L8", nothingDispatched),
+		"review-only-write.json":  kit.On("T4 L8", reviewOnly),
+		"review-only-create.json": kit.On("T4 L8", reviewOnly),
 		// Schema rejections are the host's own, with no effects (catches
 		// skip-argument-validation).
-		"schema-invalid-arguments.json": func(o *kit.Outcome) {
+		"schema-invalid-arguments.json": kit.On("T1 L8", func(o *kit.Outcome) {
 			for _, id := range []string{"08-schema-extra", "08-schema-missing", "08-schema-type", "08-schema-edit-extra", "08-schema-read-missing"} {
 				r := o.Answer(id)
 				Expect(r.OK).To(BeFalse(), "%s: the host accepted %s, whose arguments fail the input schema", o.File, id)
 				Expect(r.Error).NotTo(BeNil(), "%s: the host's refusal of %s carries no error", o.File, id)
 				Expect(r.Error.Code).To(Equal("INVALID_TOOL_ARGUMENTS"), "%s: the host refused %s with %s", o.File, id, r.Error.Code)
+				// CONTRACTS.md (INVALID_TOOL_ARGUMENTS): "the message names
+				// the violations"; the words around the name are the host's.
+				if field := violation(id); field != "" {
+					Expect(r.Error.Message).To(ContainSubstring(field), "%s: the error message refusing %s must name the violation (%s)", o.File, id, field)
+				}
 				if r.Effects != nil {
 					Expect(r.Effects.Writes).To(BeEmpty(), "%s: the refusal of %s attests writes", o.File, id)
 				}
 			}
 			o.KeptInode("notes.md")
-		},
+		}),
 	})
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 9, Name: "mismatch-forged-effects", Area: "tools", Title: "canonical tool/result mismatch and undeclared forged effects",
-	Scope: matrix.ScopeBoth, Tools: []string{"workspace.read"}, Guarantees: []string{"T2", "T3", "T5"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.read"}, Guarantees: []string{"T2", "T3"},
 	Contract: "hosts/wire/CONTRACTS.md#evidence-types", Guarantee: "A result naming another canonical tool, or attesting effects outside the tool's profile, MUST fail the run with TOOL_EXECUTION.",
 }, func(c *kit.TestContext) {
 	// names asserts the final error names what the forged result broke,
@@ -203,13 +219,14 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(o.Faults).To(HaveLen(1), "%s: the proxy must inject exactly the fixture's one fault", o.File)
 		}
 	}
-	c.Scenarios(map[string]kit.Check{
-		"mismatch-read-as-list.json":      names("identity mismatch", "workspace.read"),
-		"mismatch-write-as-edit.json":     names("identity mismatch", "workspace.write"),
-		"forged-write-on-read.json":       names("write"),
-		"forged-validation-on-read.json":  names("validat"),
-		"forged-validation-on-write.json": names("validat"),
-		"forged-diff-review-on-list.json": names("diff"),
+	c.Scenarios(map[string]kit.Case{
+		"mismatch-read-as-list.json":      kit.On("T2 L9", names("identity mismatch", "workspace.read")),
+		"mismatch-write-as-edit.json":     kit.On("T2 L9", names("identity mismatch", "workspace.write")),
+		"forged-write-on-read.json":       kit.On("T3 L9", names("write")),
+		"forged-validation-on-read.json":  kit.On("T3 L9", names("validat")),
+		"forged-validation-on-write.json": kit.On("T3 L9", names("validat")),
+		"forged-diff-review-on-list.json": kit.On("T3 L9", names("diff")),
+		"canonical-ids.json":              kit.On("T2 T3 L9", nil),
 	})
 })
 
@@ -221,27 +238,28 @@ var _ = matrix.PlanItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 20, Name: "git-diff-review", Area: "tools", Title: "trusted git.exec diff-review evidence is classified as a diff observation",
-	Scope: matrix.ScopeHost, Tools: []string{"git.exec"}, Guarantees: []string{"R7"},
+	Scope: matrix.ScopeHost, Tools: []string{"git.exec"}, Guarantees: []string{"R7", "C2", "C3"},
 	Contract: "hosts/wire/tools/git.exec.md#effects", Guarantee: "A complete, untruncated git diff MUST carry diff-review evidence and be classified as a diff observation.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"complete-diff.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{
+		"complete-diff.json": kit.On("R7 L20", func(o *kit.Outcome) {
 			d := o.Answer("20-complete-diff")
 			Expect(d.Effects).NotTo(BeNil(), "%s: git_operation diff attests no effects", o.File)
 			Expect(d.Effects.DiffReview).NotTo(BeNil(), "%s: a complete, untruncated diff must carry diffReview evidence", o.File)
 			Expect(strings.TrimSpace(d.Effects.DiffReview.DiffHash)).NotTo(BeEmpty(), "%s: the diff review must carry its diffHash", o.File)
 			Expect(d.Effects.InspectedPaths).To(Equal([]string{"."}), "%s: a whole-workspace diff inspects \".\"", o.File)
-		},
+		}),
 		// A truncated diff is no review (catches diff-review-when-truncated
 		// at the wire).
-		"truncated-diff.json": func(o *kit.Outcome) {
+		"truncated-diff.json": kit.On("R7 L20", func(o *kit.Outcome) {
 			c := o.ContentOf("20-truncated-diff")
 			Expect(c["truncated"]).To(Equal(true), "%s: the diff of a large file must say truncated: true", o.File)
 			d := o.Answer("20-truncated-diff")
 			if d.Effects != nil {
 				Expect(d.Effects.DiffReview).To(BeNil(), "%s: a truncated diff must not carry diffReview evidence", o.File)
 			}
-		},
+		}),
+		"path-args-are-data.json": kit.On("C2 C3 L20", nil),
 	})
 })
 
@@ -274,7 +292,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.TypedWrite(call, "report.md", "missing", "", "file", kit.HashOf("partial report\n"))
 		}
 	}
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// The fault proxy makes the adapter throw after the edit was
 		// dispatched and done (an internal error, not the protocol's
 		// unknown-outcome answer): the mutating call reached the host
@@ -282,7 +300,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		// outcome as unknown (catches unknown-outcome-as-failure). And a
 		// host that returns an output its schema refuses reports an
 		// unknown outcome, not a result (catches skip-output-validation).
-		"adapter-throw-after-dispatch.json": func(o *kit.Outcome) {
+		"adapter-throw-after-dispatch.json": kit.On("T13 T14 L29", func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "read_file", "edit_file"}), "%s: after an unknown outcome no call may reach the host", o.File)
 			unknownOutcomeDurable("29-adapter-throw-patch")(o)
 			h := o.FreshHost(impossibleListOutput)
@@ -291,21 +309,22 @@ var _ = matrix.DescribeItem(matrix.Item{
 				Context: wire.RunContext{RunID: "29-output-schema", TaskID: "29-output-schema", Mode: "auto"}})
 			Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(),
 				"%s: given a list_files output schema no output satisfies, the host must answer an unknown outcome; it answered %v", o.File, err)
-		},
+		}),
 		// The host's own adapter cannot verify its edit of a dependency
 		// tree and answers an unknown outcome: nothing retries the edit
 		// (catches unknown-outcome-as-retryable, a host that answers it as
 		// a retryable IO_ERROR result).
-		"unverifiable-edit.json": func(o *kit.Outcome) {
+		"unverifiable-edit.json": kit.On("T13 T14 L29", func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "read_file", "edit_file"}), "%s: after an unknown outcome no call may reach the host", o.File)
 			unknownOutcomeDurable("29-unverifiable-edit-patch")(o)
-		},
-		"throw-after-write.json": func(o *kit.Outcome) {
+		}),
+		"throw-after-write.json": kit.On("T13 T14 L29", func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "write_file"}), "%s: the write whose outcome is unknown must not be retried", o.File)
 			unknownOutcomeDurable("29-throw-after-write-write")(o)
-		},
-		"partial-command-timeout.json": partial("29-partial-timeout-run"),
-		"partial-command-cancel.json":  partial("29-partial-cancel-run"),
+		}),
+		"partial-command-timeout.json": kit.On("T6 L29", partial("29-partial-timeout-run")),
+		"partial-command-cancel.json":  kit.On("T6 L29", partial("29-partial-cancel-run")),
+		"error-after-dispatch.json":    kit.On("T13 T14 L29", nil),
 	})
 })
 
@@ -342,11 +361,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write"}, Guarantees: []string{"T13", "T14"},
 	Contract: "hosts/wire/PROTOCOL.md#errors", Guarantee: "Malformed output after a real write and a throw after a commit MUST both end as durable unknown side-effect outcomes.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"malformed-after-write.json":   unknownOutcomeDurable("34-malformed-write-write"),
-		"malformed-after-edit.json":    unknownOutcomeDurable("34-malformed-edit-edit"),
-		"throw-after-commit-edit.json": unknownOutcomeDurable("34-throw-after-edit-edit"),
-		"unverifiable-write.json":      unknownOutcomeDurable("34-unverifiable-write-write"),
+	c.Scenarios(map[string]kit.Case{
+		"malformed-after-write.json":   kit.On("T13 T14 L34", unknownOutcomeDurable("34-malformed-write-write")),
+		"malformed-after-edit.json":    kit.On("T13 T14 L34", unknownOutcomeDurable("34-malformed-edit-edit")),
+		"throw-after-commit-edit.json": kit.On("T13 T14 L34", unknownOutcomeDurable("34-throw-after-edit-edit")),
+		"unverifiable-write.json":      kit.On("T13 T14 L34", unknownOutcomeDurable("34-unverifiable-write-write")),
+		"garbage-after-write.json":     kit.On("T13 T14 L34", nil),
 	})
 })
 
@@ -355,10 +375,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write"}, Guarantees: []string{"T15", "T16"},
 	Contract: "hosts/wire/CONTRACTS.md#result-envelope", Guarantee: "A failed result carrying write, validation or state effects MUST NOT be ignored or followed by a successful final response.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// A failed result carries no effects but approval (catches
 		// failed-result-effects at the wire).
-		"failed-write-recovers.json": func(o *kit.Outcome) {
+		"failed-write-recovers.json": kit.On("T15 T16 L35", func(o *kit.Outcome) {
 			r := o.Answer("35-plain-failure-clobber")
 			Expect(r.OK).To(BeFalse(), "%s: the clobbering write must fail", o.File)
 			if r.Effects != nil {
@@ -366,9 +386,9 @@ var _ = matrix.DescribeItem(matrix.Item{
 				e.Approval, e.ApprovalRequestID = "", ""
 				Expect(e).To(BeZero(), "%s: a failed result may carry only approval and its request ID; it carries %+v", o.File, e)
 			}
-		},
+		}),
 		// A denial is correlated with its request.
-		"denied-only-effect.json": func(o *kit.Outcome) {
+		"denied-only-effect.json": kit.On("T15 L35", func(o *kit.Outcome) {
 			r := o.Answer("35-denied-run")
 			Expect(r.OK).To(BeFalse(), "%s: the denied command must fail", o.File)
 			Expect(r.Effects).NotTo(BeNil(), "%s: a denial must attest approval: denied", o.File)
@@ -377,7 +397,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(strings.TrimSpace(e.ApprovalRequestID)).NotTo(BeEmpty(), "%s: a denial must carry its approvalRequestId", o.File)
 			e.Approval, e.ApprovalRequestID = "", ""
 			Expect(e).To(BeZero(), "%s: a denial may carry no other effect; it carries %+v", o.File, e)
-		},
+		}),
+		"failed-with-state.json":      kit.On("T15 T16 L35", nil),
+		"failed-with-validation.json": kit.On("T15 T16 L35", nil),
+		"failed-with-write.json":      kit.On("T15 T16 L35", nil),
 	})
 })
 

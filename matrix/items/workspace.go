@@ -13,27 +13,27 @@ import (
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 1, Name: "read-only-inspect", Area: "workspace", Title: "read-only inspect and report",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.list", "workspace.read", "project.detect"}, Guarantees: []string{"W1", "W4", "T5"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.list", "workspace.read", "project.detect"}, Guarantees: []string{"W1", "W4", "W5", "T5"},
 	Contract: "hosts/wire/CONTRACTS.md#evidence-types", Guarantee: "A host MUST serve list, read and detect calls on a real workspace with host-attested inspect evidence, and MUST NOT change the workspace while doing so.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"inspect.json": func(o *kit.Outcome) {
+	c.Scenarios(map[string]kit.Case{
+		"inspect.json": kit.On("W1 W4 T5 L1", func(o *kit.Outcome) {
 			for _, r := range o.Observed.ToolResults {
 				Expect(r.EffectsAuthority).To(Equal("host"), "%s carries host-attested effects", r.ToolName)
 				Expect(r.Effects).NotTo(BeNil(), "%s attests its effects", r.ToolName)
 				Expect(r.Effects.InspectedPaths).NotTo(BeEmpty(), "%s attests what it inspected", r.ToolName)
 				Expect(r.Effects.Writes).To(BeEmpty(), "%s is read-only and attests no writes", r.ToolName)
 			}
-		},
+		}),
 		// A page is bounded by the limit asked for, and says more follows
 		// (catches ignore-page-limit).
-		"paged-list.json": func(o *kit.Outcome) {
+		"paged-list.json": kit.On("W5 L1", func(o *kit.Outcome) {
 			c := o.ContentOf("01-paged-list")
 			Expect(c["entries"]).To(HaveLen(2), "%s: list_files with limit 2 over four files must answer one page of two entries", o.File)
 			Expect(c["truncated"]).To(Equal(true), "%s: a page with more entries after it must say truncated: true", o.File)
 			Expect(c["nextCursor"]).To(BeAssignableToTypeOf(""), "%s: a truncated page must carry the nextCursor that continues it", o.File)
 			Expect(c["nextCursor"]).NotTo(BeEmpty(), "%s: a truncated page must carry the nextCursor that continues it", o.File)
-		},
+		}),
 	})
 })
 
@@ -42,19 +42,21 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"workspace.write", "workspace.edit"}, Guarantees: []string{"W3", "W4", "T7"},
 	Contract: "hosts/wire/tools/workspace.write.md#errors", Guarantee: "A host MUST create only when the path does not exist and replace or edit only when the content hash matches, checked in the same serialized commit, with typed before/after evidence.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// A create is typed missing → file, never a replacement.
-		"create-new.json": func(o *kit.Outcome) {
+		"create-new.json": kit.On("W3 W4 T7 L2", func(o *kit.Outcome) {
 			o.TypedWrite("create", "docs", "missing", "", "directory", "")
 			o.TypedWrite("create", "docs/notes.txt", "missing", "", "file", kit.HashOf("first note\n"))
-		},
+		}),
 		// Replacements chain: each before hash is the previous after hash,
 		// and the last after hash is the file on disk.
-		"stale-hash.json": func(o *kit.Outcome) {
+		"stale-hash.json": kit.On("W3 W4 L2", func(o *kit.Outcome) {
 			edit := o.TypedWrite("edit", "settings.txt", "file", "*", "file", "*")
 			o.TypedWrite("replace", "settings.txt", "file", *edit.AfterHash, "file", o.FileHash("settings.txt"))
-		},
-		"failure-keeps-inode.json": func(o *kit.Outcome) { o.KeptInode("settings.txt") },
+		}),
+		"failure-keeps-inode.json":  kit.On("W3 W4 L2", func(o *kit.Outcome) { o.KeptInode("settings.txt") }),
+		"create-over-existing.json": kit.On("W3 L2", nil),
+		"edit-conflict.json":        kit.On("W3 L2", nil),
 	})
 })
 
@@ -88,11 +90,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"workspace.read", "workspace.write", "command.run"}, Guarantees: []string{"W1", "W2", "C6"},
 	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "A host MUST resolve every path beneath the workspace root and reject lexical and symlink escapes without touching anything outside it.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
-		"file-symlink.json":  noLeak,
-		"dir-symlink.json":   noLeak,
-		"symlink-chain.json": noLeak,
-		"dotdot.json":        noLeak,
+	c.Scenarios(map[string]kit.Case{
+		"file-symlink.json":  kit.On("W2 L13", noLeak),
+		"dir-symlink.json":   kit.On("W2 L13", noLeak),
+		"symlink-chain.json": kit.On("W2 L13", noLeak),
+		"dotdot.json":        kit.On("W1 W2 L13", noLeak),
+		"absolute.json":      kit.On("W1 W2 L13", nil),
+		"cwd-escape.json":    kit.On("C6 L13", nil),
 	})
 })
 
@@ -101,10 +105,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"project.detect"}, Guarantees: []string{"W5"},
 	Contract: "hosts/wire/tools/project.detect.md#output", Guarantee: "Project discovery MUST report incomplete scans and malformed manifests instead of treating missing evidence as proof of absence.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// The depth limit is the host's own, declared as scan.maxDepth:
 		// the verdict follows from it (catches incomplete-scan-as-complete).
-		"deep-tree.json": func(o *kit.Outcome) {
+		"deep-tree.json": kit.On("W5 L27", func(o *kit.Outcome) {
 			c := o.ContentOf("detect")
 			scan, _ := c["scan"].(map[string]any)
 			Expect(scan).NotTo(BeNil(), "%s: detect_project answers no scan object", o.File)
@@ -119,12 +123,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 				Expect(scan["complete"]).To(Equal(true), "%s: the host declares maxDepth %v, deep enough for main.py at depth %d: the scan is complete", o.File, maxDepth, deepTreeDepth)
 				Expect(c["languages"]).To(ContainElement("Python"), "%s: main.py lies within the declared depth limit %v", o.File, maxDepth)
 			}
-		},
+		}),
 		// A malformed manifest is reported, naming the manifest (catches
 		// silent-malformed-manifest); the words are the host's.
-		"malformed-package-json.json": namesInWarnings("package.json"),
-		"non-string-script.json":      namesInWarnings("package.json"),
-		"scripts-not-object.json":     namesInWarnings("package.json"),
+		"malformed-package-json.json": kit.On("W5 L27", namesInWarnings("package.json")),
+		"non-string-script.json":      kit.On("W5 L27", namesInWarnings("package.json")),
+		"scripts-not-object.json":     kit.On("W5 L27", namesInWarnings("package.json")),
 	})
 })
 
@@ -133,10 +137,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"T8"},
 	Contract: "hosts/wire/CONTRACTS.md#evidence-types", Guarantee: "Directory, symlink and special-entry mutations MUST stay typed through completion, checkpoint and resume verification.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// Every entry kind stays typed in the host's evidence (catches
 		// untyped-entries).
-		"command-entries-resume.json": func(o *kit.Outcome) {
+		"command-entries-resume.json": kit.On("T8 L30", func(o *kit.Outcome) {
 			made := []port.Write{
 				o.TypedWrite("make-entries", "made-fifo.txt", "missing", "", "other", "*"),
 				o.TypedWrite("make-entries", "made-link.txt", "missing", "", "symlink", "*"),
@@ -161,12 +165,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 				}
 				Expect(found).To(BeTrue(), "%s: the pause checkpoint holds no edit evidence for %s", o.File, w.Path)
 			}
-		},
-		"command-retypes.json": func(o *kit.Outcome) {
+		}),
+		"command-retypes.json": kit.On("T8 L30", func(o *kit.Outcome) {
 			o.TypedWrite("retype", "empty-dir.txt", "directory", "", "file", o.FileHash("empty-dir.txt"))
 			o.TypedWrite("retype", "gone.txt", "file", "*", "directory", "")
 			o.TypedWrite("retype", "notes.txt", "file", "*", "symlink", "*")
-		},
+		}),
 	})
 })
 
@@ -175,17 +179,17 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"workspace.edit", "workspace.write", "workspace.read"}, Guarantees: []string{"W3"},
 	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "Text mutations MUST reject invalid UTF-8 without rewriting bytes or replacing the inode.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// replace-lossy-hash fails two checks at once: its target is not
 		// UTF-8 and its hash is stale. Which one the host reports is its
 		// choice (CONTRACTS.md, "Host's choices"); that it refuses is not.
-		"latin1-file.json": func(o *kit.Outcome) {
+		"latin1-file.json": kit.On("W3 L32", func(o *kit.Outcome) {
 			r := o.Answer("replace-lossy-hash")
 			Expect(r.OK).To(BeFalse(), "%s: write_file over a non-UTF-8 file with a stale hash must be refused", o.File)
 			Expect(r.Error).NotTo(BeNil(), "%s: the refused write_file carries no error", o.File)
 			Expect(r.Error.Code).To(BeElementOf("INVALID_INPUT", "PRECONDITION_FAILED"),
 				"%s: write_file over a non-UTF-8 file with a stale hash must answer INVALID_INPUT or PRECONDITION_FAILED", o.File)
-		},
+		}),
 	})
 })
 
@@ -194,17 +198,17 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"project.detect"}, Guarantees: []string{"W5"},
 	Contract: "hosts/wire/tools/project.detect.md#choices", Guarantee: "Project detection MUST ignore directories named like manifests or sources and disclose its traversal exclusions.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Check{
+	c.Scenarios(map[string]kit.Case{
 		// A directory named like a lock file gives no package manager
 		// (catches manifest-directories).
-		"manifest-named-directories.json": func(o *kit.Outcome) {
+		"manifest-named-directories.json": kit.On("W5 L33", func(o *kit.Outcome) {
 			c := o.ContentOf("detect")
 			Expect(c).NotTo(HaveKey("packageManager"), "%s: yarn.lock and package.json are directories; no package manager may be reported", o.File)
-		},
+		}),
 		// The warnings name every root directory the host's listing
 		// leaves out: the host's own exclusions, in its own words
 		// (catches hide-traversal-exclusions).
-		"excluded-trees.json": func(o *kit.Outcome) {
+		"excluded-trees.json": kit.On("W5 L33", func(o *kit.Outcome) {
 			names := warningNames(o.ContentOf("detect"))
 			listed := map[string]bool{}
 			for _, e := range o.ContentOf("list")["entries"].([]any) {
@@ -219,6 +223,6 @@ var _ = matrix.DescribeItem(matrix.Item{
 					Expect(names).To(ContainElement(e.Name()), "%s: the host hides %s/ from its listing but does not disclose it as excluded", o.File, e.Name())
 				}
 			}
-		},
+		}),
 	})
 })

@@ -36,7 +36,7 @@ const commandStartTimeout = 10 * time.Second
 // external/, expects the canceled run the cancellation makes.
 func CanceledDuringCommand(c *TestContext) {
 	rel := path.Join(c.Dir, "external", "canceled-during-command.json")
-	It("canceled-during-command", func() {
+	c.It("canceled-during-command", "C8 L5", func() {
 		fx, file, err := loadScenario(rel)
 		Expect(err).NotTo(HaveOccurred(), "scenario %s does not load", rel)
 		t := c.Host()

@@ -50,6 +50,27 @@ type Bench struct {
 	hostNow  *Host
 	specNow  context.Context
 	bugsSeen []error
+	// listing makes item bodies declare their specs without adding them
+	// to Ginkgo's tree (ListingBench); specs are the declarations seen.
+	listing bool
+	specs   []Spec
+}
+
+// ListingBench returns a bench on which item bodies only declare their
+// specs: Specs then lists them with their sentences. Nothing runs.
+func ListingBench() *Bench { return &Bench{listing: true} }
+
+// Specs returns the specs declared on the bench, in declaration order.
+func (b *Bench) Specs() []Spec {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]Spec(nil), b.specs...)
+}
+
+func (b *Bench) declare(s Spec) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.specs = append(b.specs, s)
 }
 
 // For returns the TestContext of one item on the bench.

@@ -17,6 +17,9 @@ type Dialect struct {
 	Platforms string
 	// File is the scenario, relative to the item's directory.
 	File string
+	// Sentences are the space-separated keys of the contract sentences
+	// the probe enforces (as for On).
+	Sentences string
 	// Check is the item's own assertions on the outcome.
 	Check Check
 }
@@ -30,7 +33,7 @@ func DialectProbes(c *TestContext, ds ...Dialect) {
 	dir := c.Dir
 	for _, d := range ds {
 		rel := path.Join(dir, d.File)
-		It(d.Shell, func() {
+		c.It(d.Shell, d.Sentences, func() {
 			fx, _, err := loadScenario(rel)
 			Expect(err).NotTo(HaveOccurred(), "scenario %s does not load", rel)
 			if reason := c.Host().NotApplicable(fx); reason != "" {

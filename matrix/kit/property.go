@@ -352,19 +352,19 @@ func restoreOnlyCorrect(c *TestContext, pool []*session.Host, chain []toolSetSte
 
 // CheckpointProperties registers item 39's properties.
 func CheckpointProperties(c *TestContext) {
-	It("store round trip through a fresh process: canonical bytes, same hash, redacted, no aliasing", func() {
+	c.It("store round trip through a fresh process: canonical bytes, same hash, redacted, no aliasing", "S2 L39", func() {
 		needStore(c)
 		d := propertyDirs()
 		writer, reader := propertyHost(c, d), propertyHost(c, d)
 		property(c, "store round trip", storeCases, storeRoundTrip(c, writer, reader))
 	})
-	It("every single-byte tamper of a stored checkpoint is rejected on resume", func() {
+	c.It("every single-byte tamper of a stored checkpoint is rejected on resume", "L11 L39", func() {
 		needStore(c)
 		d := propertyDirs()
 		writer, reader := propertyHost(c, d), propertyHost(c, d)
 		property(c, "tamper rejected", tamperCases, tamperRejected(c, writer, reader))
 	})
-	It("registry activation orders give one snapshot hash, and tools/restore accepts only it", func() {
+	c.It("registry activation orders give one snapshot hash, and tools/restore accepts only it", "L39", func() {
 		d := propertyDirs()
 		probe := propertyHost(c, d)
 		first, err := probe.Client().ToolSet(c.Ctx())

@@ -15,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/fixtures"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -37,25 +38,29 @@ type Outcome struct {
 
 // Scenarios registers one spec per scenario file of the item being
 // described (fixtures/matrix/NN-name/*.json). Each runs the fixture against
-// the host under test through the lab's runner and oracle; checks, keyed by
-// file name, add the item's own assertions for that scenario. A check for a
-// file that does not exist is a registration error.
-func (c *TestContext) Scenarios(checks map[string]Check) {
+// the host under test through the lab's runner and oracle; cases, keyed by
+// file name, give the sentences each scenario enforces and the item's own
+// assertions on it. Every scenario file needs a case, and a case for a file
+// that does not exist is a registration error.
+func (c *TestContext) Scenarios(cases map[string]Case) {
 	dir := c.Dir
 	names, err := ScenarioFiles(dir)
 	if err != nil || len(names) == 0 {
 		c.Bug(fmt.Errorf("matrix item %d: no scenarios in %s/%s (%v)", c.ID, fixtures.MatrixDir, dir, err))
 		return
 	}
-	for name := range checks {
+	for name := range cases {
 		if !slices.Contains(names, name) {
-			c.Bug(fmt.Errorf("matrix item %d: a check names %s, which is not a scenario of %s", c.ID, name, dir))
+			c.Bug(fmt.Errorf("matrix item %d: a case names %s, which is not a scenario of %s", c.ID, name, dir))
 		}
 	}
 	for _, name := range names {
 		file := path.Join(dir, name)
-		chk := checks[name]
-		It(strings.TrimSuffix(name, ".json"), func() { c.RunScenario(file, chk) })
+		cs, ok := cases[name]
+		if !ok {
+			c.Bug(fmt.Errorf("matrix item %d: scenario %s/%s has no case: say which contract sentences it enforces (kit.On)", c.ID, dir, name))
+		}
+		c.It(strings.TrimSuffix(name, ".json"), strings.Join(cs.Sentences, " "), func() { c.RunScenario(file, cs.Check) })
 	}
 }
 
@@ -106,9 +111,11 @@ func (c *TestContext) RunScenario(rel string, chk Check) {
 		defer os.RemoveAll(filepath.Dir(rep.Workspace))
 	}
 	if cause := context.Cause(ctx); cause != nil {
+		FailedBy(reports.CauseDeadline)
 		Fail(fmt.Sprintf("scenario %s: %v", file, cause))
 	}
 	if err != nil {
+		FailedBy(reports.CauseHarness)
 		Fail(fmt.Sprintf("scenario %s could not run: %v", file, err))
 	}
 	for _, inc := range rep.Incidents {
@@ -118,6 +125,12 @@ func (c *TestContext) RunScenario(rel string, chk Check) {
 		NotApplicable(rep.NotApplicable)
 	}
 	if !rep.Passed {
+		switch rep.HostFailure {
+		case lab.HostFailedSchema:
+			FailedBy(reports.CauseSchema)
+		case lab.HostFailedTransport:
+			FailedBy(reports.CauseHost)
+		}
 		AddReportEntry(ReproEntry, t.RunRepro(file))
 		Fail(describeFailures(file, rep))
 	}

@@ -275,6 +275,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 		msg := errors.Join(r.closeErrs...).Error()
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
 			Expected: "the host exits when asked to shut down", Actual: msg, Message: "The host did not shut down cleanly: " + msg})
+		rep.HostFailure = HostFailedTransport
 		rep.HostStderr = r.currentHost().Stderr()
 	}
 	// A broken connection is the host's fault unless the fixture's own fault
@@ -282,6 +283,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	if herr := r.currentHost().HostError(); herr != nil && len(rep.Faults) == 0 {
 		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "host",
 			Expected: "the host keeps to the protocol", Actual: herr.Error(), Message: brokeProtocol(herr)})
+		rep.HostFailure = hostFailureOf(herr)
 		rep.HostStderr = r.currentHost().Stderr()
 	}
 	if r.storeErr != nil && len(rep.Faults) == 0 {
@@ -301,6 +303,7 @@ func (e *storeError) Error() string { return e.err.Error() }
 
 func (r *fixtureRun) hostFailure(rep *Report, phase string, err error) *Report {
 	rep.Status = "host_failed"
+	rep.HostFailure = hostFailureOf(err)
 	rep.Failures = []oracle.Failure{{File: r.fx.File, Assertion: "host",
 		Expected: "the host " + phase + "s", Actual: err.Error(), Message: "The host failed to " + phase + ": " + err.Error()}}
 	return rep

@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"errors"
+
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -75,6 +77,11 @@ type Report struct {
 	ReplayHash string `json:"replayHash,omitempty"`
 	// Workspace is the workspace directory, set only when it was kept.
 	Workspace string `json:"workspace,omitempty"`
+	// HostFailure says how the host itself failed the run, whatever the
+	// oracle then found: "" when it did not, HostFailedSchema when it sent
+	// a message that fails its schema, HostFailedTransport when it exited,
+	// hung up, sent something that is not JSON-RPC or would not shut down.
+	HostFailure string `json:"hostFailure,omitempty"`
 	// HostStderr is the tail of the host's standard error, kept when the
 	// host broke the protocol.
 	HostStderr string `json:"hostStderr,omitempty"`
@@ -100,6 +107,23 @@ type Report struct {
 	// Approvals are the approval requests the harness answered, host
 	// process by host process, in order.
 	Approvals []session.Approval `json:"-"`
+}
+
+// How a host failed a run (Report.HostFailure).
+const (
+	HostFailedSchema    = "schema"
+	HostFailedTransport = "transport"
+)
+
+// hostFailureOf classifies err, a host's broken connection: a message
+// that fails its schema names the offending field; anything else broke
+// the transport.
+func hostFailureOf(err error) string {
+	var pe *wire.ProtocolError
+	if errors.As(err, &pe) && pe.Pointer != "" {
+		return HostFailedSchema
+	}
+	return HostFailedTransport
 }
 
 // A WireMessage is one JSON-RPC message of a fixture run.

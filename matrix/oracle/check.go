@@ -130,7 +130,7 @@ func (c *checker) toolResults() {
 				fmt.Sprintf("Tool result %d summary lacks %s.", n, jsStr(*w.SummaryIncludes)))
 		}
 		for j, frag := range w.ContentIncludes {
-			if !strings.Contains(g.Content, frag) {
+			if !contentHasText(g.Content, frag) {
 				c.fail(fmt.Sprintf("%scontentIncludes[%d]", at, j), "content including "+text(frag), text(g.Content),
 					fmt.Sprintf("Tool result %d content lacks %s.", n, jsStr(frag)))
 			}

@@ -21,8 +21,10 @@
 //     and toolSequence (exact, ordered);
 //   - toolResults: the counts must be equal; then, index by index over the
 //     results both lists have, every member the entry declares
-//     (toolName, canonicalToolId, ok, errorCode, summaryIncludes,
-//     contentIncludes as substrings; contentValues and contentHas
+//     (toolName, canonicalToolId, ok, errorCode, summaryIncludes as a
+//     substring; contentIncludes in the content as sent or inside one of
+//     its string values when it is JSON, so that escaping never decides;
+//     contentValues and contentHas
 //     structurally, on the content parsed as JSON and addressed by JSON
 //     Pointer, so that member order and formatting never decide);
 //   - files: absent (no entry of any kind), readable, content (whole file),

@@ -4,14 +4,20 @@ import (
 	"slices"
 
 	"github.com/galaxy-stack/conform/core/faults"
+	"github.com/galaxy-stack/conform/matrix"
 )
 
 // coreFaults returns the named core faults with the items each names as
-// able to catch it.
+// able to catch it. A core fault breaks a rule of the runtime the matrix
+// lines of those items state, so the sentences it breaks are those lines.
 func coreFaults() []Fault {
 	var out []Fault
 	for _, f := range faults.All() {
-		out = append(out, Fault{Name: f.Name, Kind: KindCore, Description: f.Description, Breaks: f.Rule, Targets: slices.Clone(f.Items)})
+		keys := make([]string, len(f.Items))
+		for i, id := range f.Items {
+			keys[i] = matrix.LineKey(id)
+		}
+		out = append(out, Fault{Name: f.Name, Kind: KindCore, Description: f.Description, Breaks: f.Rule, Sentences: keys, Targets: slices.Clone(f.Items)})
 	}
 	return out
 }

@@ -26,8 +26,12 @@ func (r *Result) Document() *reports.Document {
 		st.Problems = []string{}
 	}
 	for _, f := range r.Faults {
-		st.Faults = append(st.Faults, reports.KillRow{Name: f.Name, Kind: f.Kind, Description: f.Description, Status: f.Status,
-			Targets: orEmpty(f.Targets), Ran: orEmpty(f.Ran), FailedItems: orEmpty(f.FailedItems), Error: f.Error})
+		collateral := []reports.CollateralItem{}
+		for _, c := range f.Collateral {
+			collateral = append(collateral, reports.CollateralItem{Item: c.Item, Why: c.Why})
+		}
+		st.Faults = append(st.Faults, reports.KillRow{Name: f.Name, Kind: f.Kind, Description: f.Description, Sentences: orEmptyS(f.Sentences), Status: f.Status,
+			Targets: orEmpty(f.Targets), Ran: orEmpty(f.Ran), FailedItems: orEmpty(f.FailedItems), KilledBy: orEmpty(f.KilledBy), Collateral: collateral, Error: f.Error})
 	}
 	for _, it := range r.Items {
 		st.Items = append(st.Items, reports.KillColumn{ID: it.ID, Scope: it.Scope, Mutants: orEmptyS(it.Mutants), CoreFaults: orEmptyS(it.CoreFaults), CannotFail: it.CannotFail})

@@ -42,12 +42,20 @@ import (
 const (
 	KindMutant = "mutant"
 	KindCore   = "core"
+	// KindControl is a control host (builtin.Controls): it fails as a
+	// host, breaking no guarantee in particular, and must never be
+	// credited a kill.
+	KindControl = "control"
 )
 
 // Fault statuses.
 const (
-	Killed     = "killed"
-	Survived   = "survived"
+	Killed   = "killed"
+	Survived = "survived"
+	// Collateral: items failed against the fault, but none on an
+	// assertion of a sentence the fault breaks (the host died, a deadline
+	// passed, a check of another guarantee failed).
+	Collateral = "collateral"
 	Untargeted = "untargeted"
 	Broken     = "error"
 )
@@ -59,6 +67,9 @@ type Fault struct {
 	Description string `json:"description"`
 	// Breaks is the guarantee or rule the fault breaks.
 	Breaks string `json:"breaks"`
+	// Sentences are the keys of the contract sentences it breaks: a kill
+	// counts only when an item fails on an assertion of one of them.
+	Sentences []string `json:"sentences"`
 	// Targets are the items that could catch the fault.
 	Targets []int `json:"targets"`
 }
@@ -71,14 +82,22 @@ func (f Fault) flag() string {
 	return "--mutant"
 }
 
+// args are the certify arguments that serve the fault.
+func (f Fault) args() []string {
+	if f.Kind == KindControl {
+		return []string{"--host", f.Name}
+	}
+	return []string{"--host", "reference", f.flag(), f.Name}
+}
+
 // Faults returns every mutant and core fault with its targets, mutants
 // first, each kind sorted by name.
 func Faults() []Fault {
 	var out []Fault
 	for _, m := range mutants.All() {
-		out = append(out, Fault{Name: m.Name, Kind: KindMutant, Description: m.Description, Breaks: m.Guarantee, Targets: slices.Clone(mutantTargets[m.Name])})
+		out = append(out, Fault{Name: m.Name, Kind: KindMutant, Description: m.Description, Breaks: m.Guarantee, Sentences: m.Sentences(), Targets: slices.Clone(mutantTargets[m.Name])})
 	}
-	return append(out, coreFaults()...)
+	return append(append(out, coreFaults()...), controls()...)
 }
 
 // A FaultResult is one row of the kill matrix.
@@ -87,8 +106,14 @@ type FaultResult struct {
 	Status string `json:"status"`
 	// Ran are the runnable targets the fault was certified against.
 	Ran []int `json:"ran"`
-	// FailedItems are the items that failed against it: the kill matrix row.
+	// FailedItems are the items that failed against it.
 	FailedItems []int `json:"failedItems"`
+	// KilledBy are those of FailedItems that failed on an assertion of a
+	// sentence the fault breaks: the kill matrix row.
+	KilledBy []int `json:"killedBy"`
+	// Collateral are the other FailedItems, each with why its failure
+	// is not a kill.
+	Collateral []CollateralFailure `json:"collateral"`
 	// Error says why the fault's certification could not run.
 	Error string `json:"error,omitempty"`
 }
@@ -177,7 +202,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res := &Result{SchemaVersion: SchemaVersion, Harness: reports.Version(), MatrixVersion: matrix.Version, Faults: []FaultResult{}, Items: []ItemResult{}, Variants: []VariantResult{}, Problems: []string{}}
 
-	ref, err := certify(ctx, opts.Exe, filepath.Join(dir, "reference.json"), only)
+	ref, err := certify(ctx, opts.Exe, filepath.Join(dir, "reference.json"), append([]string{"--host", "reference"}, only...))
 	if err != nil {
 		return nil, fmt.Errorf("certifying the reference host: %w", err)
 	}
@@ -194,7 +219,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	var mu sync.Mutex
 	sem := make(chan struct{}, max(opts.Parallel, 1))
 	for i, f := range faults {
-		fr := FaultResult{Fault: f, Ran: []int{}, FailedItems: []int{}}
+		fr := FaultResult{Fault: f, Ran: []int{}, FailedItems: []int{}, KilledBy: []int{}, Collateral: []CollateralFailure{}}
 		for _, id := range f.Targets {
 			if _, ok := runnable[id]; ok {
 				fr.Ran = append(fr.Ran, id)
@@ -216,20 +241,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 				return
 			}
 			defer func() { <-sem }()
-			doc, err := certify(ctx, opts.Exe, filepath.Join(dir, f.Kind+"-"+f.Name+".json"), []string{f.flag(), f.Name, "--only", joinInts(fr.Ran)})
+			doc, err := certify(ctx, opts.Exe, filepath.Join(dir, f.Kind+"-"+f.Name+".json"), append(f.args(), "--only", joinInts(fr.Ran)))
 			switch {
 			case err != nil:
 				fr.Status, fr.Error = Broken, err.Error()
 			default:
-				for _, it := range doc.Items {
-					if it.Status == reports.Failed {
-						fr.FailedItems = append(fr.FailedItems, it.ID)
-					}
-				}
-				fr.Status = Survived
-				if len(fr.FailedItems) > 0 {
-					fr.Status = Killed
-				}
+				fr.attribute(doc)
 			}
 			mu.Lock()
 			res.Faults[i] = fr
@@ -253,7 +270,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Items = itemResults(runnable, res.Faults)
 	res.Unchecked = unchecked()
 	for _, fr := range res.Faults {
+		if fr.Kind == KindControl {
+			res.Problems = append(res.Problems, controlProblems(fr)...)
+			continue
+		}
 		switch fr.Status {
+		case Collateral:
+			res.Problems = append(res.Problems, fmt.Sprintf("%s %s is not killed: items %s fail against it, none on an assertion of %s (%s)", fr.Kind, fr.Name, joinInts(fr.FailedItems), strings.Join(fr.Sentences, ", "), collateralText(fr.Collateral)))
 		case Survived:
 			res.Problems = append(res.Problems, fmt.Sprintf("%s %s survives items %s", fr.Kind, fr.Name, joinInts(fr.Ran)))
 		case Broken:
@@ -298,7 +321,7 @@ func itemResults(runnable map[int]matrix.Item, faults []FaultResult) []ItemResul
 		it := runnable[id]
 		ir := ItemResult{ID: id, Scope: it.Scope, Mutants: []string{}, CoreFaults: []string{}}
 		for _, fr := range faults {
-			if !slices.Contains(fr.FailedItems, id) {
+			if fr.Kind == KindControl || !slices.Contains(fr.KilledBy, id) {
 				continue
 			}
 			if fr.Kind == KindCore {
@@ -345,7 +368,7 @@ func unchecked() []matrix.Guarantee {
 // results; anything else (an invocation error, a crash) is an error with
 // the child's standard error.
 func certify(ctx context.Context, exe, report string, extra []string) (*reports.Document, error) {
-	args := append([]string{"certify", "--host", "reference", "--json-report", report}, extra...)
+	args := append([]string{"certify", "--json-report", report}, extra...)
 	cmd := exec.CommandContext(ctx, exe, args...)
 	// A canceled self-test asks the child to stop as an interrupted
 	// certification does (it kills its own hosts), and kills it only if
@@ -406,7 +429,13 @@ func joinInts(ids []int) string {
 func failedText(fr FaultResult) string {
 	switch fr.Status {
 	case Killed:
-		return "failed " + joinInts(fr.FailedItems)
+		text := "killed by " + joinInts(fr.KilledBy)
+		if len(fr.Collateral) > 0 {
+			text += "; collateral: " + collateralText(fr.Collateral)
+		}
+		return text
+	case Collateral:
+		return "collateral only: " + collateralText(fr.Collateral)
 	case Broken:
 		return fr.Error
 	}

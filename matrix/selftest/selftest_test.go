@@ -34,8 +34,9 @@ func TestItemsThatKillNothingCannotFail(t *testing.T) {
 		4: {ID: 4, Scope: matrix.ScopeBoth},
 	}
 	faults := []FaultResult{
-		{Fault: Fault{Name: "m", Kind: KindMutant}, FailedItems: []int{1, 3}},
-		{Fault: Fault{Name: "c", Kind: KindCore}, FailedItems: []int{4}},
+		{Fault: Fault{Name: "m", Kind: KindMutant}, FailedItems: []int{1, 3}, KilledBy: []int{1, 3}},
+		{Fault: Fault{Name: "c", Kind: KindCore}, FailedItems: []int{2, 4}, KilledBy: []int{4}},
+		{Fault: Fault{Name: "control-crash", Kind: KindControl}, FailedItems: []int{2}, KilledBy: []int{2}},
 	}
 	got := itemResults(runnable, faults)
 	want := []string{"", "core fault", "core fault", "mutant of the reference host"}

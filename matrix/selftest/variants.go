@@ -96,7 +96,7 @@ func certifyVariants(ctx context.Context, exe, dir string, vs []Variant, ids []i
 				return
 			}
 			defer func() { <-sem }()
-			doc, err := certify(ctx, exe, filepath.Join(dir, "variant-"+v.Name+".json"), []string{"--variant", v.Name, "--only", joinInts(ids)})
+			doc, err := certify(ctx, exe, filepath.Join(dir, "variant-"+v.Name+".json"), []string{"--host", "reference", "--variant", v.Name, "--only", joinInts(ids)})
 			switch {
 			case err != nil:
 				vr.Status, vr.Error = Broken, err.Error()
