@@ -52,7 +52,8 @@ purpose (golden/README.md). Hosts of different tool profiles (the doubles
 host offers the nine optional tools) are compared on the tools all of them
 offer: the others are removed from every model request first, and the
 output says which. A scenario a host cannot serve at all is listed as
-not applicable for it and compared among the others.
+not applicable for it and compared among the others; one that applies to
+a single host is listed as not compared.
 
 HOST is a built-in host ("reference", "doubles") or a command line, as for
 certify. A built-in host may carry its --mutant or --variant inside the
@@ -289,6 +290,11 @@ func printComparison(w io.Writer, res *compare.Result) {
 		}
 		eq, differ := "yes", strings.Join(s.Differ, ", ")
 		switch {
+		case s.Compared < 2:
+			eq, differ = "n/a", "not compared: applies to one host only"
+			if s.Compared == 0 {
+				differ = "not compared: applies to no host"
+			}
 		case !s.Equal && len(s.Volatile) > 0:
 			eq, differ = "n/a", "machine-specific on purpose: "+strings.Join(s.Volatile, ", ")
 		case !s.Equal:
@@ -329,8 +335,23 @@ func printComparison(w io.Writer, res *compare.Result) {
 			fmt.Fprintf(w, "  repro: %s\n", safe(s.Repro))
 		}
 	}
-	equal := len(res.Scenarios) - res.Mismatches
-	fmt.Fprintf(w, "\n%d scenarios: %d equal, %d differ\n", len(res.Scenarios), equal, res.Mismatches)
+	equal, volatile := 0, 0
+	for _, s := range res.Scenarios {
+		switch {
+		case s.Equal && s.Compared >= 2:
+			equal++
+		case !s.Equal && len(s.Volatile) > 0:
+			volatile++
+		}
+	}
+	fmt.Fprintf(w, "\n%d scenarios: %d equal, %d differ", len(res.Scenarios), equal, res.Mismatches)
+	if res.NotCompared > 0 {
+		fmt.Fprintf(w, ", %d not compared (they apply to one host only)", res.NotCompared)
+	}
+	if volatile > 0 {
+		fmt.Fprintf(w, ", %d differ in machine-specific content only", volatile)
+	}
+	fmt.Fprintln(w)
 	if res.Note != "" {
 		fmt.Fprintf(w, "note: %s\n", res.Note)
 	}

@@ -15,8 +15,10 @@ type Result struct {
 	Profile *Profile `json:"profile,omitempty"`
 	// Scenarios are the scenarios compared, in run order.
 	Scenarios []Scenario `json:"scenarios"`
-	// Mismatches counts the scenarios whose hashes differ.
-	Mismatches int `json:"mismatches"`
+	// Mismatches counts the scenarios whose hashes differ; NotCompared
+	// those that apply to one host or none.
+	Mismatches  int `json:"mismatches"`
+	NotCompared int `json:"notCompared"`
 	// Note says what the comparison could not show (result documents hold
 	// hashes, not transcripts).
 	Note string `json:"note,omitempty"`
@@ -35,6 +37,9 @@ type Scenario struct {
 	// NotApplicable names the hosts the scenario does not apply to (a tool
 	// it calls is not backed): they are left out of the comparison.
 	NotApplicable []string `json:"notApplicable,omitempty"`
+	// Compared is how many hosts the scenario was compared on: those it
+	// applies to. Below two nothing was compared.
+	Compared int `json:"compared"`
 	// Equal is true when every host it applies to has the same hash.
 	Equal bool `json:"equal"`
 	// Differ are the aspects in which some host differs from the baseline.
@@ -84,8 +89,11 @@ func Transcripts(hosts []string, files []string, byHost [][]*replay.Transcript) 
 			}
 		}
 		s := scenario(hosts, f, ts)
-		if !s.Equal {
+		switch {
+		case !s.Equal:
 			res.Mismatches++
+		case s.Compared < 2:
+			res.NotCompared++
 		}
 		res.Scenarios = append(res.Scenarios, s)
 	}
@@ -114,6 +122,7 @@ func scenario(hosts []string, file string, ts []*replay.Transcript) Scenario {
 			in = append(in, i)
 		}
 	}
+	s.Compared = len(in)
 	if len(in) < 2 {
 		return s
 	}

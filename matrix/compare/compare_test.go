@@ -59,7 +59,7 @@ func TestVariantsAgree(t *testing.T) {
 	res := run(t, []string{latin1}, host(t, "reference", "", ""),
 		host(t, "reference", "", "precondition-first"), host(t, "reference", "", "reversed-members"))
 	s := res.Scenarios[0]
-	if !s.Equal || res.Mismatches != 0 || s.Hashes[0] == "" {
+	if !s.Equal || res.Mismatches != 0 || s.Hashes[0] == "" || s.Compared != 3 {
 		t.Fatalf("the variants differ from the reference host: %+v", s)
 	}
 }
@@ -133,6 +133,13 @@ func TestProfiles(t *testing.T) {
 	}
 	if !res.Scenarios[0].Equal {
 		t.Fatalf("restricted to the common tools the transcripts should agree: %+v", res.Scenarios[0])
+	}
+	// A scenario that applies to one host only is not compared.
+	na := tr("read_file")
+	na.Final.NotApplicable = true
+	res, err = compare.Transcripts([]string{"a", "b"}, []string{"f.json"}, [][]*replay.Transcript{{na}, {tr("read_file")}})
+	if err != nil || res.NotCompared != 1 || res.Mismatches != 0 || res.Scenarios[0].Compared != 1 {
+		t.Fatalf("one applicable host: %+v, %v", res, err)
 	}
 	// Without the extra tool the second host offers one tool less: that is
 	// a difference, in the model requests.

@@ -59,12 +59,16 @@ func Documents(names []string, docs []*reports.Document) (*Result, error) {
 			}
 			in = append(in, i)
 		}
+		s.Compared = len(in)
 		if len(in) >= 2 {
 			s.group(names, in)
 		}
 		s.Volatile = golden.VolatileOf(k)
-		if !s.Equal && s.Volatile == nil {
+		switch {
+		case !s.Equal && s.Volatile == nil:
 			res.Mismatches++
+		case s.Compared < 2:
+			res.NotCompared++
 		}
 		res.Scenarios = append(res.Scenarios, s)
 	}
