@@ -1,6 +1,7 @@
 package items
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/galaxy-stack/conform/matrix"
@@ -139,7 +140,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"toggled-writes.json": kit.On("L23", func(o *kit.Outcome) {
 			var after []string
 			for i := 1; i <= 5; i++ {
-				id := "23-write-" + string(rune('0'+i))
+				id := fmt.Sprintf("23-write-%d", i)
 				w := o.Answer(id)
 				Expect(w.Effects).NotTo(BeNil(), "%s: %s attests no effects", o.File, id)
 				Expect(w.Effects.Writes).To(HaveLen(1), "%s: %s must attest one write of mode.txt", o.File, id)
@@ -165,7 +166,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		// guard-skip-repeated-validation).
 		"unchanged-failures.json": kit.On("L24", func(o *kit.Outcome) {
 			for i := 1; i <= 5; i++ {
-				attested(o, "24-validate-"+string(rune('0'+i)), "failed")
+				attested(o, fmt.Sprintf("24-validate-%d", i), "failed")
 			}
 			Expect(o.RejectionCodes()).To(BeEmpty(), "%s: the run must pause before any final report", o.File)
 		}),
