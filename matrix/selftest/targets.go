@@ -43,7 +43,7 @@ var mutantTargets = map[string][]int{
 	"trace-flush-not-durable":      {10, 12, 40, 41},
 	"research-private-hosts":       {101},
 	"lose-task-checkpoint":         {10},
-	"ignore-stale-hash":            {2},
+	"ignore-stale-hash":            {2, 21},
 	"edit-first-of-ambiguous":      {2},
 	"untyped-entries":              {30},
 	"silent-malformed-manifest":    {27},
