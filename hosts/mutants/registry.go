@@ -55,6 +55,7 @@ const (
 	gVerify       = "Implement a full relevant-workspace fingerprint and coordinate AI Coder writes with capture/verify boundaries (item 11)."
 	gRestore      = "A checkpointed tool set restores only under the snapshot hash it was saved with (items 39, 49, 50)."
 	gClone        = "Clone on read/write or otherwise prevent mutable aliasing."
+	gAtomic       = "Writes are atomic (temporary file, rename) and checked against the precondition in the same commit (item 2)."
 	gSorted       = "Seeded checkpoint permutations remain deterministic, sorted, redacted and tamper-evident (item 39): the store returns a checkpoint's canonical bytes."
 )
 
@@ -170,6 +171,31 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
+		// Workspace bounds, containment, fingerprint and atomic writes (W1–W6).
+		{"read-ignores-max-bytes", gBounds, "answers read_file with up to its own default chunk whatever maxBytes was asked for",
+			ws(workspace.Faults{IgnoreReadMaxBytes: true})},
+		{"read-ignores-end-line", gBounds, "answers read_file to the end of the file whatever endLine was asked for",
+			ws(workspace.Faults{IgnoreReadEndLine: true})},
+		{"list-cursor-skips", gBounds, "points list_files' nextCursor one entry past the page, so paging skips an entry",
+			ws(workspace.Faults{ListCursorSkips: true})},
+		{"list-cursor-repeats", gBounds, "points list_files' nextCursor at the page's last entry, so paging repeats it",
+			ws(workspace.Faults{ListCursorRepeats: true})},
+		{"grep-ignores-limit", gBounds, "answers search_files with every match whatever limit was asked for",
+			ws(workspace.Faults{IgnoreSearchLimit: true})},
+		{"case-fold-containment", gEscapes, "follows a symlink to a sibling of the root whose name differs from the root's only by letter case",
+			ws(workspace.Faults{CaseFoldContainment: true})},
+		{"prefix-containment", gEscapes, "follows a symlink to a sibling of the root whose name starts with the root's (a string-prefix check)",
+			ws(workspace.Faults{PrefixContainment: true})},
+		{"detect-follows-symlinks", gEscapes, "lets detect_project enter symlinked directories that lead outside the workspace",
+			ws(workspace.Faults{DetectFollowsSymlinks: true})},
+		{"fingerprint-ignores-mode", gFingerprint, "leaves file modes out of the fingerprint, so a mode-only change goes unnoticed",
+			ws(workspace.Faults{FingerprintIgnoresMode: true})},
+		{"fingerprint-files-only", gFingerprint, "binds only files and symlinks into the fingerprint, so an added empty directory goes unnoticed",
+			ws(workspace.Faults{FingerprintFilesOnly: true})},
+		{"ignore-active-file-hash", gFingerprint, "captures a fingerprint for an active file whose declared content hash no longer holds",
+			ws(workspace.Faults{IgnoreActiveFileHash: true})},
+		{"write-in-place", gAtomic, "replaces a file by rewriting it in place (same inode) instead of renaming a temporary file over it",
+			ws(workspace.Faults{WriteInPlace: true})},
 		// Approval outcomes, item 7.
 		{"approval-timeout-approves", gApprovalOut, "runs a call whose approval request timed out, as if it were approved",
 			reference.Faults{ApprovalTimeoutApproves: true}},

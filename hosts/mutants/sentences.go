@@ -55,6 +55,7 @@ var sentences = map[string][]string{
 	gRestore:             {"L39", "L49", "L50"},
 	gClone:               {"S2"},
 	gSorted:              {"S2", "L39"},
+	gAtomic:              {"W3", "L2"},
 	gResearchAdapter:     {"R1"},
 	gResearchCredentials: {"R3", "S5"},
 	gResearchBounds:      {"R4"},

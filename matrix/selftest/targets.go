@@ -66,6 +66,20 @@ var mutantTargets = map[string][]int{
 	"store-aliases-documents":       {39},
 	"store-reorders-documents":      {39},
 
+	// Workspace bounds, containment, fingerprint and atomic writes (W1–W6).
+	"read-ignores-max-bytes":   {1},
+	"read-ignores-end-line":    {1},
+	"list-cursor-skips":        {1},
+	"list-cursor-repeats":      {1},
+	"grep-ignores-limit":       {1},
+	"case-fold-containment":    {13},
+	"prefix-containment":       {13},
+	"detect-follows-symlinks":  {13},
+	"fingerprint-ignores-mode": {11},
+	"fingerprint-files-only":   {11},
+	"ignore-active-file-hash":  {11},
+	"write-in-place":           {2},
+
 	// Public research: items R1–R7 (101–107).
 	"research-unlabelled-double":    {101},
 	"research-credential-query":     {103},

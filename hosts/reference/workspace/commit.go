@@ -193,7 +193,11 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 	if latest.exists != cur.exists || latest.regular != cur.regular || !bytes.Equal(latest.data, cur.data) {
 		return committed{}, fail(hosterr.PreconditionFailed, "The target changed while preparing the write.")
 	}
-	if cur.exists {
+	if cur.exists && r.faults.WriteInPlace {
+		if err := rewriteInPlace(abs, next); err != nil {
+			return committed{}, ioError(clean, err)
+		}
+	} else if cur.exists {
 		if err := os.Rename(tmp, abs); err != nil {
 			return committed{}, ioError(clean, err)
 		}

@@ -73,6 +73,9 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 	if err != nil {
 		return GrepResult{}, err
 	}
+	if r.faults.IgnoreSearchLimit {
+		limit = MaxPageLimit
+	}
 	base, entries, err := r.traverse(ctx, defaultPath(req.Path), -1)
 	if err != nil {
 		return GrepResult{}, err

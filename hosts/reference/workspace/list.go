@@ -52,6 +52,7 @@ func (r *Root) List(ctx context.Context, req ListRequest) (ListResult, error) {
 	if err != nil {
 		return ListResult{}, err
 	}
+	p.NextCursor = r.misplacedCursor(p.NextCursor)
 	return ListResult{Entries: page, Pagination: p}, nil
 }
 

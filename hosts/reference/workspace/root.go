@@ -91,6 +91,9 @@ func hasDriveLetter(p string) bool {
 
 // inside reports whether the absolute path p is the root or beneath it.
 func (r *Root) inside(p string) bool {
+	if r.faults.CaseFoldContainment || r.faults.PrefixContainment {
+		return r.insideByString(p)
+	}
 	rel, err := filepath.Rel(r.dir, p)
 	if err != nil || filepath.IsAbs(rel) {
 		return false
