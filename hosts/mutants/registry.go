@@ -56,6 +56,7 @@ const (
 	gRestore      = "A checkpointed tool set restores only under the snapshot hash it was saved with (items 39, 49, 50)."
 	gClone        = "Clone on read/write or otherwise prevent mutable aliasing."
 	gAtomic       = "Writes are atomic (temporary file, rename) and checked against the precondition in the same commit (item 2)."
+	gHashes       = "Return deterministic SHA-256 content evidence."
 	gSorted       = "Seeded checkpoint permutations remain deterministic, sorted, redacted and tamper-evident (item 39): the store returns a checkpoint's canonical bytes."
 )
 
@@ -196,6 +197,16 @@ func registry() []Mutant {
 			ws(workspace.Faults{IgnoreActiveFileHash: true})},
 		{"write-in-place", gAtomic, "replaces a file by rewriting it in place (same inode) instead of renaming a temporary file over it",
 			ws(workspace.Faults{WriteInPlace: true})},
+		{"read-hash-of-range", gHashes, "answers read_file's contentHash as the hash of the returned range, not of the whole file",
+			ws(workspace.Faults{ReadHashOfRange: true})},
+		{"list-ignores-depth", gBounds, "lists every level below the directory whatever depth list_files asked for",
+			ws(workspace.Faults{IgnoreListDepth: true})},
+		{"glob-ignores-limit", gBounds, "answers glob_files with every match whatever limit was asked for",
+			ws(workspace.Faults{IgnoreGlobLimit: true})},
+		{"search-follows-symlinks", gEscapes, "lets search_text enter symlinked directories that lead outside the workspace",
+			ws(workspace.Faults{SearchFollowsSymlinks: true})},
+		{"fingerprint-skips-dotfiles", gFingerprint, "leaves entries whose names start with '.' out of the fingerprint",
+			ws(workspace.Faults{FingerprintSkipsDotfiles: true})},
 		// Approval outcomes, item 7.
 		{"approval-timeout-approves", gApprovalOut, "runs a call whose approval request timed out, as if it were approved",
 			reference.Faults{ApprovalTimeoutApproves: true}},

@@ -56,6 +56,7 @@ var sentences = map[string][]string{
 	gClone:               {"S2"},
 	gSorted:              {"S2", "L39"},
 	gAtomic:              {"W3", "L2"},
+	gHashes:              {"W4"},
 	gResearchAdapter:     {"R1"},
 	gResearchCredentials: {"R3", "S5"},
 	gResearchBounds:      {"R4"},

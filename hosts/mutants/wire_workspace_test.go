@@ -171,6 +171,56 @@ var workspaceSpecs = map[string]func(name string){
 		_, err = mut.client.CaptureFingerprint(context.Background(), active, nil)
 		Expect(err).NotTo(HaveOccurred())
 	},
+	"read-hash-of-range": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{"l.txt": "one\ntwo\nthree\n"}})
+		whole := sha256.Sum256([]byte("one\ntwo\nthree\n"))
+		read := map[string]any{"path": "l.txt", "startLine": 2, "endLine": 2}
+		_, out := ref.ok("read_file", read)
+		Expect(out["contentHash"]).To(Equal(hex.EncodeToString(whole[:])))
+		_, out = mut.ok("read_file", read)
+		Expect(out["content"]).To(Equal("two"))
+		part := sha256.Sum256([]byte("two"))
+		Expect(out["contentHash"]).To(Equal(hex.EncodeToString(part[:])))
+	},
+	"list-ignores-depth": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"}})
+		list := map[string]any{"path": ".", "depth": 1}
+		_, out := ref.ok("list_files", list)
+		Expect(listedPaths(out)).To(Equal([]string{"a.txt", "sub"}))
+		_, out = mut.ok("list_files", list)
+		Expect(listedPaths(out)).To(Equal([]string{"a.txt", "sub", "sub/b.txt"}))
+	},
+	"glob-ignores-limit": func(name string) {
+		ref, mut := both(name, setup{files: sixFiles()})
+		glob := map[string]any{"pattern": "*.txt", "limit": 2}
+		_, out := ref.ok("glob_files", glob)
+		Expect(out["matches"]).To(HaveLen(2))
+		Expect(out["truncated"]).To(BeTrue())
+		_, out = mut.ok("glob_files", glob)
+		Expect(out["matches"]).To(HaveLen(6))
+		Expect(out["truncated"]).To(BeFalse())
+	},
+	"search-follows-symlinks": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{"notes.txt": "inside\n"}, prepare: outsideLink})
+		search := map[string]any{"query": "secret"}
+		_, out := ref.ok("search_text", search)
+		Expect(out["matches"]).To(BeEmpty())
+		_, out = mut.ok("search_text", search)
+		Expect(out["matches"]).To(HaveLen(1))
+		Expect(out["matches"].([]any)[0].(map[string]any)["path"]).To(Equal("link/secret.txt"))
+	},
+	"fingerprint-skips-dotfiles": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{".env": "LEVEL=1\n"}})
+		for _, h := range []*host{ref, mut} {
+			ctx := context.Background()
+			st, err := h.client.CaptureFingerprint(ctx, []wire.ActiveFile{}, nil)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(os.WriteFile(h.path(".env"), []byte("LEVEL=2\n"), 0o644)).To(Succeed())
+			_, matches, err := h.client.VerifyFingerprint(ctx, st)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(matches).To(Equal(h == mut), "%s: an edited dotfile matches", h)
+		}
+	},
 	"write-in-place": func(name string) {
 		ref, mut := both(name, setup{files: map[string]string{"a.txt": "one\n"}})
 		sum := sha256.Sum256([]byte("one\n"))

@@ -12,12 +12,12 @@ import (
 
 // fingerprintSeesEveryEntry captures the relevant-workspace fingerprint,
 // then makes one change at a time that the contract says the fingerprint
-// covers (a file's mode, an added empty directory), verifying after each
+// covers (a file's mode, a dotfile's bytes, an added empty directory), verifying after each
 // that the host no longer matches and, once the change is undone, matches
 // again. Last, a capture that declares a stale content hash for an active
 // file must be the port failure PRECONDITION_FAILED.
 func fingerprintSeesEveryEntry(c *kit.TestContext) {
-	s := kit.StartDirect(c, map[string]string{"a.txt": "alpha\n", "src/b.txt": "beta\n"}, nil)
+	s := kit.StartDirect(c, map[string]string{"a.txt": "alpha\n", "src/b.txt": "beta\n", ".env": "LEVEL=1\n"}, nil)
 	if !s.H.Init.Capabilities.Fingerprint {
 		kit.NotApplicable("the host declares no workspace fingerprint (capabilities.fingerprint is false)")
 	}
@@ -43,6 +43,12 @@ func fingerprintSeesEveryEntry(c *kit.TestContext) {
 		Expect(os.Chmod(a, 0o644)).To(Succeed(), "the harness cannot restore the mode of a.txt")
 		verify(true, "after the mode of a.txt was restored")
 	}
+
+	env := filepath.Join(s.Workspace, ".env")
+	Expect(os.WriteFile(env, []byte("LEVEL=2\n"), 0o644)).To(Succeed(), "the harness cannot edit .env")
+	verify(false, "after only .env, a file whose name starts with a dot, was edited")
+	Expect(os.WriteFile(env, []byte("LEVEL=1\n"), 0o644)).To(Succeed(), "the harness cannot restore .env")
+	verify(true, "after .env was restored")
 
 	empty := filepath.Join(s.Workspace, "src", "empty")
 	Expect(os.Mkdir(empty, 0o755)).To(Succeed(), "the harness cannot make src/empty")

@@ -37,17 +37,20 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 
 	// Walked to the end through the host's own cursors, the pages hold
-	// the unpaged answer exactly once (catches list-cursor-skips,
-	// list-cursor-repeats, grep-ignores-limit).
-	c.It("list_files and search_text pages, walked to the end, hold every entry once and at most the limit each", "W5 L1", func() {
+	// the unpaged answer exactly once, within the depth asked for (catches
+	// list-cursor-skips, list-cursor-repeats, list-ignores-depth,
+	// glob-ignores-limit, grep-ignores-limit).
+	c.It("list_files, glob_files and search_text pages, walked to the end, hold every entry once and at most the limit each", "W5 L1", func() {
 		kit.FailRepro(c)
 		s := kit.StartDirect(c, boundedFiles(), nil)
 		listPagesCoverListing(s)
+		globPagesCoverMatches(s)
 		searchPagesBounded(s)
 	})
-	// A read answers the range and the byte bound it was asked for
-	// (catches read-ignores-max-bytes, read-ignores-end-line).
-	c.It("read_file answers at most maxBytes a chunk and only the lines asked for", "W5 L1", func() {
+	// A read answers the range and the byte bound it was asked for, with
+	// the hash of the whole file (catches read-ignores-max-bytes,
+	// read-ignores-end-line, read-hash-of-range).
+	c.It("read_file answers at most maxBytes a chunk and only the lines asked for, with the whole file's hash", "W4 W5 L1", func() {
 		kit.FailRepro(c)
 		s := kit.StartDirect(c, boundedFiles(), nil)
 		readChunksBounded(s)
@@ -108,7 +111,7 @@ func noLeak(o *kit.Outcome) {
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 13, Name: "symlink-traversal", Area: "workspace", Title: "symlink and path traversal attempts",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.read", "workspace.write", "command.run", "project.detect"}, Guarantees: []string{"W1", "W2", "C6"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.read", "workspace.write", "workspace.grep", "command.run", "project.detect"}, Guarantees: []string{"W1", "W2", "C6"},
 	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "A host MUST resolve every path beneath the workspace root and reject lexical and symlink escapes without touching anything outside it.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{

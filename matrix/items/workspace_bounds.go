@@ -75,6 +75,7 @@ func boundedFiles() map[string]string {
 	for _, n := range []string{"x", "y", "z"} {
 		files["sub/"+n+".txt"] = n + "\n"
 	}
+	files["sub/deeper/w.txt"] = "w\n"
 	var long strings.Builder
 	for i := 1; i <= 120; i++ {
 		fmt.Fprintf(&long, "line %03d of the long file\n", i)
@@ -96,10 +97,42 @@ func listPagesCoverListing(s *kit.DirectSession) {
 		for _, e := range entries {
 			want = append(want, pathOf(e))
 		}
+		for _, p := range want {
+			Expect(strings.Count(p, "/")).To(BeNumerically("<", depth), "list_files of . at depth %d lists %s, deeper than the depth asked for", depth, p)
+		}
+		if depth == 2 {
+			Expect(want).To(ContainElement("sub/x.txt"), "list_files of . at depth 2 does not list sub/x.txt")
+		}
 		pages := walkPages(s, "list_files", "entries", map[string]any{"path": ".", "depth": depth}, 2)
 		Expect(len(pages)).To(BeNumerically(">", 1), "list_files with limit 2 over %d entries answered one page", len(want))
 		sameOnce(fmt.Sprintf("list_files at depth %d, two entries a page", depth), pages, pathOf, want)
 	}
+}
+
+// globPagesCoverMatches walks glob_files two matches at a time and
+// compares the pages with the unpaged matches.
+func globPagesCoverMatches(s *kit.DirectSession) {
+	glob := map[string]any{"pattern": "**/*.txt"}
+	full := s.OK("glob_files", glob)
+	Expect(full["truncated"]).To(Equal(false), "glob_files over %d files must fit one page of the default limit", len(boundedFiles()))
+	matches, _ := full["matches"].([]any)
+	var want []string
+	for _, m := range matches {
+		p, _ := m.(string)
+		want = append(want, p)
+	}
+	Expect(want).To(ContainElement("sub/deeper/w.txt"), "glob_files **/*.txt does not match sub/deeper/w.txt")
+	pages := walkPages(s, "glob_files", "matches", glob, 2)
+	Expect(len(pages)).To(BeNumerically(">", 1), "glob_files with limit 2 over %d matches answered one page", len(want))
+	sameOnce("glob_files **/*.txt, two matches a page", pages, func(v any) string { p, _ := v.(string); return p }, want)
+}
+
+// sameHash asserts that a hash the host answered is the SHA-256 of
+// content, written bare or with "sha256:", in either case.
+func sameHash(got any, content, what string) {
+	h, _ := got.(string)
+	h = strings.TrimPrefix(strings.ToLower(h), "sha256:")
+	Expect("sha256:"+h).To(Equal(kit.HashOf(content)), "%s: contentHash must be the SHA-256 of the whole file, whatever range was read", what)
 }
 
 // readChunksBounded reads long.txt 256 bytes at a time and checks every
@@ -112,6 +145,7 @@ func readChunksBounded(s *kit.DirectSession) {
 		out := s.OK("read_file", args)
 		content, _ := out["content"].(string)
 		Expect(len(content)).To(BeNumerically("<=", 256), "read_file with maxBytes 256 answered %d bytes of content; the content must fit the bound asked for", len(content))
+		sameHash(out["contentHash"], want, "read_file of long.txt, 256 bytes a chunk")
 		got.WriteString(content)
 		if out["truncated"] != true {
 			Expect(got.String()).To(Equal(want), "read_file's chunks of long.txt, put together through nextCursor, are not the file; a cursor continues the same range where the chunk ended")
@@ -129,6 +163,7 @@ func readLinesBounded(s *kit.DirectSession) {
 	out := s.OK("read_file", map[string]any{"path": "lines.txt", "startLine": 2, "endLine": 3})
 	content, _ := out["content"].(string)
 	Expect(strings.TrimSuffix(content, "\n")).To(Equal("two\nthree"), "read_file with startLine 2 and endLine 3 of one/two/three/four/five must answer the text of lines 2 to 3 only (a final line break is the host's choice)")
+	sameHash(out["contentHash"], boundedFiles()["lines.txt"], "read_file of lines 2 to 3 of lines.txt")
 	if v, ok := out["startLine"]; ok {
 		Expect(v).To(BeNumerically("==", 2), "read_file with startLine 2 answers startLine %v", v)
 	}

@@ -93,6 +93,21 @@ type Faults struct {
 	// WriteInPlace replaces an existing file's content by truncating and
 	// rewriting it instead of renaming a temporary file over it.
 	WriteInPlace bool
+	// ReadHashOfRange answers a read's contentHash as the hash of the
+	// returned range instead of the whole file.
+	ReadHashOfRange bool
+	// IgnoreListDepth lists every level below the directory whatever
+	// depth a List asked for.
+	IgnoreListDepth bool
+	// IgnoreGlobLimit answers Glob with every match whatever limit was
+	// asked for.
+	IgnoreGlobLimit bool
+	// SearchFollowsSymlinks lets Grep enter symlinked directories,
+	// wherever they lead.
+	SearchFollowsSymlinks bool
+	// FingerprintSkipsDotfiles leaves entries whose names start with "."
+	// out of the relevant-workspace fingerprint.
+	FingerprintSkipsDotfiles bool
 }
 
 // OpenWithFaults opens the workspace rooted at dir as Open does, with the

@@ -135,7 +135,7 @@ func (f *fingerprinter) walk(dirRel, dirAbs, tag string, main bool) error {
 		return ioError(dirRel, err)
 	}
 	for _, name := range names {
-		if name == ".git" || strings.HasSuffix(name, LockSuffix) {
+		if name == ".git" || strings.HasSuffix(name, LockSuffix) || (f.r.faults.FingerprintSkipsDotfiles && strings.HasPrefix(name, ".")) {
 			continue
 		}
 		p, abs := joinRel(dirRel, name), filepath.Join(dirAbs, name)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -80,6 +81,9 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 	if err != nil {
 		return GrepResult{}, err
 	}
+	if r.faults.SearchFollowsSymlinks {
+		entries = append(entries, r.followedLinks(entries)...)
+	}
 	var filter *regexp.Regexp
 	if req.Glob != "" {
 		filter = globRegexp(req.Glob)
@@ -95,6 +99,9 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 			continue
 		}
 		real, _, err := r.resolveExisting(e.Path)
+		if err != nil && r.faults.SearchFollowsSymlinks {
+			real, err = filepath.EvalSymlinks(r.absOf(e.Path))
+		}
 		if err != nil {
 			return GrepResult{}, err
 		}

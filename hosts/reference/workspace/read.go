@@ -157,6 +157,9 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 	}
 	chunk := selected[offset:chunkEnd]
 	first := start + bytes.Count(selected[:offset], []byte{'\n'})
+	if r.faults.ReadHashOfRange {
+		hash = SHA256Hex(chunk)
+	}
 	res := ReadResult{
 		Content:       string(chunk),
 		ContentSha256: hash,
