@@ -57,6 +57,8 @@ const (
 	gClone        = "Clone on read/write or otherwise prevent mutable aliasing."
 	gAtomic       = "Writes are atomic (temporary file, rename) and checked against the precondition in the same commit (item 2)."
 	gHashes       = "Return deterministic SHA-256 content evidence."
+	gCreateNull   = "Represent file create as null-before and file delete as null-after."
+	gDirKinds     = "For directories, symlinks, and special entries, also emit canonical before/after kinds; a directory transition may have two null content hashes."
 	gSorted       = "Seeded checkpoint permutations remain deterministic, sorted, redacted and tamper-evident (item 39): the store returns a checkpoint's canonical bytes."
 )
 
@@ -207,6 +209,10 @@ func registry() []Mutant {
 			ws(workspace.Faults{SearchFollowsSymlinks: true})},
 		{"fingerprint-skips-dotfiles", gFingerprint, "leaves entries whose names start with '.' out of the fingerprint",
 			ws(workspace.Faults{FingerprintSkipsDotfiles: true})},
+		{"create-as-replace", gCreateNull, "attests a file write_file created as a replacement of an empty file, with a before hash",
+			ws(workspace.Faults{CreateAsReplace: true})},
+		{"untyped-created-dirs", gDirKinds, "attests the parent directories write_file created as files with a content hash",
+			ws(workspace.Faults{UntypedCreatedDirs: true})},
 		// Approval outcomes, item 7.
 		{"approval-timeout-approves", gApprovalOut, "runs a call whose approval request timed out, as if it were approved",
 			reference.Faults{ApprovalTimeoutApproves: true}},

@@ -57,6 +57,8 @@ var sentences = map[string][]string{
 	gSorted:              {"S2", "L39"},
 	gAtomic:              {"W3", "L2"},
 	gHashes:              {"W4"},
+	gCreateNull:          {"T7"},
+	gDirKinds:            {"T8"},
 	gResearchAdapter:     {"R1"},
 	gResearchCredentials: {"R3", "S5"},
 	gResearchBounds:      {"R4"},

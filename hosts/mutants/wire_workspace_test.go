@@ -221,6 +221,37 @@ var workspaceSpecs = map[string]func(name string){
 			Expect(matches).To(Equal(h == mut), "%s: an edited dotfile matches", h)
 		}
 	},
+	"create-as-replace": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			r, _ := h.ok("write_file", create("new.txt", "new\n"))
+			Expect(r.Effects.Writes).To(HaveLen(1))
+			w := r.Effects.Writes[0]
+			if h == ref {
+				Expect(w.BeforeKind).To(BeEquivalentTo("missing"))
+				Expect(w.BeforeHash).To(BeNil())
+			} else {
+				Expect(w.BeforeKind).To(BeEquivalentTo("file"))
+				Expect(w.BeforeHash).NotTo(BeNil())
+			}
+		}
+	},
+	"untyped-created-dirs": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			r, _ := h.ok("write_file", create("docs/new.txt", "new\n"))
+			Expect(r.Effects.Writes).To(HaveLen(2))
+			w := r.Effects.Writes[0]
+			Expect(w.Path).To(Equal("docs"))
+			if h == ref {
+				Expect(w.AfterKind).To(BeEquivalentTo("directory"))
+				Expect(w.AfterHash).To(BeNil())
+			} else {
+				Expect(w.AfterKind).To(BeEquivalentTo("file"))
+				Expect(w.AfterHash).NotTo(BeNil())
+			}
+		}
+	},
 	"write-in-place": func(name string) {
 		ref, mut := both(name, setup{files: map[string]string{"a.txt": "one\n"}})
 		sum := sha256.Sum256([]byte("one\n"))

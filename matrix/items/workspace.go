@@ -60,12 +60,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 2, Name: "preconditioned-write", Area: "workspace", Title: "preconditioned create and edit",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.write", "workspace.edit"}, Guarantees: []string{"W3", "W4", "T7"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.write", "workspace.edit"}, Guarantees: []string{"W3", "W4", "T7", "T8"},
 	Contract: "hosts/wire/tools/workspace.write.md#errors", Guarantee: "A host MUST create only when the path does not exist and replace or edit only when the content hash matches, checked in the same serialized commit, with typed before/after evidence.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
 		// A create is typed missing → file, never a replacement.
-		"create-new.json": kit.On("W3 W4 T7 L2", func(o *kit.Outcome) {
+		"create-new.json": kit.On("W3 W4 T7 T8 L2", func(o *kit.Outcome) {
 			o.TypedWrite("create", "docs", "missing", "", "directory", "")
 			o.TypedWrite("create", "docs/notes.txt", "missing", "", "file", kit.HashOf("first note\n"))
 		}),

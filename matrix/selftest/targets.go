@@ -84,6 +84,8 @@ var mutantTargets = map[string][]int{
 	"glob-ignores-limit":         {1},
 	"search-follows-symlinks":    {13},
 	"fingerprint-skips-dotfiles": {11},
+	"create-as-replace":          {2},
+	"untyped-created-dirs":       {2},
 
 	// Public research: items R1–R7 (101–107).
 	"research-unlabelled-double":    {101},

@@ -4,8 +4,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/galaxy-stack/conform/core/port"
 )
 
 // Faults are the seams where a mutant of the reference host breaks one
@@ -108,6 +111,12 @@ type Faults struct {
 	// FingerprintSkipsDotfiles leaves entries whose names start with "."
 	// out of the relevant-workspace fingerprint.
 	FingerprintSkipsDotfiles bool
+	// CreateAsReplace attests a created file as a replacement of an
+	// empty file: beforeKind file with the empty content's hash.
+	CreateAsReplace bool
+	// UntypedCreatedDirs attests the directories a write created as files
+	// with the empty content's hash.
+	UntypedCreatedDirs bool
 }
 
 // OpenWithFaults opens the workspace rooted at dir as Open does, with the
@@ -245,4 +254,25 @@ func rewriteInPlace(abs string, content []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Attested is the write evidence a text mutation reports for ws, the
+// writes its snapshots observed: ws itself, or, with CreateAsReplace or
+// UntypedCreatedDirs, a copy whose creations are typed as a hurried host
+// types them.
+func (r *Root) Attested(ws []port.Write) []port.Write {
+	if !r.faults.CreateAsReplace && !r.faults.UntypedCreatedDirs {
+		return ws
+	}
+	ws = slices.Clone(ws)
+	empty := evidenceHash(SHA256Hex(nil))
+	for i, w := range ws {
+		switch {
+		case r.faults.CreateAsReplace && w.BeforeKind == KindMissing && w.AfterKind == KindFile:
+			ws[i].BeforeKind, ws[i].BeforeHash = KindFile, empty
+		case r.faults.UntypedCreatedDirs && w.BeforeKind == KindMissing && w.AfterKind == KindDirectory:
+			ws[i].AfterKind, ws[i].AfterHash = KindFile, empty
+		}
+	}
+	return ws
 }
