@@ -213,6 +213,10 @@ func registry() []Mutant {
 			ws(workspace.Faults{CreateAsReplace: true})},
 		{"untyped-created-dirs", gDirKinds, "attests the parent directories write_file created as files with a content hash",
 			ws(workspace.Faults{UntypedCreatedDirs: true})},
+		{"grep-hash-of-line", gHashes, "answers each search_text match's contentHash as the hash of the line, not of the whole file",
+			ws(workspace.Faults{GrepHashOfLine: true})},
+		{"create-through-dangling-link", gEscapes, "creates a file through a dangling symlink, wherever its target lies",
+			ws(workspace.Faults{CreateThroughDanglingLink: true})},
 		// Approval outcomes, item 7.
 		{"approval-timeout-approves", gApprovalOut, "runs a call whose approval request timed out, as if it were approved",
 			reference.Faults{ApprovalTimeoutApproves: true}},

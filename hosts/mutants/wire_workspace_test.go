@@ -252,6 +252,35 @@ var workspaceSpecs = map[string]func(name string){
 			}
 		}
 	},
+	"grep-hash-of-line": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{"h.txt": "needle\nhay\n"}})
+		whole := sha256.Sum256([]byte("needle\nhay\n"))
+		line := sha256.Sum256([]byte("needle"))
+		for _, h := range []*host{ref, mut} {
+			_, out := h.ok("search_text", map[string]any{"query": "needle"})
+			m := out["matches"].([]any)[0].(map[string]any)
+			want := whole
+			if h == mut {
+				want = line
+			}
+			Expect(m["contentHash"]).To(Equal(hex.EncodeToString(want[:])), "%s: a match's contentHash", h)
+		}
+	},
+	"create-through-dangling-link": func(name string) {
+		ref, mut := both(name, setup{prepare: func(dir string) {
+			Expect(os.MkdirAll(filepath.Join(dir, "outside"), 0o755)).To(Succeed())
+			if err := os.Symlink(filepath.Join(dir, "outside", "planted.txt"), filepath.Join(dir, "workspace", "planted.txt")); err != nil {
+				Skip("symlinks are not available here: " + err.Error())
+			}
+		}})
+		ref.fails("write_file", create("planted.txt", "planted\n"), "PERMISSION_DENIED")
+		_, err := os.Stat(filepath.Join(ref.dir, "outside", "planted.txt"))
+		Expect(os.IsNotExist(err)).To(BeTrue(), "the reference host wrote outside")
+		_, _ = mut.call("write_file", create("planted.txt", "planted\n"))
+		b, err := os.ReadFile(filepath.Join(mut.dir, "outside", "planted.txt"))
+		Expect(err).NotTo(HaveOccurred(), "the mutant made no file outside")
+		Expect(string(b)).To(Equal("planted\n"))
+	},
 	"write-in-place": func(name string) {
 		ref, mut := both(name, setup{files: map[string]string{"a.txt": "one\n"}})
 		sum := sha256.Sum256([]byte("one\n"))

@@ -177,5 +177,11 @@ func searchPagesBounded(s *kit.DirectSession) {
 		m, _ := v.(map[string]any)
 		return fmt.Sprintf("%s:%v", m["path"], m["line"])
 	}
+	for _, page := range pages {
+		for _, m := range page {
+			mm, _ := m.(map[string]any)
+			sameHash(mm["contentHash"], boundedFiles()["hits.txt"], fmt.Sprintf("search_text match %v", key(m)))
+		}
+	}
 	sameOnce("search_text for needle, two matches a page", pages, key, []string{"hits.txt:1", "hits.txt:3", "hits.txt:4", "hits.txt:6", "hits.txt:7"})
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -117,6 +118,13 @@ type Faults struct {
 	// UntypedCreatedDirs attests the directories a write created as files
 	// with the empty content's hash.
 	UntypedCreatedDirs bool
+	// GrepHashOfLine answers a match's contentHash as the hash of the
+	// matching line instead of the whole file.
+	GrepHashOfLine bool
+	// CreateThroughDanglingLink writes through a final symlink whose
+	// target does not exist, wherever it points, as a host that checks
+	// existence with stat and writes with a path-following open does.
+	CreateThroughDanglingLink bool
 }
 
 // OpenWithFaults opens the workspace rooted at dir as Open does, with the
@@ -275,4 +283,24 @@ func (r *Root) Attested(ws []port.Write) []port.Write {
 		}
 	}
 	return ws
+}
+
+// danglingTarget returns the absolute target of the final symlink link
+// when it does not exist: the CreateThroughDanglingLink fault, under which
+// a write goes through it.
+func (r *Root) danglingTarget(link string, final bool) (string, bool) {
+	if !r.faults.CreateThroughDanglingLink || !final {
+		return "", false
+	}
+	if _, err := os.Stat(link); !errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	target, err := os.Readlink(link)
+	if err != nil {
+		return "", false
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(link), target)
+	}
+	return target, true
 }

@@ -140,6 +140,9 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 				break
 			}
 			m.ContentSha256 = hash
+			if r.faults.GrepHashOfLine {
+				m.ContentSha256 = SHA256Hex([]byte(m.Preview))
+			}
 			matches = append(matches, m)
 		}
 		if hasMore {

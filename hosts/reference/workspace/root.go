@@ -167,6 +167,9 @@ func (r *Root) resolveForWrite(rel string, allowFinalLink bool) (abs, clean stri
 			if final && allowFinalLink {
 				break
 			}
+			if target, ok := r.danglingTarget(cur, final); ok {
+				return target, clean, nil
+			}
 			return "", "", fail(hosterr.PermissionDenied, "Workspace mutation cannot follow symlink '%s'.", rel)
 		}
 		if !final && !fi.IsDir() {
