@@ -1,6 +1,7 @@
 package items
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -38,9 +39,12 @@ func fingerprintSeesEveryEntry(c *kit.TestContext) {
 
 	a := filepath.Join(s.Workspace, "a.txt")
 	if runtime.GOOS != "windows" {
-		Expect(os.Chmod(a, 0o755)).To(Succeed(), "the harness cannot change the mode of a.txt")
-		verify(false, "after only the mode of a.txt changed (0644 → 0755)")
-		Expect(os.Chmod(a, 0o644)).To(Succeed(), "the harness cannot restore the mode of a.txt")
+		fi, err := os.Stat(a)
+		Expect(err).NotTo(HaveOccurred(), "the harness cannot stat a.txt")
+		mode := fi.Mode().Perm()
+		Expect(os.Chmod(a, mode^0o100)).To(Succeed(), "the harness cannot change the mode of a.txt")
+		verify(false, fmt.Sprintf("after only the mode of a.txt changed (%#o → %#o)", mode, mode^0o100))
+		Expect(os.Chmod(a, mode)).To(Succeed(), "the harness cannot restore the mode of a.txt")
 		verify(true, "after the mode of a.txt was restored")
 	}
 
