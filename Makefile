@@ -2,13 +2,15 @@
 # tests run with a private TMPDIR and fail when they leave a file there or a
 # process running (.ci/leftovers.sh); then every fuzz target runs for 5 s
 # (.ci/fuzz.sh). actionlint (pinned, built through the Go module proxy and
-# cached after the first run) checks the GitHub workflows; it runs
-# shellcheck on their run: scripts when shellcheck is installed.
-.PHONY: test certify build fmt mutation actionlint
+# cached after the first run) checks the GitHub workflows, and through the
+# workflow that uses it the inputs of the project's action (ci/action.yml;
+# actionlint does not lint an action's own steps); it runs shellcheck on
+# the workflows' run: scripts when shellcheck is installed.
+.PHONY: test certify build fmt mutation actionlint bench node
 
 ACTIONLINT_VERSION = v1.7.12
 
-test: actionlint
+test: actionlint node
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	go vet ./...
 	.ci/leftovers.sh go test ./...
@@ -23,8 +25,30 @@ certify:
 build:
 	go build -o bin/conform ./cmd/conform
 
+# The Node.js host's pinned npm dependencies (hosts/node/package-lock.json);
+# hosts/node's Go test runs its unit tests and certifies it once they are in.
+# Without npm the test skips, except under .ci/run (CONFORM_CI), which
+# installs Node.js and npm and fails without them.
+node:
+	@if command -v npm >/dev/null 2>&1; then npm ci --prefix hosts/node --no-audit --no-fund; \
+	elif [ -n "$$CONFORM_CI" ]; then echo "npm is not installed: .ci/run needs it for the Node.js host"; exit 1; \
+	else echo "npm is not installed: the Node.js host's tests skip"; fi
+
 fmt:
 	gofmt -w .
+
+# The benchmarks of BENCHMARKS.md, each paired with its floor in the same
+# loop: runs every command internal/benchtable lists, prints the load
+# average before and after, then the table of figures, floors, goals and
+# met / not met. A minute or two; not part of test.
+bench:
+	@out=$$(mktemp) && trap 'rm -f "$$out"' EXIT && \
+	echo "load before: $$(uptime)" && \
+	go run ./internal/benchtable -commands | while read -r cmd; do \
+		echo "$$cmd"; sh -c "$$cmd" | tee -a "$$out" | grep '^Benchmark'; \
+	done; \
+	echo "load after: $$(uptime)" && \
+	go run ./internal/benchtable "$$out"
 
 # Mutation testing (MUTATION.md): installs the pinned gremlins into .bin/
 # and runs it one package at a time with 2 workers. Tens of minutes, so not

@@ -464,12 +464,7 @@ func (t *target) document() *reports.Document {
 		d.Host.Tools = slices.Sorted(slices.Values(t.init.Tools))
 		d.Host.ToolProfile = lab.ToolProfile(t.init.Tools)
 	}
-	for _, it := range Items() {
-		if _, runnable := registry[it.ID]; !runnable && len(t.cfg.Only) == 0 && (t.cfg.Area == "" || t.cfg.Area == it.Area) {
-			d.Planned = append(d.Planned, it.ID)
-		}
-	}
-	sort.Ints(d.Planned)
+	d.Planned = Planned(t.cfg)
 	ids := append([]int(nil), t.order...)
 	sort.Ints(ids)
 	for _, id := range ids {

@@ -78,3 +78,36 @@ func withSkipped(cfg Config, items []reports.Item) []reports.Item {
 	}
 	return items
 }
+
+// Selected checks cfg's selection as Run does and returns the IDs of the
+// runnable items it runs (--only, --area, less --skip), in ID order: what
+// `certify --shard` and `--parallel` split.
+func Selected(cfg Config) ([]int, error) {
+	if err := checkSelection(cfg); err != nil {
+		return nil, err
+	}
+	var ids []int
+	for id, it := range registry {
+		if selects(cfg, it) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Ints(ids)
+	return ids, nil
+}
+
+// Planned returns the IDs of the planned items a run of cfg lists in its
+// document: those of its area, when --only names no item.
+func Planned(cfg Config) []int {
+	var ids []int
+	if len(cfg.Only) > 0 {
+		return nil
+	}
+	for id, it := range catalog {
+		if _, runnable := registry[id]; !runnable && (cfg.Area == "" || cfg.Area == it.Area) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Ints(ids)
+	return ids
+}

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,5 +57,32 @@ func TestSkippedItemsAreReportedAsSkippedByRequest(t *testing.T) {
 	}
 	if f := labelFilter(cfg); !strings.Contains(f, "!(item: containsAny {3,1,4})") {
 		t.Errorf("label filter %q does not leave out the skipped items", f)
+	}
+}
+
+// Selected lists the runnable items a selection runs, and Planned the
+// planned items its document lists: those of its area, none with --only.
+func TestSelectedAndPlanned(t *testing.T) {
+	ids, err := Selected(Config{Area: "workspace", Skip: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range Items() {
+		want := it.Runnable && it.Area == "workspace" && it.ID != 1
+		if got := slices.Contains(ids, it.ID); got != want {
+			t.Errorf("Selected(--area workspace --skip 1) has item %d: %v, want %v", it.ID, got, want)
+		}
+	}
+	if _, err := Selected(Config{Only: []int{1}, Skip: []int{1}}); err == nil {
+		t.Error("Selected accepts a selection that runs nothing")
+	}
+	all := Planned(Config{})
+	for _, it := range Items() {
+		if got := slices.Contains(all, it.ID); got == it.Runnable {
+			t.Errorf("Planned() has item %d: %v, but it is runnable: %v", it.ID, got, it.Runnable)
+		}
+	}
+	if p := Planned(Config{Only: []int{1}}); p != nil {
+		t.Errorf("Planned(--only 1) = %v, want none", p)
 	}
 }

@@ -177,8 +177,12 @@ type ExpectedFailure struct {
 	Expires string `json:"expires"` // the last day allowed, YYYY-MM-DD
 	// Message is the substring of the failure the entry is pinned to.
 	Message string `json:"message,omitempty"`
-	// Source is the entry's file and line, "expect.json:7".
+	// Source is the entry's file and line, "expect.json:7"; with entries
+	// that name checks, each of their lines, comma-separated.
 	Source string `json:"source"`
+	// Checks are the checks the entries name, when they name checks
+	// rather than the whole item.
+	Checks []string `json:"checks,omitempty"`
 }
 
 // A NotApplicableScenario is one scenario (or spec) of an item that did not
@@ -267,11 +271,21 @@ func (d *Document) Counts() Summary {
 // reader never sees a partial document. A path that exists and is not a
 // regular file (a FIFO, a device node) is refused, never replaced.
 func WriteFile(path string, d *Document) error {
-	b, err := json.MarshalIndent(d, "", "  ")
+	b, err := Encode(d)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, append(b, '\n'))
+	return writeAtomic(path, b)
+}
+
+// Encode returns the bytes [WriteFile] writes for d: indented JSON and a
+// final newline. The same document always encodes to the same bytes.
+func Encode(d *Document) ([]byte, error) {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }
 
 // CheckWritable reports whether a report can be written to path, before

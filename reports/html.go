@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/galaxy-stack/conform/internal/termsafe"
 )
@@ -32,7 +33,11 @@ var htmlFuncs = template.FuncMap{
 	"oneLine": termsafe.Line,
 }
 
-var htmlPage = template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))
+// htmlPage returns the parsed report page, parsed on first use rather than
+// at package initialisation, which every conform process would pay.
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(htmlFuncs).Parse(htmlTemplate))
+})
 
 func statusWord(s string) string {
 	switch s {
@@ -136,7 +141,7 @@ func RenderHTML(w io.Writer, docs ...*Document) error {
 	// html/template escapes markup; the terminal escapes a document may
 	// hold are escaped too, for whoever reads the page as text.
 	tw := termsafe.NewWriter(w)
-	if err := htmlPage.Execute(tw, v); err != nil {
+	if err := htmlPage().Execute(tw, v); err != nil {
 		return err
 	}
 	return tw.Flush()

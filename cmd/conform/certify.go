@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/expect"
 	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 	"golang.org/x/term"
@@ -18,7 +20,7 @@ import (
 
 var _ = register(def[certifyFlags]{
 	Name:      "certify",
-	UsageLine: "conform certify --host HOST [--mutant NAME | --variant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
+	UsageLine: "conform certify --host HOST [--mutant NAME | --variant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--certificate FILE] [--shard i/n] [--parallel N] [--durations FILE] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
 	Short:     "run the host-conformance matrix against a host",
 	Long: `Certify runs the items of the host-conformance matrix against one host and
 prints one line per item as it finishes ("✓ 13 <title> 0.21s"; ✗ failed,
@@ -83,7 +85,11 @@ finished results are printed and written with "interrupted": true, and
 conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
 once.
 
-` + gateHelp,
+` + scaleHelp + `
+
+` + gateHelp + `
+
+` + certHelp,
 	Flags: func(fs *flag.FlagSet) *certifyFlags {
 		f := &certifyFlags{hostFlags: addHostFlags(fs)}
 		fs.StringVar(&f.only, "only", "", "comma-separated item IDs to run (default: all)")
@@ -94,6 +100,8 @@ once.
 		f.env = addHostEnvFlag(fs)
 		f.caps = addCapFlags(fs)
 		f.gate = addGateFlags(fs)
+		f.cert = addCertFlag(fs)
+		f.scale = addScaleFlags(fs)
 		return f
 	},
 	Run: runCertify,
@@ -109,6 +117,8 @@ type certifyFlags struct {
 	env        *hostEnv
 	caps       *capFlags
 	gate       *gateFlags
+	cert       *certFlag
+	scale      *scaleFlags
 }
 
 func runCertify(f *certifyFlags, args []string, out streams) error {
@@ -129,7 +139,14 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if err != nil {
 		return err
 	}
-	if err := f.reports.check("certify"); err != nil {
+	if err := f.cert.check(f.reports, f.gate); err != nil {
+		return err
+	}
+	var extra []reportPath
+	if f.cert.path != "" {
+		extra = append(extra, reportPath{"--certificate", f.cert.path})
+	}
+	if err := f.reports.check("certify", extra...); err != nil {
 		return err
 	}
 	f.env.redactSecrets()
@@ -137,15 +154,20 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if f.asJSON {
 		progress = out.stderr
 	}
+	cfg := matrix.Config{
+		Host: f.host, Mutant: f.mutant, Variant: f.variant, CoreFault: f.coreFault, Only: ids, Area: f.area, Skip: skip, HostEnv: *f.env,
+		Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
+	}
+	p, err := f.scale.plan(cfg)
+	if err != nil {
+		return err
+	}
 	j, err := startJob(*f.timeout, true, out.stderr)
 	if err != nil {
 		return err
 	}
 	defer j.close()
-	doc, err := matrix.Run(j.ctx, matrix.Config{
-		Host: f.host, Mutant: f.mutant, Variant: f.variant, CoreFault: f.coreFault, Only: ids, Area: f.area, Skip: skip, HostEnv: *f.env,
-		Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
-	})
+	doc, err := certifyItems(j.ctx, f, cfg, p, progress)
 	if err != nil {
 		return err
 	}
@@ -156,6 +178,10 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	problems := f.gate.apply(expected, doc)
 	reports.Redact(doc)
 	if err := f.reports.write(doc); err != nil {
+		return err
+	}
+	result := certifyResult(doc, stopped, j.timedOut(), problems)
+	if err := f.cert.write(f.reports, f.gate, doc, result); err != nil {
 		return err
 	}
 	if f.asJSON {
@@ -182,13 +208,43 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 		printNotRun(out.stdout, doc)
 		matrix.Recap(out.stdout, doc)
 		printProblems(out.stdout, problems)
-		printWritten(out.stdout, f.reports)
+		printWritten(out.stdout, f.reports, f.cert.path)
 	}
+	return result
+}
+
+// certifyItems runs the items cfg selects, as p splits them: in this
+// process, all of them or one shard's, or in child processes merged into
+// one document. A document of a part lists the planned items a serial run
+// lists, so that merged parts equal a serial run.
+func certifyItems(ctx context.Context, f *certifyFlags, cfg matrix.Config, p *plan, progress io.Writer) (*reports.Document, error) {
+	var doc *reports.Document
+	var err error
+	switch {
+	case p == nil:
+		return matrix.Run(ctx, cfg)
+	case len(p.parts) > 1:
+		doc, err = runParallel(ctx, f, p, progress)
+	default:
+		part := cfg
+		part.Only, part.Skip = withSkips(p.only, p.skip), p.skip
+		doc, err = matrix.Run(ctx, part)
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc.Planned = matrix.Planned(cfg)
+	doc.Tally()
+	return doc, nil
+}
+
+// certifyResult is the error certify ends with: nil when the run passed.
+func certifyResult(doc *reports.Document, stopped *interruptedError, timedOut error, problems []expect.Problem) error {
 	switch {
 	case stopped != nil:
 		return stopped
-	case j.timedOut() != nil:
-		return j.timedOut()
+	case timedOut != nil:
+		return timedOut
 	case doc.Summary.Unexpected() > 0 || deadHostSkips(doc) > 0 || len(problems) > 0:
 		// Items skipped because the host is dead were not certified.
 		return errFailed

@@ -17,7 +17,8 @@ import (
 // gateHelp is the part of `conform help certify` about gating a release on
 // the run: expectations, --skip and --strict.
 const gateHelp = `Gating: conform exits 0 only when no item failed, or when every failed item
-is allowed by an entry of --expect FILE, an expectations file (JSON, schema
+is allowed by an entry of --expect FILE, an expectations file (JSON, or YAML
+when its name ends in .yaml or .yml; schema
 matrix/expect/schema/expectations.schema.json, checked when read):
 
   {"expectations": [
@@ -25,9 +26,22 @@ matrix/expect/schema/expectations.schema.json, checked when read):
      "expires": "2027-03-31", "message": "optional substring of the failure"}
   ]}
 
+or in YAML (every scalar is read as a string, so item: 13 and
+expires: 2027-03-31 need no quotes):
+
+  expectations:
+    - item: 13
+      reason: no sandbox on this runner
+      owner: "@ana"
+      expires: 2027-03-31
+
 Each entry names an item by its reference (13, R3), why it fails, who
 answers for it and the last day (YYYY-MM-DD, UTC) it may; "message" pins it
-to failures whose reason contains that text. An allowed failure is shown as
+to failures whose reason contains that text. "check" narrows it to one check
+of the item (a scenario file name without .json, or a spec's text, as
+conform matrix --json lists them; a failed item lists the checks it failed
+on as failedChecks): the item's failure is expected when entries name every
+check it failed on, and an entry whose check did not fail is stale. An allowed failure is shown as
 expected in the terminal and in every report ("expected" on the item of
 the result document). An entry fails the run (exit 1), with the file and
 line of the entry to delete, when its item is not a runnable item of the
@@ -54,7 +68,7 @@ type gateFlags struct {
 
 func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	g := &gateFlags{today: time.Now}
-	fs.StringVar(&g.expect, "expect", "", "allow the failures listed in the expectations `FILE` (JSON; see below)")
+	fs.StringVar(&g.expect, "expect", "", "allow the failures listed in the expectations `FILE` (JSON or YAML; see below)")
 	fs.StringVar(&g.skip, "skip", "", "comma-separated item IDs not to run, reported as skipped by request")
 	fs.BoolVar(&g.strict, "strict", false, "certification mode: refuse --expect and --skip")
 	return g
@@ -101,7 +115,14 @@ func (g *gateFlags) apply(f *expect.File, doc *reports.Document) []expect.Proble
 	for _, it := range matrix.Items() {
 		runnable[it.ID] = it.Runnable
 	}
-	return f.Apply(doc, func(id int) bool { return runnable[id] }, g.today().UTC())
+	checks := func(id int) []string {
+		var names []string
+		for _, c := range matrix.Checks(id) {
+			names = append(names, c.Name)
+		}
+		return names
+	}
+	return f.Apply(doc, func(id int) bool { return runnable[id] }, checks, g.today().UTC())
 }
 
 // printProblems lists the expectations entries that fail the run.
@@ -115,10 +136,11 @@ func printProblems(w io.Writer, problems []expect.Problem) {
 	}
 }
 
-// printWritten lists the paths of the reports written.
-func printWritten(w io.Writer, r *reportFlags) {
+// printWritten lists the paths of the reports written, and of the other
+// files (the certificate) when not "".
+func printWritten(w io.Writer, r *reportFlags, other ...string) {
 	var paths []string
-	for _, p := range []*string{r.json, r.junit, r.md, r.html} {
+	for _, p := range append([]*string{r.json, r.junit, r.md, r.html}, ptrs(other)...) {
 		if *p != "" {
 			paths = append(paths, *p)
 		}
@@ -130,4 +152,13 @@ func printWritten(w io.Writer, r *reportFlags) {
 	for _, p := range paths {
 		fmt.Fprintf(w, "  %s\n", termsafe.Line(p))
 	}
+}
+
+// ptrs returns a pointer to each string of s.
+func ptrs(s []string) []*string {
+	out := make([]*string, len(s))
+	for i := range s {
+		out[i] = &s[i]
+	}
+	return out
 }

@@ -40,11 +40,11 @@ Documents of several hosts, builds or systems merge into a cross document
 (kind "merge", reports/schema/merge.schema.json), which render shows as a
 host × item, or OS × item, table.
 
-To shard a certification, give each job a part of the matrix with --only
-or --area, and merge what they write:
+To shard a certification, give each job a part of the matrix with
+certify --shard i/n (or --only, --area), and merge what they write:
 
-  conform certify --host H --only 1,2,3 --json-report shard1.json
-  conform certify --host H --area checkpoint --json-report shard2.json
+  conform certify --host H --shard 1/2 --json-report shard1.json
+  conform certify --host H --shard 2/2 --json-report shard2.json
   conform report merge shard1.json shard2.json -o conform.json --md-report conform.md
 
 Every document is checked against conform's result schema first

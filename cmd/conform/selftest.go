@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -29,7 +33,10 @@ that could catch it: every mutant of the reference host (conform host mutants)
 and every core fault, a test-only switch in conform's bundled core runtime.
 Each certification is a child conform certify process.
 
-It prints one line per fault as it finishes, then the kill matrix (a row per
+It first says what it is about to do (how many certifications, of how many
+items, mutants, core faults and variants, and how many run at once), then
+prints one line per certification as it finishes, numbered out of that total
+("[3/41] killed mutant ..."), then the kill matrix (a row per
 fault, a column per item; X where the item failed against the fault, . where
 it ran and passed), the items that cannot fail (a host-scope item that kills
 no mutant, a core-scope item that kills no core fault), the faults no
@@ -104,7 +111,11 @@ func runSelftest(f *selftestFlags, args []string, out streams) error {
 		return err
 	}
 	defer j.close()
-	res, err := selftest.Run(j.ctx, selftest.Options{Exe: exe, Faults: names, Items: ids, Parallel: f.parallel, Out: progress})
+	counted := &selftestProgress{w: progress}
+	if total := printSelftestPlan(progress, names, ids, f.parallel); total > 0 {
+		counted.total = total
+	}
+	res, err := selftest.Run(j.ctx, selftest.Options{Exe: exe, Faults: names, Items: ids, Parallel: f.parallel, Out: counted})
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "unknown fault") || strings.HasPrefix(err.Error(), "no runnable item") {
 			return usagef("selftest: %v", err)
@@ -246,7 +257,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		return
 	}
 	for _, p := range res.Problems {
-		fmt.Fprintf(w, "FAIL %s\n", termsafe.String(p))
+		fmt.Fprintf(w, "FAIL %s\n", termsafe.String(respellItems(p)))
 	}
 }
 
@@ -293,4 +304,103 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// printSelftestPlan says what the self-test is about to do, before its
+// first certification ends (a minute or more): how many items, faults and
+// variants, and so how many certifications. It returns that number, 0 when
+// a name of --fault is unknown (selftest.Run then refuses it).
+func printSelftestPlan(w io.Writer, names []string, only []int, parallel int) int {
+	items := map[int]bool{}
+	for _, it := range matrix.Items() {
+		if it.Runnable && (len(only) == 0 || slices.Contains(only, it.ID)) {
+			items[it.ID] = true
+		}
+	}
+	known := map[string]bool{}
+	mutants, cores, untargeted := 0, 0, 0
+	for _, f := range selftest.Faults() {
+		known[f.Name] = true
+		if len(names) > 0 && !slices.Contains(names, f.Name) {
+			continue
+		}
+		targeted := slices.ContainsFunc(f.Targets, func(id int) bool { return items[id] })
+		switch {
+		case !targeted:
+			untargeted++
+		case f.Kind == selftest.KindCore:
+			cores++
+		default:
+			mutants++
+		}
+	}
+	variants := 0
+	for _, v := range selftest.Variants() {
+		known[v.Name] = true
+		if len(names) == 0 || slices.Contains(names, v.Name) {
+			variants++
+		}
+	}
+	for _, n := range names {
+		if !known[n] {
+			return 0
+		}
+	}
+	total := 1 + mutants + cores + variants
+	fmt.Fprintf(w, "selftest: %d certifications, %d at once: the reference host against %d items, %d mutants and %d core faults against the items that target them (%d untargeted), %d variants against every item\n",
+		total, max(parallel, 1), len(items), mutants, cores, untargeted, variants)
+	return total
+}
+
+// selftestProgress numbers the lines selftest.Run writes, one per finished
+// certification ("[3/41] killed mutant ..."), and spells the item IDs in
+// them as everywhere else (R1, not 101).
+type selftestProgress struct {
+	w     io.Writer
+	total int
+
+	mu   sync.Mutex
+	done int
+	rest []byte // a line not yet ended
+}
+
+func (p *selftestProgress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rest = append(p.rest, b...)
+	for {
+		i := bytes.IndexByte(p.rest, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		line := string(p.rest[:i])
+		p.rest = p.rest[i+1:]
+		p.done++
+		prefix := ""
+		if p.total > 0 {
+			prefix = fmt.Sprintf("[%d/%d] ", p.done, p.total)
+		}
+		if _, err := fmt.Fprintf(p.w, "%s%s\n", prefix, respellItems(line)); err != nil {
+			return len(b), err
+		}
+	}
+}
+
+// itemList is a list of item IDs after "item", "items" or "failed", as
+// package selftest writes them.
+var itemList = regexp.MustCompile(`\b(items?|failed) ([0-9]+(?:,[0-9]+)*)\b`)
+
+// respellItems writes the item IDs of s's lists as references: R1 for an
+// extension item, 13 for a seed item.
+func respellItems(s string) string {
+	return itemList.ReplaceAllStringFunc(s, func(m string) string {
+		word, list, _ := strings.Cut(m, " ")
+		ids := strings.Split(list, ",")
+		for i, x := range ids {
+			if id, err := strconv.Atoi(x); err == nil {
+				ids[i] = matrix.RefOf(id)
+			}
+		}
+		return word + " " + strings.Join(ids, ",")
+	})
 }

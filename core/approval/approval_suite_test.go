@@ -1,26 +1,20 @@
 package approval_test
 
 import (
-	"flag"
-	"sync"
 	"testing"
-
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/internal/toolfacts"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/decisions.golden from the approval policy")
 
 func TestApproval(t *testing.T) {
 	suite.Run(t, "core/approval")
 }
-
-// toolFact is one tool's catalog facts (internal/toolfacts).
-type toolFact = toolfacts.Fact
 
 func loadTools() []catalog.Descriptor {
 	GinkgoHelper()
@@ -48,16 +42,9 @@ func tool(id string) catalog.Descriptor {
 var allPermissions = []string{"core.artifacts", "core.storage", "fs.workspace", "network.outbound",
 	"preview.local", "process.execute", "user.interaction"}
 
-// stepClock returns t, then t+step, t+2*step, ...
-type stepClock struct {
-	mu      sync.Mutex
-	t, step int64
-}
-
-func (c *stepClock) Now() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := c.t
-	c.t += c.step
-	return now
+// stepClock reads t, then t+step, t+2*step, ... (in milliseconds).
+func stepClock(t int64, step time.Duration) *clock.Fake {
+	c := clock.NewFake(t)
+	c.SetStep(step)
+	return c
 }

@@ -2,8 +2,8 @@ package approval
 
 import (
 	"slices"
-	"strings"
-	"unicode"
+
+	"github.com/galaxy-stack/conform/core/canon"
 )
 
 // ManifestPermissions returns the permissions a decoded JSON manifest
@@ -25,19 +25,10 @@ func ManifestPermissions(manifest any) []string {
 		if !ok {
 			continue
 		}
-		if s = strings.TrimFunc(s, jsSpace); s != "" {
+		if s = canon.TrimJSSpace(s); s != "" {
 			out = append(out, s)
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// jsSpace reports the white space JavaScript's trim removes.
-func jsSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0xFEFF, 0x2028, 0x2029:
-		return true
-	}
-	return unicode.Is(unicode.Zs, r)
 }

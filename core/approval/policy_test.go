@@ -61,7 +61,7 @@ var _ = Describe("Policy", func() {
 		})
 
 		It("denies a call at or after the deadline first", func() {
-			p := mustPolicy(approval.Strict, approval.WithClock(&stepClock{t: 1000}))
+			p := mustPolicy(approval.Strict, approval.WithClock(stepClock(1000, 0)))
 			c := call(tool("command.run"), "review_only")
 			c.Deadline = 1000
 			Expect(p.Decide(context.Background(), c).Code).To(Equal(approval.DenyCanceled))
@@ -113,7 +113,7 @@ var _ = Describe("Policy", func() {
 		It("denies when no time is left after the earlier checks", func() {
 			// The clock advances between the first check and the wait.
 			p := mustPolicy(approval.Balanced, approval.WithPermissions(allPermissions...),
-				approval.WithApprover(counting(&calls, grant)), approval.WithClock(&stepClock{t: 99, step: 1}))
+				approval.WithApprover(counting(&calls, grant)), approval.WithClock(stepClock(99, time.Millisecond)))
 			c := call(tool("command.run"), "auto")
 			c.Deadline = 100
 			d := p.Decide(context.Background(), c)
@@ -230,7 +230,7 @@ var _ = Describe("Policy", func() {
 			p = policy(func(ctx context.Context, _ approval.Request, _ port.ToolContext) (approval.HostDecision, error) {
 				<-ctx.Done()
 				return approval.HostDecision{}, ctx.Err()
-			}, approval.WithTimeout(60000), approval.WithClock(&stepClock{t: 0}))
+			}, approval.WithTimeout(60000), approval.WithClock(stepClock(0, 0)))
 			c := call(tool("command.run"), "auto")
 			c.Deadline = 30
 			start := time.Now()

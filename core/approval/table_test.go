@@ -3,17 +3,16 @@ package approval_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/galaxy-stack/conform/core/approval"
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/internal/goldenfile"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
 
 // Hand-written from CONTRACTS §10.1 (the "ask" cells) and §3.1 with its
@@ -68,13 +67,7 @@ func renderDecisions() string {
 var _ = Describe("decision table: 21 tools × 3 profiles × 5 modes", func() {
 	It("matches the golden table", func() {
 		path := filepath.Join("testdata", "decisions.golden")
-		got := renderDecisions()
-		if *update {
-			Expect(os.WriteFile(path, []byte(got), 0o644)).To(Succeed())
-		}
-		want, err := os.ReadFile(path)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(Equal(string(want)), "testdata/decisions.golden is stale; verify the diff, then run go test ./core/approval -update")
+		Expect(goldenfile.Check(path, renderDecisions(), "go test ./core/approval -update")).To(Succeed())
 	})
 
 	It("follows the hand-written matrix of CONTRACTS §10.1 and §3.1", func() {

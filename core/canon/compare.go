@@ -2,6 +2,7 @@ package canon
 
 import (
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -97,15 +98,21 @@ func CutUTF16(s string, n int) string {
 // "Non-blank" in the contracts means !IsBlank.
 func IsBlank(s string) bool {
 	for _, r := range s {
-		if !isJSSpace(r) {
+		if !IsJSSpace(r) {
 			return false
 		}
 	}
 	return true
 }
 
-// isJSSpace reports whether r is removed by JavaScript's trim.
-func isJSSpace(r rune) bool {
+// TrimJSSpace removes from both ends of s what JavaScript's
+// String.prototype.trim removes (see [IsJSSpace]).
+func TrimJSSpace(s string) string { return strings.TrimFunc(s, IsJSSpace) }
+
+// IsJSSpace reports whether r is JavaScript white space or a line
+// terminator: what String.prototype.trim removes and the regular
+// expression \s matches (see [IsBlank] for the list).
+func IsJSSpace(r rune) bool {
 	switch r {
 	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
 		return true

@@ -69,6 +69,12 @@ var _ = Describe("IsBlank", func() {
 		Entry("text", "  x ", false),
 		Entry("long blank", strings.Repeat(" ", 100), true),
 	)
+
+	It("is TrimJSSpace returning nothing, and TrimJSSpace keeps the inside", func() {
+		Expect(TrimJSSpace("\ufeff\u3000 a\u00a0b \u2029\t")).To(Equal("a\u00a0b"))
+		Expect(TrimJSSpace("\u0085x\u200b")).To(Equal("\u0085x\u200b"))
+		Expect(TrimJSSpace(" \u2000\u200a ")).To(BeEmpty())
+	})
 })
 
 var _ = Describe("CutUTF16", func() {

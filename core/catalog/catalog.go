@@ -3,13 +3,17 @@ package catalog
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/galaxy-stack/conform/core/canon"
 )
 
-// core is the built catalog, sorted by canonical ID. It is built once at
-// package initialisation and never modified; accessors return deep copies.
-var core = mustBuild()
+// core returns the built catalog, sorted by canonical ID. It is built and
+// checked against the registry schema once, on first use rather than at
+// package initialisation (a process that never reads the catalog, such as
+// `conform version`, does not pay for it), and never modified; accessors
+// return deep copies.
+var core = sync.OnceValue(mustBuild)
 
 func mustBuild() []Descriptor {
 	ds := coreSpecs()
@@ -34,12 +38,12 @@ func sortByID(ds []Descriptor) {
 // §6). Each call returns deep copies: the caller may modify them freely
 // without affecting the catalog.
 func Core() []Descriptor {
-	return cloneAll(core)
+	return cloneAll(core())
 }
 
 // ByID returns a copy of the core descriptor with the canonical ID id.
 func ByID(id string) (Descriptor, bool) {
-	for _, d := range core {
+	for _, d := range core() {
 		if d.ID == id {
 			return d.Clone(), true
 		}
@@ -50,7 +54,7 @@ func ByID(id string) (Descriptor, bool) {
 // ByModelName returns a copy of the core descriptor with the model-facing
 // name name.
 func ByModelName(name string) (Descriptor, bool) {
-	for _, d := range core {
+	for _, d := range core() {
 		if d.ModelName == name {
 			return d.Clone(), true
 		}
@@ -60,8 +64,8 @@ func ByModelName(name string) (Descriptor, bool) {
 
 // IDs returns the canonical IDs of the core catalog in catalog order.
 func IDs() []string {
-	out := make([]string, len(core))
-	for i, d := range core {
+	out := make([]string, len(core()))
+	for i, d := range core() {
 		out[i] = d.ID
 	}
 	return out

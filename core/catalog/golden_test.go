@@ -1,21 +1,14 @@
 package catalog_test
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/internal/goldenfile"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/galaxy-stack/conform/core/catalog"
 )
-
-var update = flag.Bool("update", false, "rewrite core/catalog/testdata/table.golden.md from the built catalog; review the diff against CONTRACTS §6.2 and §6.3 before committing")
 
 const goldenTable = "testdata/table.golden.md"
 
@@ -40,14 +33,7 @@ func renderTable(rows []catalog.Row) string {
 
 var _ = Describe("the catalog table", func() {
 	It("matches the golden CONTRACTS §6.2 table", func() {
-		got := renderTable(catalog.Table())
-		if *update {
-			Expect(os.MkdirAll(filepath.Dir(goldenTable), 0o755)).To(Succeed())
-			Expect(os.WriteFile(goldenTable, []byte(got), 0o644)).To(Succeed())
-		}
-		want, err := os.ReadFile(goldenTable)
-		Expect(err).NotTo(HaveOccurred(), "run `go test ./core/catalog -update` to create it")
-		Expect(got).To(Equal(string(want)), "catalog table differs from %s (-want +got):\n%s\nTo update, run: go test ./core/catalog -update", goldenTable, cmp.Diff(string(want), got))
+		Expect(goldenfile.Check(goldenTable, renderTable(catalog.Table()), "go test ./core/catalog -update")).To(Succeed())
 	})
 
 	It("catches a changed catalog", func() {

@@ -123,16 +123,7 @@ func (r *Registry) Search(req SearchRequest) SearchResult {
 
 // searchTerms lower-cases q and splits it on JavaScript whitespace.
 func searchTerms(q string) []string {
-	return strings.FieldsFunc(strings.ToLower(q), isJSWhitespace)
-}
-
-// isJSWhitespace reports whether r matches JavaScript's \s.
-func isJSWhitespace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
+	return strings.FieldsFunc(strings.ToLower(q), canon.IsJSSpace)
 }
 
 // cursorOffset parses "offset:N"; anything else is 0. An offset beyond the

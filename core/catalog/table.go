@@ -38,7 +38,7 @@ type Row struct {
 
 // Table returns one [Row] per core tool in catalog order.
 func Table() []Row {
-	return TableOf(core)
+	return TableOf(core())
 }
 
 // TableOf returns one [Row] per descriptor, in the given order.

@@ -1,21 +1,14 @@
 package checkpoint
 
 import (
-	"flag"
-	"os"
 	"testing"
 
-	"github.com/galaxy-stack/conform/internal/rapidtest"
 	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 // TestMain makes rapid run 1,000 cases per property unless -rapid.checks
 // or RAPID_CHECKS says otherwise.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	rapidtest.DefaultChecks(1000)
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suite.Main(m, suite.RapidChecks(1000)) }
 
 func TestCheckpoint(t *testing.T) {
 	suite.Run(t, "checkpoint")

@@ -111,13 +111,8 @@ func (c *checker) checkActiveFile(f any, fp string) {
 
 // checkEdits checks the edits list.
 func (c *checker) checkEdits(v any) {
-	const p = "edits"
-	arr, ok := c.array(v, p, "edits must be an array.")
-	if !ok {
-		return
-	}
 	known := []string{"afterHash", "afterKind", "beforeHash", "beforeKind", "path", "sequence", "toolCallId", "workspaceFingerprint"}
-	c.records(arr, p, "Edit must be an object.", known, func(e any, ep string) {
+	c.recordList(v, "edits", "edits must be an array.", "Edit must be an object.", known, func(e any, ep string) {
 		c.need(e, ep, "path", nonEmptyString, "Edit path is required.")
 		c.need(e, ep, "toolCallId", nonEmptyString, "Edit toolCallId is required.")
 		c.need(e, ep, "sequence", nonNegativeInteger, "Edit sequence must be non-negative.")
@@ -201,13 +196,8 @@ func (c *checker) checkExecutionBudget(v any) {
 
 // checkValidation checks the validation records.
 func (c *checker) checkValidation(v any) {
-	const p = "validation"
-	arr, ok := c.array(v, p, "validation must be an array.")
-	if !ok {
-		return
-	}
 	known := []string{"command", "detail", "id", "paths", "scope", "sequence", "status", "workspaceFingerprint"}
-	c.records(arr, p, "Validation must be an object.", known, func(rec any, vp string) {
+	c.recordList(v, "validation", "validation must be an array.", "Validation must be an object.", known, func(rec any, vp string) {
 		c.need(rec, vp, "id", nonEmptyString, "Validation id is required.")
 		c.need(rec, vp, "detail", nonEmptyString, "Validation detail is required.")
 		c.need(rec, vp, "sequence", nonNegativeInteger, "Validation sequence must be non-negative.")
@@ -240,13 +230,8 @@ func nonEmptyArray(v any) bool {
 
 // checkLastToolCalls checks the recorded tool calls.
 func (c *checker) checkLastToolCalls(v any) {
-	const p = "lastToolCalls"
-	arr, ok := c.array(v, p, "lastToolCalls must be an array.")
-	if !ok {
-		return
-	}
 	known := []string{"argumentDigest", "argumentsHash", "idempotencyKey", "name", "outcome", "toolCallId"}
-	c.records(arr, p, "Tool call must be an object.", known, func(call any, cp string) {
+	c.recordList(v, "lastToolCalls", "lastToolCalls must be an array.", "Tool call must be an object.", known, func(call any, cp string) {
 		c.need(call, cp, "toolCallId", nonEmptyString, "toolCallId is required.")
 		c.need(call, cp, "name", nonEmptyString, "Tool name is required.")
 		c.need(call, cp, "argumentsHash", nonEmptyString, "argumentsHash is required.")
@@ -258,13 +243,8 @@ func (c *checker) checkLastToolCalls(v any) {
 
 // checkPendingApprovals checks the pending approvals.
 func (c *checker) checkPendingApprovals(v any) {
-	const p = "pendingApprovals"
-	arr, ok := c.array(v, p, "pendingApprovals must be an array.")
-	if !ok {
-		return
-	}
 	known := []string{"requestId", "returnPhase", "toolCallId", "toolName"}
-	c.records(arr, p, "Pending approval must be an object.", known, func(a any, ap string) {
+	c.recordList(v, "pendingApprovals", "pendingApprovals must be an array.", "Pending approval must be an object.", known, func(a any, ap string) {
 		c.need(a, ap, "requestId", nonEmptyString, "Approval requestId is required.")
 		c.need(a, ap, "toolCallId", nonEmptyString, "Approval toolCallId is required.")
 		c.need(a, ap, "toolName", nonEmptyString, "Approval toolName is required.")

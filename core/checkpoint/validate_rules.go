@@ -63,6 +63,14 @@ func (c *checker) array(v any, path, notArray string) ([]any, bool) {
 	return arr, ok
 }
 
+// recordList checks v (at path) as an array of records: notArray when it
+// is not an array, else its elements as [checker.records] does.
+func (c *checker) recordList(v any, path, notArray, notObject string, known []string, each func(rec any, rp string)) {
+	if arr, ok := c.array(v, path, notArray); ok {
+		c.records(arr, path, notObject, known, each)
+	}
+}
+
 // records checks every element of arr (at path) as a record (see
 // [checker.record], notObject its message) and calls each on those that
 // are records.

@@ -169,13 +169,8 @@ func isArray(v any) bool {
 
 // checkCriteria checks acceptanceCriteria.
 func (c *checker) checkCriteria(v any) {
-	const p = "acceptanceCriteria"
-	arr, ok := c.array(v, p, "acceptanceCriteria must be an array.")
-	if !ok {
-		return
-	}
 	known := []string{"evidenceIds", "id", "required", "status", "text"}
-	c.records(arr, p, "Criterion must be an object.", known, func(cr any, ip string) {
+	c.recordList(v, "acceptanceCriteria", "acceptanceCriteria must be an array.", "Criterion must be an object.", known, func(cr any, ip string) {
 		c.need(cr, ip, "id", nonEmptyString, "Criterion id is required.")
 		c.need(cr, ip, "text", nonEmptyString, "Criterion text is required.")
 		c.need(cr, ip, "evidenceIds", stringArray, "evidenceIds must be a string array.")

@@ -3,8 +3,10 @@ package checkpoint
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/galaxy-stack/conform/internal/rapidtest"
+	"time"
 
+	"github.com/galaxy-stack/conform/internal/rapidtest"
+	"github.com/galaxy-stack/conform/internal/suite"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -14,27 +16,27 @@ var _ = Describe("the properties catch broken variants", func() {
 	It("a plain encoding/json serializer (declaration order, HTML escapes) breaks canonical serialization", func() {
 		o := defaults()
 		o.marshal = json.Marshal
-		expectPropertyFails("encoding-json", propSerialization(o))
+		suite.ExpectPropertyFails("encoding-json", 500*time.Millisecond, propSerialization(o))
 	})
 
 	It("no redaction leaks secrets", func() {
 		o := defaults()
 		o.redact = func(s string) string { return s }
-		expectPropertyFails("no-redaction", propNoSecrets(o))
+		suite.ExpectPropertyFails("no-redaction", 500*time.Millisecond, propNoSecrets(o))
 	})
 
 	for _, field := range RedactedFields() {
 		It("skipping the redaction of "+field+" leaks a secret", func() {
 			o := defaults()
 			o.skipRedaction = field
-			expectPropertyFails("skip-"+field, propNoSecrets(o))
+			suite.ExpectPropertyFails("skip-"+field, 500*time.Millisecond, propNoSecrets(o))
 		})
 	}
 
 	It("a validator without the hash check misses single-byte changes", func() {
 		o := defaults()
 		o.skipHashCheck = true
-		expectPropertyFails("no-hash-check", propTamper(o))
+		suite.ExpectPropertyFails("no-hash-check", 500*time.Millisecond, propTamper(o))
 	})
 
 	It("a hash that leaves out createdAt misses a change of the creation time", func() {
@@ -63,6 +65,6 @@ var _ = Describe("the properties catch broken variants", func() {
 
 	It("a shallow clone lets a mutation reach the original", func() {
 		shallow := func(c *Checkpoint) *Checkpoint { out := *c; return &out }
-		expectPropertyFails("shallow-clone", propCloneIsolated(shallow))
+		suite.ExpectPropertyFails("shallow-clone", 500*time.Millisecond, propCloneIsolated(shallow))
 	})
 })

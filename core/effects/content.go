@@ -4,6 +4,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -44,12 +45,12 @@ func CheckContent(e *port.Effects, knownCriteria []string) error {
 		return nil
 	}
 	for _, p := range e.InspectedPaths {
-		if blank(p) {
+		if canon.IsBlank(p) {
 			return toolExecution("Inspection effects require non-empty workspace paths.")
 		}
 	}
 	for _, w := range e.Writes {
-		if blank(w.Path) || !ValidWrite(w) {
+		if canon.IsBlank(w.Path) || !ValidWrite(w) {
 			return toolExecution("Write effects require a path plus kinds and hashes proving a workspace mutation.")
 		}
 	}
@@ -58,13 +59,13 @@ func CheckContent(e *port.Effects, knownCriteria []string) error {
 			return err
 		}
 	}
-	if e.DiffReview != nil && blank(e.DiffReview.DiffHash) {
+	if e.DiffReview != nil && canon.IsBlank(e.DiffReview.DiffHash) {
 		return toolExecution("Diff review effects require a deterministic diff hash.")
 	}
-	if e.NextAction != "" && blank(e.NextAction) {
+	if e.NextAction != "" && canon.IsBlank(e.NextAction) {
 		return toolExecution("nextAction effects must be non-empty.")
 	}
-	if e.StateVersion != "" && blank(e.StateVersion) {
+	if e.StateVersion != "" && canon.IsBlank(e.StateVersion) {
 		return toolExecution("stateVersion effects must be non-empty.")
 	}
 	if e.Plan != nil && !validPlan(e.Plan) {
@@ -77,7 +78,7 @@ func CheckContent(e *port.Effects, knownCriteria []string) error {
 	}
 	criteria := slices.Concat(e.AcceptanceCriteriaSatisfied, e.AcceptanceCriteriaWaived)
 	for _, id := range criteria {
-		if blank(id) {
+		if canon.IsBlank(id) {
 			return toolExecution("Acceptance criterion effect ids must be non-empty.")
 		}
 	}
@@ -90,16 +91,16 @@ func CheckContent(e *port.Effects, knownCriteria []string) error {
 }
 
 func checkValidation(v port.ValidationEntry) error {
-	if blank(v.ID) || blank(v.Detail) {
+	if canon.IsBlank(v.ID) || canon.IsBlank(v.Detail) {
 		return toolExecution("Validation effects require non-empty ids and details.")
 	}
 	if v.Scope != "paths" && v.Scope != "workspace" {
 		return toolExecution("Validation effects require an explicit workspace or paths scope.")
 	}
-	if v.Scope == "paths" && (len(v.Paths) == 0 || slices.ContainsFunc(v.Paths, blank)) {
+	if v.Scope == "paths" && (len(v.Paths) == 0 || slices.ContainsFunc(v.Paths, canon.IsBlank)) {
 		return toolExecution("Path-scoped validation requires explicit non-empty paths.")
 	}
-	if slices.ContainsFunc(v.Paths, blank) {
+	if slices.ContainsFunc(v.Paths, canon.IsBlank) {
 		return toolExecution("Validation paths must be non-empty.")
 	}
 	return nil
@@ -109,11 +110,11 @@ func validPlan(p *port.Plan) bool {
 	if p.Completed == nil || p.Pending == nil {
 		return false
 	}
-	if slices.ContainsFunc(p.Completed, blank) || slices.ContainsFunc(p.Pending, blank) ||
-		slices.ContainsFunc(p.Decisions, blank) {
+	if slices.ContainsFunc(p.Completed, canon.IsBlank) || slices.ContainsFunc(p.Pending, canon.IsBlank) ||
+		slices.ContainsFunc(p.Decisions, canon.IsBlank) {
 		return false
 	}
-	return p.InProgress == nil || !blank(*p.InProgress)
+	return p.InProgress == nil || !canon.IsBlank(*p.InProgress)
 }
 
 // CheckResearchSource validates one research source, each failure a
@@ -129,7 +130,7 @@ func validPlan(p *port.Plan) bool {
 //     most MaxResearchTitle code points; contentHash is null or non-blank,
 //     and non-blank for kind "fetch".
 func CheckResearchSource(s port.ResearchSource) error {
-	if blank(s.URL) {
+	if canon.IsBlank(s.URL) {
 		return toolExecution("Research source effects require a URL and bounded evidence.")
 	}
 	u, err := parseURL(s.URL)
@@ -139,10 +140,10 @@ func CheckResearchSource(s port.ResearchSource) error {
 	ok := (s.Kind == "fetch" || s.Kind == "search") &&
 		(u.Scheme == "http" || u.Scheme == "https") &&
 		!hasUserInfo(u) &&
-		!blank(s.Summary) && utf8.RuneCountInString(s.Summary) <= MaxResearchSummary &&
+		!canon.IsBlank(s.Summary) && utf8.RuneCountInString(s.Summary) <= MaxResearchSummary &&
 		utf8.RuneCountInString(s.Title) <= MaxResearchTitle &&
-		(s.ContentHash == nil || !blank(*s.ContentHash)) &&
-		(s.Kind != "fetch" || (s.ContentHash != nil && !blank(*s.ContentHash)))
+		(s.ContentHash == nil || !canon.IsBlank(*s.ContentHash)) &&
+		(s.Kind != "fetch" || (s.ContentHash != nil && !canon.IsBlank(*s.ContentHash)))
 	if !ok {
 		return toolExecution("Research source effects are malformed or exceed durable evidence bounds.")
 	}

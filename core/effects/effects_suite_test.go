@@ -1,34 +1,20 @@
 package effects_test
 
 import (
-	"flag"
 	"testing"
-
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/internal/toolfacts"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/profile.golden from the core profile")
 
 func TestEffects(t *testing.T) {
 	suite.Run(t, "core/effects")
 }
 
-// toolFact is one tool's catalog facts (internal/toolfacts).
-type toolFact = toolfacts.Fact
-
-func loadTools() []toolFact {
-	GinkgoHelper()
-	tools := toolfacts.All()
-	Expect(tools).To(HaveLen(21))
-	return tools
-}
-
-func refs(tools []toolFact) []effects.ToolRef {
+func refs(tools []toolfacts.Fact) []effects.ToolRef {
 	out := make([]effects.ToolRef, len(tools))
 	for i, t := range tools {
 		out[i] = effects.ToolRef{ID: t.ID, ModelName: t.ModelName}

@@ -3,6 +3,7 @@ package effects
 import (
 	"fmt"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -33,7 +34,7 @@ const AuthorityHost = "host"
 // that are not arrays, diffReview or plan that are not objects) cannot fail
 // for a decoded port.ToolResult: decoding already rejects such JSON.
 func CheckEnvelope(r port.ToolResult) error {
-	if blank(r.CanonicalToolID) {
+	if canon.IsBlank(r.CanonicalToolID) {
 		return toolExecution("Tool adapter returned a malformed result envelope.")
 	}
 	if (r.OK && r.Error != nil) || (!r.OK && r.Error == nil) {
@@ -56,7 +57,7 @@ func failureEffectsAllowed(e *port.Effects) bool {
 		e.DiffReview != nil || e.InspectedPaths != nil || e.NextAction != "" || e.Plan != nil ||
 		e.ResearchSources != nil || e.StateVersion != "" || e.Validations != nil || e.Writes != nil
 	badApproval := e.Approval != "" && e.Approval != ApprovalDenied
-	badRequest := e.ApprovalRequestID != "" && (e.Approval != ApprovalDenied || blank(e.ApprovalRequestID))
+	badRequest := e.ApprovalRequestID != "" && (e.Approval != ApprovalDenied || canon.IsBlank(e.ApprovalRequestID))
 	return !forbidden && !badApproval && !badRequest
 }
 

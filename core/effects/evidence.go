@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -36,10 +37,10 @@ func IsEntryKind(kind string) bool { return slices.Contains(entryKinds, kind) }
 //
 // It does not look at Path; a result check also requires a non-blank path.
 func CheckWrite(w port.Write) error {
-	if w.BeforeHash != nil && blank(*w.BeforeHash) {
+	if w.BeforeHash != nil && canon.IsBlank(*w.BeforeHash) {
 		return errors.New("beforeHash must be null or a non-blank string")
 	}
-	if w.AfterHash != nil && blank(*w.AfterHash) {
+	if w.AfterHash != nil && canon.IsBlank(*w.AfterHash) {
 		return errors.New("afterHash must be null or a non-blank string")
 	}
 	if w.BeforeKind == "" && w.AfterKind == "" {
@@ -80,7 +81,7 @@ func checkState(kind string, hash *string) error {
 		}
 		return nil
 	}
-	if hash == nil || blank(*hash) {
+	if hash == nil || canon.IsBlank(*hash) {
 		return fmt.Errorf("kind %q needs a non-blank hash", kind)
 	}
 	return nil

@@ -3,6 +3,8 @@ package effects
 import (
 	"fmt"
 	"slices"
+
+	"github.com/galaxy-stack/conform/core/canon"
 )
 
 // Metadata is the effect part of a host tool set (CONTRACTS §7.4):
@@ -20,7 +22,7 @@ type Metadata struct {
 // tool ID: <id>.", "Duplicate active model-facing tool name: <name>."
 func NewMetadata(active []ToolRef) (Metadata, error) {
 	sorted := slices.Clone(active)
-	slices.SortStableFunc(sorted, func(a, b ToolRef) int { return compareText(a.ID, b.ID) })
+	slices.SortStableFunc(sorted, func(a, b ToolRef) int { return canon.CompareText(a.ID, b.ID) })
 	ids := make(map[string]string, len(sorted))
 	seen := map[string]bool{}
 	for _, t := range sorted {

@@ -1,16 +1,16 @@
 package effects_test
 
 import (
+	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/internal/toolfacts"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/galaxy-stack/conform/core/effects"
 )
 
 var _ = Describe("NewMetadata", func() {
 	It("maps the 13 bootstrap tools and carries the full profile", func() {
 		var active []effects.ToolRef
-		for _, t := range loadTools() {
+		for _, t := range toolfacts.All() {
 			if t.EnabledByDefault {
 				active = append(active, effects.ToolRef{ID: t.ID, ModelName: t.ModelName})
 			}

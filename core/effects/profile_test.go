@@ -2,16 +2,16 @@ package effects_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/internal/goldenfile"
+	"github.com/galaxy-stack/conform/internal/toolfacts"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
 
 func renderProfile() string {
@@ -30,13 +30,7 @@ func renderProfile() string {
 var _ = Describe("core profile", func() {
 	It("matches the golden table of CONTRACTS §7.3", func() {
 		path := filepath.Join("testdata", "profile.golden")
-		got := renderProfile()
-		if *update {
-			Expect(os.WriteFile(path, []byte(got), 0o644)).To(Succeed())
-		}
-		want, err := os.ReadFile(path)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(Equal(string(want)), "testdata/profile.golden is stale; verify the diff, then run go test ./core/effects -update")
+		Expect(goldenfile.Check(path, renderProfile(), "go test ./core/effects -update")).To(Succeed())
 	})
 
 	It("has version 1.1.0 and the ten sorted capabilities", func() {
@@ -51,7 +45,7 @@ var _ = Describe("core profile", func() {
 	It("covers exactly the 21 catalog IDs in catalog order", func() {
 		ids := effects.CoreToolIDs()
 		want := make([]string, 0, 21)
-		for _, t := range loadTools() {
+		for _, t := range toolfacts.All() {
 			want = append(want, t.ID)
 		}
 		Expect(ids).To(Equal(want))
@@ -89,8 +83,8 @@ var _ = Describe("core profile", func() {
 	})
 
 	It("is valid for the catalog of CONTRACTS §6.2", func() {
-		Expect(effects.ValidateProfile(effects.ProfileInput{Tools: refs(loadTools())})).To(BeEmpty())
-		Expect(effects.AssertProfile(effects.ProfileInput{Tools: refs(loadTools())})).To(Succeed())
+		Expect(effects.ValidateProfile(effects.ProfileInput{Tools: refs(toolfacts.All())})).To(BeEmpty())
+		Expect(effects.AssertProfile(effects.ProfileInput{Tools: refs(toolfacts.All())})).To(Succeed())
 	})
 
 	It("agrees with the core catalog package", func() {
@@ -98,7 +92,7 @@ var _ = Describe("core profile", func() {
 		// the profile with the model name of CONTRACTS §6.2; profile tools
 		// the catalog does not hold yet are the only accepted issues.
 		facts := map[string]string{}
-		for _, t := range loadTools() {
+		for _, t := range toolfacts.All() {
 			facts[t.ID] = t.ModelName
 		}
 		inCatalog := map[string]bool{}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -101,7 +102,7 @@ func CheckPending(r port.ToolResult) error {
 	if e == nil || e.Approval != ApprovalPending || !r.OK {
 		return nil
 	}
-	if blank(e.ApprovalRequestID) {
+	if canon.IsBlank(e.ApprovalRequestID) {
 		return toolExecution("Pending approval effect is missing approvalRequestId.")
 	}
 	if len(e.Writes) > 0 || len(e.Validations) > 0 || e.DiffReview != nil ||

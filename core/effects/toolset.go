@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -30,7 +31,7 @@ func CheckToolSet(ts port.ToolSet) (map[string][]string, error) {
 		return nil, toolExecution("Tool set is missing its host effect capability policy.")
 	}
 	for name, id := range ts.CanonicalToolIDs {
-		if blank(name) || blank(id) {
+		if canon.IsBlank(name) || canon.IsBlank(id) {
 			return nil, toolExecution("Tool canonical id mapping is malformed.")
 		}
 	}
@@ -38,18 +39,18 @@ func CheckToolSet(ts port.ToolSet) (map[string][]string, error) {
 	for i, d := range ts.Definitions {
 		defNames[i] = d.Function.Name
 	}
-	slices.SortFunc(defNames, compareText)
-	mapped := slices.SortedFunc(maps.Keys(ts.CanonicalToolIDs), compareText)
+	slices.SortFunc(defNames, canon.CompareText)
+	mapped := slices.SortedFunc(maps.Keys(ts.CanonicalToolIDs), canon.CompareText)
 	if !slices.Equal(defNames, mapped) {
 		return nil, toolExecution("Every active model tool must have exactly one canonical tool id mapping.")
 	}
-	mappedIDs := slices.SortedFunc(maps.Values(ts.CanonicalToolIDs), compareText)
+	mappedIDs := slices.SortedFunc(maps.Values(ts.CanonicalToolIDs), canon.CompareText)
 	if len(slices.Compact(slices.Clone(mappedIDs))) != len(mappedIDs) {
 		return nil, toolExecution("Active model tools must map one-to-one to canonical tool ids.")
 	}
 	policy := make(map[string][]string, len(ts.EffectCapabilities))
-	for _, id := range slices.SortedFunc(maps.Keys(ts.EffectCapabilities), compareText) {
-		if blank(id) {
+	for _, id := range slices.SortedFunc(maps.Keys(ts.EffectCapabilities), canon.CompareText) {
+		if canon.IsBlank(id) {
 			return nil, toolExecution("Tool effect capability policy is malformed.")
 		}
 		normalized := sortedUnique(ts.EffectCapabilities[id])

@@ -1,11 +1,11 @@
 package effects_test
 
 import (
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/internal/toolfacts"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
 
 func toolSet(ids map[string]string, policy map[string][]string) port.ToolSet {
@@ -21,7 +21,7 @@ var _ = Describe("CheckToolSet", func() {
 
 	BeforeEach(func() {
 		var active []effects.ToolRef
-		for _, t := range loadTools() {
+		for _, t := range toolfacts.All() {
 			if t.EnabledByDefault {
 				active = append(active, effects.ToolRef{ID: t.ID, ModelName: t.ModelName})
 			}

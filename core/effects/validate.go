@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/catalog"
 )
 
@@ -101,7 +102,7 @@ func validate(tools []ToolRef, profile map[string]profileValue) []string {
 	names := map[string]bool{}
 	for _, t := range tools {
 		switch {
-		case blank(t.ID):
+		case canon.IsBlank(t.ID):
 			issues = append(issues, "Catalog contains an empty canonical tool ID.")
 		case ids[t.ID]:
 			issues = append(issues, fmt.Sprintf("Duplicate canonical tool ID: %s.", t.ID))
@@ -109,7 +110,7 @@ func validate(tools []ToolRef, profile map[string]profileValue) []string {
 			ids[t.ID] = true
 		}
 		switch {
-		case blank(t.ModelName):
+		case canon.IsBlank(t.ModelName):
 			id := t.ID
 			if id == "" {
 				id = "<empty>"
@@ -121,12 +122,12 @@ func validate(tools []ToolRef, profile map[string]profileValue) []string {
 			names[t.ModelName] = true
 		}
 	}
-	for _, id := range slices.SortedFunc(maps.Keys(ids), compareText) {
+	for _, id := range slices.SortedFunc(maps.Keys(ids), canon.CompareText) {
 		if _, ok := profile[id]; !ok {
 			issues = append(issues, fmt.Sprintf("Effect profile is missing core tool %s.", id))
 		}
 	}
-	for _, id := range slices.SortedFunc(maps.Keys(profile), compareText) {
+	for _, id := range slices.SortedFunc(maps.Keys(profile), canon.CompareText) {
 		if !ids[id] {
 			issues = append(issues, fmt.Sprintf("Effect profile contains unknown core tool %s.", id))
 		}

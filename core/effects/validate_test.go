@@ -4,16 +4,16 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/internal/toolfacts"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/galaxy-stack/conform/core/effects"
 )
 
 var _ = Describe("ValidateProfile", func() {
 	var tools []effects.ToolRef
 
-	BeforeEach(func() { tools = refs(loadTools()) })
+	BeforeEach(func() { tools = refs(toolfacts.All()) })
 
 	validate := func(t []effects.ToolRef, p map[string][]string) []string {
 		return effects.ValidateProfile(effects.ProfileInput{Tools: t, Profile: p})

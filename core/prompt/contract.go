@@ -2,8 +2,8 @@ package prompt
 
 import (
 	"strconv"
-	"strings"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -65,7 +65,7 @@ type ContractCriterion struct {
 // constraints dropped; the normalized outcome trimmed, or the original
 // request when it is nil or blank.
 func NewTaskContract(in ContractInput) TaskContract {
-	original := jsTrim(in.OriginalRequest)
+	original := canon.TrimJSSpace(in.OriginalRequest)
 	if original == "" {
 		original = DefaultOriginalRequest
 	}
@@ -86,13 +86,13 @@ func NewTaskContract(in ContractInput) TaskContract {
 		c.Mode = port.ModeAuto
 	}
 	for i, cr := range in.AcceptanceCriteria {
-		text := jsTrim(cr.Text)
+		text := canon.TrimJSSpace(cr.Text)
 		if text == "" {
 			continue
 		}
 		id, required := "criterion-"+strconv.Itoa(i+1), true
 		if cr.ID != nil {
-			id = jsTrim(*cr.ID)
+			id = canon.TrimJSSpace(*cr.ID)
 			if cr.Required != nil {
 				required = *cr.Required
 			}
@@ -108,7 +108,7 @@ func NewTaskContract(in ContractInput) TaskContract {
 		}
 	}
 	if in.NormalizedOutcome != nil {
-		if o := jsTrim(*in.NormalizedOutcome); o != "" {
+		if o := canon.TrimJSSpace(*in.NormalizedOutcome); o != "" {
 			c.NormalizedOutcome = o
 		}
 	}
@@ -206,9 +206,6 @@ func untrustedItem(d UntrustedData) map[string]string {
 	}
 	return item
 }
-
-// jsTrim removes what JavaScript's String.prototype.trim removes.
-func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
 
 func cloneString(p *string) *string {
 	if p == nil {

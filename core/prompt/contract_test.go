@@ -1,17 +1,15 @@
 package prompt_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
+	"github.com/galaxy-stack/conform/internal/goldenfile"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/rogpeppe/go-internal/txtar"
-
-	"github.com/galaxy-stack/conform/core/port"
-	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 func boolp(b bool) *bool { return &b }
@@ -100,19 +98,9 @@ var _ = Describe("FormatUserTask (CONTRACTS §9.7)", func() {
 	})
 
 	It("matches the golden user tasks", func() {
-		got := renderUserTaskGolden()
 		path := filepath.Join("testdata", "user_task.txtar")
-		if *update {
-			Expect(os.WriteFile(path, txtar.Format(got), 0o644)).To(Succeed())
-		}
-		data, err := os.ReadFile(path)
-		Expect(err).NotTo(HaveOccurred(), "run go test ./core/prompt -update to create it")
-		want := txtar.Parse(data)
-		Expect(len(want.Files)).To(Equal(len(got.Files)))
-		for i, f := range got.Files {
-			Expect(want.Files[i].Name).To(Equal(f.Name))
-			Expect(string(want.Files[i].Data)).To(Equal(string(f.Data)), "%s differs (-want +got):\n%s", f.Name, cmp.Diff(string(want.Files[i].Data), string(f.Data)))
-		}
+		got := string(txtar.Format(renderUserTaskGolden()))
+		Expect(goldenfile.Check(path, got, "go test ./core/prompt -update")).To(Succeed())
 	})
 })
 

@@ -41,5 +41,5 @@ func BuildReflection(in ReflectionInput) string {
 }
 
 func bounded(s string) string {
-	return canon.CutUTF16(jsTrim(s), maxReflectionText)
+	return canon.CutUTF16(canon.TrimJSSpace(s), maxReflectionText)
 }

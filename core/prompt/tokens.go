@@ -28,7 +28,7 @@ var vietnameseMarks = regexp.MustCompile(`(?i)[àáạảãâầấậẩẫă�
 // ';', else "vietnamese" when it has a Vietnamese letter with a diacritic,
 // else "english".
 func ClassifyText(s string) string {
-	t := strings.TrimFunc(s, isJSSpace)
+	t := canon.TrimJSSpace(s)
 	if (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
 		return KindJSON
 	}
@@ -59,15 +59,6 @@ func EstimateTokens(s string) int {
 		cpt = 2.8
 	}
 	return int(math.Ceil(float64(canon.UTF16Len(s)) / cpt * 1.15))
-}
-
-// isJSSpace reports whether r is removed by JavaScript's String.prototype.trim.
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
 }
 
 // hasCodeMarker reports whether s has "=>", one of '{', '}', ';', or a

@@ -1,6 +1,9 @@
 package run_test
 
 import (
+	"context"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
@@ -258,11 +261,7 @@ var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTI
 		st, v := store.NewRunStore(), newVerifier()
 		e := newEnv(model.NewScripted([]model.Round{calls(call("workspace_list", "l")), text("never")}, counts(90000, 500)))
 		e.store, e.verifier = st, v
-		e.onEvent = func(c *run.Controller, ev run.Event) {
-			if ev.Type == run.EventToolResult {
-				c.Pause(ev.RunID, "")
-			}
-		}
+		e.onEvent = pauseAfterFirstResult
 		first := e.start(baseRequest("run-compaction-resume"))
 		Expect(first.Checkpoint.Totals.CompactionCount).To(BeEquivalentTo(1))
 		again := newEnv(model.NewScripted([]model.Round{text("Inspected.")}, counts(90000, 500)))
@@ -272,5 +271,227 @@ var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTI
 		cps := storedCheckpoints(st)
 		Expect(cps[len(cps)-1].Reason).To(Equal(checkpoint.ReasonProviderOverflow))
 		Expect(cps[len(cps)-1].Totals.CompactionCount).To(BeEquivalentTo(2))
+	})
+})
+
+var providerCount = regexp.MustCompile(`^Provider token count (\d+) remains above hard input \d+ after compaction\.$`)
+
+// overflowCount runs an inspection whose first round reports a provider
+// input far above the estimate (the estimator calibrates to its maximum
+// factor) against a small context window, so that the second round's
+// estimated count overflows even after the forced compaction, and returns
+// that count. extra tools are added to the default ones.
+func overflowCount(runID string, extra ...testTool) int {
+	GinkgoHelper()
+	huge := 1_000_000
+	m := newFnModel([]port.RoundEvent{started(), callEvent("workspace_list", "l"),
+		{Type: port.EventDone, StopReason: port.StopToolCalls, Usage: &port.TokenUsage{InputTokens: &huge}}},
+		[]port.RoundEvent{started(), doneText("Inspected.")})
+	// A window found by trying sizes: small enough that the request still
+	// overflows after compaction, large enough for the prompt. A large
+	// change to the prompt or the estimator can move it out of that range;
+	// the spec then fails on its CONTEXT_BUDGET expectation and needs a new
+	// window, not a production fix.
+	window := 32000
+	m.caps.ContextWindow = &window
+	e := newEnv(m)
+	e.exec = newExec(append(defaultTools(), extra...)...)
+	r := e.start(baseRequest(runID))
+	Expect(r.ErrorCode).To(Equal(run.CodeContextBudget), r.ErrorMessage)
+	match := providerCount.FindStringSubmatch(r.ErrorMessage)
+	Expect(match).To(HaveLen(2), r.ErrorMessage)
+	n, err := strconv.Atoi(match[1])
+	Expect(err).NotTo(HaveOccurred())
+	return n
+}
+
+var _ = Describe("the model request at its edges (RUNTIME §11 steps 5–8, §28)", func() {
+	It("lists the request's acceptance criteria in the mandatory state, not an empty list", func() {
+		m := model.NewScripted([]model.Round{text("Reported.")})
+		e := newEnv(m)
+		req := baseRequest("run-mandatory-criteria")
+		req.AcceptanceCriteria = []prompt.Criterion{{ID: "c1", Text: "the report names the inspected file"}}
+		e.start(req)
+		Expect(m.Requests()).NotTo(BeEmpty())
+		doc := mandatoryDoc(m.Requests()[0])
+		Expect(doc).NotTo(BeNil())
+		Expect(doc["acceptanceCriteria"]).To(HaveLen(1))
+		Expect(doc["acceptanceCriteria"].([]any)[0]).To(HaveKeyWithValue("text", "the report names the inspected file"))
+	})
+
+	It("caps a round's output at the model's own output limit when it is below the reserve", func() {
+		m := model.NewScripted([]model.Round{text("Reported.")}, model.WithMaxOutputTokens(100))
+		newEnv(m).start(baseRequest("run-model-output-limit"))
+		Expect(m.Requests()).NotTo(BeEmpty())
+		Expect(m.Requests()[0].MaxOutputTokens).To(Equal(100))
+	})
+
+	It("prices a request without a provider token counter as its messages plus its tool definitions (§11 step 7)", func() {
+		base := overflowCount("run-estimated-count")
+		more := overflowCount("run-estimated-count-more-tools", testTool{name: "inspect_" + strings.Repeat("x", 200),
+			canonical: "workspace.inspect", caps: []string{"inspect"}})
+		Expect(more).To(BeNumerically(">", base), "another tool definition adds to the estimated count")
+	})
+})
+
+// visionModel is the scripted double with verified image input.
+type visionModel struct{ *model.Scripted }
+
+func (m visionModel) Capabilities(ctx context.Context) (port.ModelCapabilities, error) {
+	caps, err := m.Scripted.Capabilities(ctx)
+	caps.Input.Image = port.CapabilitySupported
+	return caps, err
+}
+
+func withScreenshot(req run.Request) run.Request {
+	req.Attachments = []prompt.Attachment{{ArtifactID: "artifact-screen", ContentSha256: "sha256:screen", MimeType: "image/png",
+		Name: "screen.png", Provenance: prompt.Provenance{Source: "user_upload"}, Retention: "default", Trust: "untrusted_data"}}
+	return req
+}
+
+var screenshot = port.Attachment{ArtifactID: "artifact-screen", ContentSha256: "sha256:screen", MimeType: "image/png",
+	Name: "screen.png", Provenance: port.AttachmentProvenance{Source: "user_upload"}, Retention: "default", Trust: "untrusted_data"}
+
+var _ = Describe("attachments resent on every round (RUNTIME §11 step 8, CONTRACTS §13.2)", func() {
+	It("sends the request's attachments with every request, the one after a provider_overflow compaction included", func() {
+		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected the screenshot.")},
+			counts(90000, 500, 500))
+		e := newEnv(visionModel{m})
+		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		r := e.start(withScreenshot(baseRequest("run-attachments")))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(e.store.(*store.RunStore).CheckpointReasons()).To(Equal([]string{"provider_overflow"}))
+		Expect(m.Requests()).To(HaveLen(2))
+		for i, req := range m.Requests() {
+			Expect(req.Attachments).To(Equal([]port.Attachment{screenshot}), "request %d", i+1)
+		}
+	})
+
+	It("resends them on a retried round", func() {
+		m := newFnModel(
+			[]port.RoundEvent{started(), providerError("RATE_LIMITED", "slow down", true, "")},
+			[]port.RoundEvent{started(), doneText("Inspected the screenshot.")},
+		)
+		m.caps.Input.Image = port.CapabilitySupported
+		e := newEnv(m)
+		req := withScreenshot(withRetries(baseRequest("run-attachments-retry"), 1))
+		req.Completion = &prompt.Completion{RequireInspection: new(bool), RequireValidation: new(bool)}
+		e.start(req)
+		Expect(m.requests).To(HaveLen(2))
+		for i, req := range m.requests {
+			Expect(req.Attachments).To(Equal([]port.Attachment{screenshot}), "request %d", i+1)
+		}
+	})
+
+	It("sends none for a request without attachments", func() {
+		m := model.NewScripted([]model.Round{text("Inspected.")})
+		newEnv(m).start(baseRequest("run-no-attachments"))
+		Expect(m.Requests()).NotTo(BeEmpty())
+		Expect(m.Requests()[0].Attachments).To(BeNil())
+	})
+})
+
+// systemTexts returns the contents of the system messages of req, in order.
+func systemTexts(req port.RoundRequest) []string {
+	var out []string
+	for _, m := range req.Messages {
+		if m.Role == "system" {
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
+
+func toolNames(req port.RoundRequest) []string {
+	var out []string
+	for _, d := range req.Tools {
+		out = append(out, d.Function.Name)
+	}
+	return out
+}
+
+var _ = Describe("lazy registry expansion (RUNTIME §11.1, §26.3; CONTRACTS §9.6)", func() {
+	const before, after = "sha256:tool-set", "sha256:tool-set-expanded"
+	// stated is how the workspace-scope module states a registry hash.
+	stated := func(hash string) string { return `"registrySnapshotHash":"` + hash + `"` }
+
+	// lazyRun lists the workspace, which activates lazy_read and
+	// lazy_search, then reports; it returns the result, the two model
+	// requests and the prompt_snapshot trace payloads.
+	lazyRun := func(update string) (run.Result, []port.RoundRequest, []map[string]any) {
+		m := newFnModel(roundCalls("workspace_list", "c1"), []port.RoundEvent{started(), doneText("Listed src.")})
+		m.caps.SystemPromptUpdate = update
+		e := newEnv(m)
+		e.exec.activateAfter = []testTool{
+			{name: "lazy_read", canonical: "lazy_read", caps: []string{"inspect"}},
+			{name: "lazy_search", canonical: "lazy_search", caps: []string{"inspect"}},
+		}
+		tr := store.NewTrace()
+		e.trace = tr
+		r := e.start(baseRequest("run-lazy-" + update))
+		var snaps []map[string]any
+		for _, ev := range tr.Events() {
+			if ev.Kind == port.TracePromptSnapshot {
+				snaps = append(snaps, decodeJSON(ev.Payload))
+			}
+		}
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return r, append([]port.RoundRequest(nil), m.requests...), snaps
+	}
+
+	DescribeTable("shows the second request a prompt for the new registry",
+		func(update string, leadingStable bool) {
+			r, reqs, snaps := lazyRun(update)
+			Expect(r.Status).To(Equal(run.StatusCompleted), "%s %s", r.ErrorCode, r.ErrorMessage)
+			Expect(reqs).To(HaveLen(2))
+
+			first := systemTexts(reqs[0])
+			Expect(first).To(HaveLen(1))
+			Expect(first[0]).To(ContainSubstring(stated(before)))
+			Expect(first[0]).NotTo(ContainSubstring(stated(after)))
+			Expect(toolNames(reqs[0])).NotTo(ContainElement("lazy_read"))
+
+			second := systemTexts(reqs[1])
+			Expect(second).NotTo(BeEmpty())
+			latest := second[len(second)-1]
+			Expect(latest).To(ContainSubstring(stated(after)), "the re-assembled prompt states the new registrySnapshotHash")
+			Expect(latest).NotTo(ContainSubstring(stated(before)))
+			Expect(toolNames(reqs[1])).To(ContainElements("lazy_read", "lazy_search"))
+			if leadingStable {
+				Expect(second[0]).To(Equal(first[0]), "in-history keeps the leading system message byte-stable")
+				Expect(second).To(HaveLen(2))
+			} else {
+				Expect(second).To(HaveLen(1), "in-place replaces the system message")
+			}
+
+			Expect(snaps).To(HaveLen(2), "prepare and the re-assembly each trace a prompt_snapshot")
+			Expect(snaps[0]["registrySnapshotHash"]).To(Equal(before))
+			Expect(snaps[1]["registrySnapshotHash"]).To(Equal(after))
+			Expect(snaps[1]["promptHash"]).NotTo(Equal(snaps[0]["promptHash"]))
+			Expect(snaps[1]["systemPromptHash"]).NotTo(Equal(snaps[0]["systemPromptHash"]))
+			Expect(snaps[1]["taskContractHash"]).To(Equal(snaps[0]["taskContractHash"]), "the task contract does not change")
+			Expect(snaps[1]["promptVersion"]).To(Equal(snaps[0]["promptVersion"]))
+		},
+		Entry("in place", "in-place", false),
+		Entry("in history", "in-history", true),
+	)
+
+	It("does not re-assemble when the registry hash is unchanged", func() {
+		m := newFnModel(roundCalls("workspace_list", "c1"), []port.RoundEvent{started(), doneText("Listed src.")})
+		e := newEnv(m)
+		tr := store.NewTrace()
+		e.trace = tr
+		r := e.start(baseRequest("run-lazy-none"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		n := 0
+		for _, k := range tr.Kinds() {
+			if k == port.TracePromptSnapshot {
+				n++
+			}
+		}
+		Expect(n).To(Equal(1))
+		Expect(systemTexts(m.requests[1])).To(Equal(systemTexts(m.requests[0])))
+		Expect(systemTexts(m.requests[1])[0]).To(ContainSubstring(stated(before)))
 	})
 })

@@ -257,11 +257,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 			st, v := store.NewRunStore(), newVerifier()
 			e := scripted(append(alternating(3), text("never"))...)
 			e.exec, e.store, e.verifier = newExec(probe("probe_a"), probe("probe_b")), st, v
-			e.onEvent = func(c *run.Controller, ev run.Event) {
-				if ev.Type == run.EventToolResult && ev.Call.ToolCallID == "p-2" {
-					c.Pause(ev.RunID, "")
-				}
-			}
+			e.onEvent = pauseAfter("p-2")
 			first := e.start(unsatisfiable("run-cycle-resume"))
 			Expect(first.Status).To(Equal(run.StatusPaused), first.ErrorMessage)
 			Expect(first.Checkpoint.NoProgress.ToolCycleSuffix).NotTo(BeEmpty())

@@ -1,6 +1,11 @@
 package run_test
 
 import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
@@ -185,5 +190,338 @@ var _ = Describe("model rounds and retries (RUNTIME §12)", func() {
 		Expect(r.ErrorCode).To(Equal(run.CodeCanceled))
 		Expect(e.exec.names()).To(BeEmpty())
 		Expect(r.Checkpoint).To(BeNil(), "a cancelled run writes no checkpoint")
+	})
+})
+
+// anonymousModel is fnModel whose done events carry no identity.
+type anonymousModel struct{ *fnModel }
+
+func (m anonymousModel) StreamRound(ctx context.Context, req port.RoundRequest) ([]port.RoundEvent, error) {
+	events, err := m.fnModel.StreamRound(ctx, req)
+	for i := range events {
+		events[i].Identity = nil
+	}
+	return events, err
+}
+
+func tokens(input int) *port.TokenUsage { return &port.TokenUsage{InputTokens: &input} }
+
+var _ = Describe("model rounds at their edges (RUNTIME §12.1, §12.2)", func() {
+	DescribeTable("asks the model to preserve thinking exactly when the capability is supported",
+		func(capability string, want bool) {
+			m := newFnModel([]port.RoundEvent{started(), doneText("Reported.")})
+			m.caps.PreserveThinking = capability
+			r := newEnv(m).start(noGateRequest("run-preserve-thinking"))
+			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			Expect(m.requests).To(HaveLen(1))
+			Expect(m.requests[0].PreserveThinking).To(Equal(want))
+		},
+		Entry("supported", port.CapabilitySupported, true),
+		Entry("unsupported", port.CapabilityUnsupported, false),
+		Entry("unknown", port.CapabilityUnknown, false),
+	)
+
+	It("forwards the done event with the public identity, without the endpoint's credentials (§33.5)", func() {
+		m := newFnModel([]port.RoundEvent{started(), doneText("Reported.")})
+		m.identity.BaseURL = "https://user:password@model.invalid/v1?api_key=super-secret#fragment"
+		m.caps.Identity = m.identity
+		e := newEnv(m)
+		r := e.start(noGateRequest("run-public-identity"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		var done *port.RoundEvent
+		for _, ev := range e.eventsOf(run.EventModel) {
+			if ev.Model.Type == port.EventDone {
+				done = ev.Model
+			}
+		}
+		Expect(done).NotTo(BeNil())
+		Expect(done.Identity).NotTo(BeNil())
+		Expect(done.Identity.BaseURL).To(Equal("https://model.invalid/v1"))
+		Expect(done.Identity.Model).To(Equal(m.identity.Model))
+	})
+
+	It("accepts a done event that carries no identity", func() {
+		m := newFnModel([]port.RoundEvent{started(), doneText("Reported without an identity.")})
+		e := newEnv(anonymousModel{m})
+		r := e.start(noGateRequest("run-no-identity"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(r.FinalResponse).To(Equal("Reported without an identity."))
+		var done *port.RoundEvent
+		for _, ev := range e.eventsOf(run.EventModel) {
+			if ev.Model.Type == port.EventDone {
+				done = ev.Model
+			}
+		}
+		Expect(done).NotTo(BeNil())
+		Expect(done.Identity).To(BeNil())
+	})
+
+	It("takes the done event's usage over a usage event, and the last usage event when done has none", func() {
+		first := []port.RoundEvent{started(), {Type: port.EventUsage, Usage: tokens(111)}, callEvent("workspace_list", "l"),
+			{Type: port.EventDone, StopReason: port.StopToolCalls, Usage: tokens(4321)}}
+		second := []port.RoundEvent{started(), {Type: port.EventUsage, Usage: tokens(222)}, doneText("Inspected.")}
+		e := newEnv(newFnModel(first, second))
+		r := e.start(baseRequest("run-done-usage"))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		ledger := e.eventsOf(run.EventTokenLedger)
+		Expect(ledger).To(HaveLen(2))
+		Expect(ledger[0].Ledger.ActualInput).NotTo(BeNil())
+		Expect(*ledger[0].Ledger.ActualInput).To(Equal(4321))
+		Expect(ledger[1].Ledger.ActualInput).NotTo(BeNil())
+		Expect(*ledger[1].Ledger.ActualInput).To(Equal(222))
+	})
+
+	It("records no attachment delivery in the checkpoint of a run without attachments", func() {
+		e := newEnv(newFnModel(roundCalls("workspace_list", "l"), []port.RoundEvent{started(), doneText("never")}))
+		e.onEvent = pauseAfterFirstResult
+		r := e.start(baseRequest("run-no-attachments"))
+		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		Expect(r.Checkpoint).NotTo(BeNil())
+		Expect(r.Checkpoint.Delivery.AttachmentsDelivered).To(BeFalse())
+	})
+
+	It("records the attachments as delivered once a round with them has started", func() {
+		m := newFnModel(roundCalls("workspace_list", "l"), []port.RoundEvent{started(), doneText("never")})
+		m.caps.Input.Image = port.CapabilitySupported
+		e := newEnv(m)
+		e.onEvent = pauseAfterFirstResult
+		r := e.start(withScreenshot(baseRequest("run-attachments-delivered")))
+		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		Expect(r.Checkpoint).NotTo(BeNil())
+		Expect(r.Checkpoint.Delivery.AttachmentsDelivered).To(BeTrue())
+	})
+})
+
+// failingSleeper is a sleeper port that fails every sleep without the run
+// signal being aborted.
+type failingSleeper struct{}
+
+func (failingSleeper) Sleep(context.Context, time.Duration) error { return errors.New("sleeper down") }
+
+func retryable(msg string) []port.RoundEvent {
+	return []port.RoundEvent{started(), providerError("RATE_LIMITED", msg, true, "")}
+}
+
+// noGateRequest is baseRequest whose gate needs no inspection, so a single
+// text round completes it.
+func noGateRequest(runID string) run.Request {
+	req := baseRequest(runID)
+	req.Completion = &prompt.Completion{RequireInspection: new(bool), RequireValidation: new(bool)}
+	return req
+}
+
+func retryEvents(e *env) (attempts []int, delays []int64) {
+	for _, ev := range e.eventsOf(run.EventModelRetry) {
+		attempts, delays = append(attempts, ev.Attempt), append(delays, ev.DelayMs)
+	}
+	return attempts, delays
+}
+
+var _ = Describe("model retries at their edges (RUNTIME §12.3)", func() {
+	It("numbers retries from 1 and keeps the last delay of the ladder for every retry beyond it", func() {
+		m := newFnModel(retryable("slow down 1"), retryable("slow down 2"), retryable("slow down 3"),
+			[]port.RoundEvent{started(), doneText("Recovered after three retries.")})
+		e := newEnv(m)
+		e.timers = &recordingTimers{}
+		r := e.start(withRetries(noGateRequest("run-retry-ladder-end"), 3, 10, 20))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		attempts, delays := retryEvents(e)
+		Expect(attempts).To(Equal([]int{1, 2, 3}))
+		Expect(delays).To(Equal([]int64{10, 20, 20}))
+		Expect(e.clock.SleepsMs()).To(Equal([]int64{10, 20, 20}))
+		Expect(m.requestCount()).To(Equal(4))
+	})
+
+	It("skips a retry when the time left equals the backoff plus the time the failed attempt took", func() {
+		// The failed attempt takes 200 ms of a 1400 ms budget: 1200 ms are
+		// left, exactly the 1000 ms backoff plus the 200 ms spent.
+		m := &hookedModel{fnModel: newFnModel(retryable("slow down"), []port.RoundEvent{started(), doneText("never")})}
+		e := newEnv(m)
+		e.timers = &recordingTimers{}
+		m.hook = func(int) { e.clock.Advance(200 * time.Millisecond) }
+		r := e.start(withDeadline(withRetries(noGateRequest("run-retry-exact-skip"), 1, 1000), 1400))
+		Expect(r.Status).To(Equal(run.StatusFailed))
+		Expect(r.ErrorCode).To(Equal(run.CodeProviderError))
+		Expect(r.ErrorMessage).To(Equal("Model retry 1 skipped: the run has 1200ms of budget left, below the 1000ms backoff plus 200ms spent on the failed request. Raise the scenario deadline or reduce per-attempt work instead of retrying."))
+		Expect(m.requestCount()).To(Equal(1))
+		Expect(e.eventsOf(run.EventModelRetry)).To(BeEmpty())
+	})
+
+	It("retries when one millisecond more than the backoff plus the failed attempt's time is left", func() {
+		m := &hookedModel{fnModel: newFnModel(retryable("slow down"), []port.RoundEvent{started(), doneText("Recovered.")})}
+		e := newEnv(m)
+		e.timers = &recordingTimers{}
+		m.hook = func(i int) {
+			if i == 0 {
+				e.clock.Advance(200 * time.Millisecond)
+			}
+		}
+		r := e.start(withDeadline(withRetries(noGateRequest("run-retry-one-more"), 1, 1000), 1401))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(e.clock.SleepsMs()).To(Equal([]int64{1000}))
+	})
+
+	It("ends paused, not cancelled, when a pause arrives during the retry backoff", func() {
+		m := newFnModel(retryable("slow down"), []port.RoundEvent{started(), doneText("never")})
+		e := newEnv(m)
+		e.timers = &recordingTimers{}
+		e.onEvent = func(c *run.Controller, ev run.Event) {
+			if ev.Type == run.EventModelRetry {
+				c.Pause(ev.RunID, "user paused during backoff")
+			}
+		}
+		r := e.start(withRetries(noGateRequest("run-pause-backoff"), 2, 60000))
+		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		Expect(r.ErrorCode).To(BeEmpty())
+		Expect(r.Transitions[len(r.Transitions)-1].Reason).To(Equal("user paused during backoff"))
+		Expect(m.requestCount()).To(Equal(1))
+	})
+
+	It("ends cancelled with CANCELED when the retry sleep fails with no control request", func() {
+		m := newFnModel(retryable("slow down"), []port.RoundEvent{started(), doneText("never")})
+		e := newEnv(m)
+		e.timers = &recordingTimers{}
+		d := e.deps()
+		d.Sleeper = failingSleeper{}
+		h, err := run.New(d).Start(withRetries(noGateRequest("run-sleep-fails"), 2, 10))
+		Expect(err).NotTo(HaveOccurred())
+		r := wait(h)
+		Expect(r.Status).To(Equal(run.StatusCancelled))
+		Expect(r.ErrorCode).To(Equal(run.CodeCanceled))
+		Expect(r.ErrorMessage).To(Equal("AI Coder run was canceled."))
+		Expect(transitions(r)).To(HaveLen(3))
+		Expect(r.Transitions[2].To).To(Equal(run.StateCancelled))
+		Expect(r.Transitions[2].Reason).To(Equal("AI Coder run was canceled."))
+		Expect(m.requestCount()).To(Equal(1))
+	})
+})
+
+// recordingTimers arms no wall-clock timer: it records the duration of every
+// timer armed, in order, and which of them were stopped. None ever fires, so
+// only the clock port decides a deadline.
+type recordingTimers struct {
+	mu      sync.Mutex
+	armed   []time.Duration
+	stopped []int
+}
+
+func (t *recordingTimers) AfterFunc(d time.Duration, _ func()) func() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i := len(t.armed)
+	t.armed = append(t.armed, d)
+	return func() bool {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.stopped = append(t.stopped, i)
+		return true
+	}
+}
+
+func (t *recordingTimers) armedDurations() []time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]time.Duration(nil), t.armed...)
+}
+
+func (t *recordingTimers) stoppedTimers() []int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]int(nil), t.stopped...)
+}
+
+// hookedModel is fnModel with a hook run at the start of each request (i
+// counts the requests from 0), to move the fake clock inside a model
+// attempt.
+type hookedModel struct {
+	*fnModel
+	hook func(i int)
+	n    int
+}
+
+func (m *hookedModel) StreamRound(ctx context.Context, req port.RoundRequest) ([]port.RoundEvent, error) {
+	m.fnModel.mu.Lock()
+	i := m.n
+	m.n++
+	m.fnModel.mu.Unlock()
+	if m.hook != nil {
+		m.hook(i)
+	}
+	return m.fnModel.StreamRound(ctx, req)
+}
+
+// inspectThenReport is one inspection round, then a final report.
+func inspectThenReport() *fnModel {
+	return newFnModel(roundCalls("workspace_list", "l"), []port.RoundEvent{started(), doneText("Inspected.")})
+}
+
+// deadlineRun starts an inspect-then-report run with a deadline of
+// deadlineMs; move sets the clock after the first model round, before the
+// call it asks for is dispatched.
+func deadlineRun(id string, deadlineMs float64, move func(e *env)) (*env, run.Result) {
+	m := &hookedModel{fnModel: inspectThenReport()}
+	e := newEnv(m)
+	e.timers = &recordingTimers{}
+	m.hook = func(i int) {
+		if i == 0 {
+			move(e)
+		}
+	}
+	return e, e.start(withDeadline(baseRequest(id), deadlineMs))
+}
+
+func withDeadline(req run.Request, ms float64) run.Request {
+	req.Budget.DeadlineMs = run.N(ms)
+	return req
+}
+
+var _ = Describe("the run deadline at its edges (RUNTIME §10.1 step 7, §22.1)", func() {
+	It("arms the deadline timer for the time left at launch and stops it when the run ends", func() {
+		e := newEnv(inspectThenReport())
+		timers := &recordingTimers{}
+		e.timers = timers
+		r := e.start(withDeadline(baseRequest("run-deadline-armed"), 5000))
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		armed := timers.armedDurations()
+		Expect(armed).NotTo(BeEmpty())
+		Expect(armed[0]).To(Equal(5000*time.Millisecond), "the deadline timer is the first one armed, for the whole budget")
+		Expect(timers.stoppedTimers()).To(ContainElement(0), "the deadline timer is cleared when the run settles")
+	})
+
+	It("aborts at launch without arming a timer when no time is left at all", func() {
+		e := newEnv(inspectThenReport())
+		timers := &recordingTimers{}
+		e.timers = timers
+		// Every clock read moves the clock by the whole budget, so the
+		// launch reads its deadline and then finds exactly 0 ms left.
+		e.clock.SetStep(1000 * time.Millisecond)
+		r := e.start(withDeadline(baseRequest("run-deadline-zero"), 1000))
+		Expect(r.Status).To(Equal(run.StatusFailed))
+		Expect(r.ErrorCode).To(Equal(run.CodeDeadlineExceeded))
+		Expect(timers.armedDurations()).To(BeEmpty(), "remaining ≤ 0 aborts now instead of arming a timer")
+	})
+
+	It("fails DEADLINE_EXCEEDED before the next dispatch when the clock reaches the deadline exactly", func() {
+		e, r := deadlineRun("run-deadline-exact", 5000, func(e *env) { e.clock.Advance(5000 * time.Millisecond) })
+		Expect(r.Status).To(Equal(run.StatusFailed))
+		Expect(r.ErrorCode).To(Equal(run.CodeDeadlineExceeded))
+		Expect(r.ErrorMessage).To(Equal("AI Coder run deadline exceeded."))
+		Expect(e.exec.names()).To(BeEmpty(), "now ≥ deadline stops the run before the call is dispatched")
+	})
+
+	It("continues one millisecond before the deadline", func() {
+		e, r := deadlineRun("run-deadline-before", 5000, func(e *env) { e.clock.Advance(4999 * time.Millisecond) })
+		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		Expect(e.exec.names()).To(Equal([]string{"workspace_list"}))
+	})
+
+	It("caps the deadline at Number.MAX_SAFE_INTEGER milliseconds", func() {
+		const maxSafe = 1<<53 - 1
+		// now + deadlineMs is past MAX_SAFE_INTEGER, so the deadline is
+		// MAX_SAFE_INTEGER itself, which the clock then reaches.
+		e, r := deadlineRun("run-deadline-cap", maxSafe, func(e *env) { e.clock.Set(maxSafe) })
+		Expect(r.Status).To(Equal(run.StatusFailed))
+		Expect(r.ErrorCode).To(Equal(run.CodeDeadlineExceeded))
+		Expect(e.exec.names()).To(BeEmpty())
 	})
 })

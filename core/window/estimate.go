@@ -65,7 +65,7 @@ var (
 // export def fn impl, or any of "{", "}", ";"; else vietnamese when it
 // contains a Vietnamese diacritic letter in either case; else english.
 func Classify(s string) ContentKind {
-	t := jsTrim(s)
+	t := canon.TrimJSSpace(s)
 	if (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
 		return KindJSON
 	}

@@ -37,21 +37,6 @@ func suffix16(s string, n int) string {
 	return ""
 }
 
-// jsTrim removes what JavaScript's String.prototype.trim removes.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, isJSSpace)
-}
-
-// isJSSpace reports whether r is JavaScript white space or a line
-// terminator (what trim removes and \s matches).
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
-
 // collapseSpace replaces every run of Unicode white space with one space
 // (JavaScript's replace(/\s+/gu, " ")).
 func collapseSpace(s string) string {
@@ -59,7 +44,7 @@ func collapseSpace(s string) string {
 	b.Grow(len(s))
 	inSpace := false
 	for _, r := range s {
-		if isJSSpace(r) {
+		if canon.IsJSSpace(r) {
 			if !inSpace {
 				b.WriteByte(' ')
 			}

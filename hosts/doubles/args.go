@@ -121,16 +121,6 @@ func bytePage(text string, start, maxBytes int) (page, *outcome) {
 	return page{content: string(b[start:end]), end: end, truncated: end < len(b)}, nil
 }
 
-// utf16Len is the length of s in UTF-16 code units, JavaScript's
-// String.prototype.length.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
-
 // utf16Slice returns the UTF-16 code units [start, end) of s, as
 // JavaScript's String.prototype.slice does; a surrogate pair cut in half
 // becomes U+FFFD.

@@ -127,7 +127,7 @@ func (t *Tools) readArtifact(args map[string]any) outcome {
 	}
 	return outcome{
 		output:  out,
-		summary: fmt.Sprintf("Read %d character(s) from deterministic artifact %s.", utf16Len(p.content), id),
+		summary: fmt.Sprintf("Read %d character(s) from deterministic artifact %s.", canon.UTF16Len(p.content), id),
 		trust:   "external",
 	}
 }

@@ -110,7 +110,7 @@ func sessionResult(action string, s *session, args map[string]any) outcome {
 }
 
 func sessionPage(text string, args map[string]any, name string, maxChars int) (string, string, *outcome) {
-	n := utf16Len(text)
+	n := canon.UTF16Len(text)
 	start, bad := cursor(args, name, "offset:", n)
 	if bad != nil {
 		return "", "", bad

@@ -3,6 +3,7 @@ package doubles
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sync"
 
@@ -29,10 +30,21 @@ const (
 	UserAsk           = "user.ask"
 )
 
-var ids = []string{
-	ArtifactCreate, ArtifactList, ArtifactRead, CommandSession, PerceptionAnalyze,
-	PreviewManage, ResearchFetch, ResearchSearch, UserAsk,
+// runs maps the canonical ID of each doubled tool to its implementation.
+var runs = map[string]func(t *Tools, args map[string]any) outcome{
+	ArtifactCreate:    (*Tools).createArtifact,
+	ArtifactList:      (*Tools).listArtifacts,
+	ArtifactRead:      (*Tools).readArtifact,
+	CommandSession:    (*Tools).manageSession,
+	PerceptionAnalyze: (*Tools).analyze,
+	PreviewManage:     (*Tools).managePreview,
+	ResearchFetch:     func(_ *Tools, args map[string]any) outcome { return fetch(args) },
+	ResearchSearch:    func(_ *Tools, args map[string]any) outcome { return search(args) },
+	UserAsk:           func(_ *Tools, args map[string]any) outcome { return askUser(args) },
 }
+
+// ids are the keys of runs, sorted.
+var ids = slices.Sorted(maps.Keys(runs))
 
 // IDs returns the canonical IDs of the nine doubles, sorted.
 func IDs() []string { return slices.Clone(ids) }
@@ -94,30 +106,11 @@ func (t *Tools) Execute(ctx context.Context, id string, args map[string]any) (po
 	if args == nil {
 		args = map[string]any{}
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out outcome
-	switch id {
-	case ResearchFetch:
-		out = fetch(args)
-	case ResearchSearch:
-		out = search(args)
-	case CommandSession:
-		out = t.manageSession(args)
-	case PreviewManage:
-		out = t.managePreview(args)
-	case PerceptionAnalyze:
-		out = t.analyze(args)
-	case ArtifactCreate:
-		out = t.createArtifact(args)
-	case ArtifactList:
-		out = t.listArtifacts(args)
-	case ArtifactRead:
-		out = t.readArtifact(args)
-	case UserAsk:
-		out = askUser(args)
-	default:
+	run, ok := runs[id]
+	if !ok {
 		return failure(id, CodeUnsupportedTool, "No deterministic optional contract double exists for "+id+"."), nil
 	}
-	return out.result(id)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return run(t, args).result(id)
 }

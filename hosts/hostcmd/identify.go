@@ -1,11 +1,9 @@
 package hostcmd
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
-	"os"
 	"os/exec"
+
+	"github.com/galaxy-stack/conform/internal/filehash"
 )
 
 // Identity says what a host command line runs.
@@ -49,14 +47,9 @@ func Identify(display, argv []string) Identity {
 // HashFile returns the SHA-256 of the file at path as "sha256:<hex>",
 // reading it in small blocks.
 func HashFile(path string) (string, error) {
-	f, err := os.Open(path)
+	sum, err := filehash.SHA256(path)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return "sha256:" + sum, nil
 }

@@ -130,11 +130,7 @@ var researchSpecs = map[string]func(name string){
 	},
 }
 
-func init() {
-	for name, spec := range researchSpecs {
-		specs[name] = spec
-	}
-}
+var _ = addSpecs(researchSpecs)
 
 // researchBoth starts a research source and the reference host and the
 // mutant on it: full_contract (research needs network.outbound), the

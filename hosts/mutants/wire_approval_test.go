@@ -11,11 +11,7 @@ import (
 
 // The wire-level specs of the mutants that matrix items 7 (approval
 // outcomes), 28 (containment) and 54 (metacharacter file names) catch.
-func init() {
-	for name, spec := range approvalSpecs {
-		specs[name] = spec
-	}
-}
+var _ = addSpecs(approvalSpecs)
 
 // strictApprovals asks for approval of every medium-risk call, writes
 // included, and gives up on an unanswered request after 100 ms.

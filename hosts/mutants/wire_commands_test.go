@@ -14,11 +14,7 @@ import (
 // The wire-level specs of the command mutants that matrix items 6 and 52
 // catch, kept apart from the main table so that each addition stays
 // self-contained.
-func init() {
-	for name, spec := range commandSpecs {
-		specs[name] = spec
-	}
-}
+var _ = addSpecs(commandSpecs)
 
 var commandSpecs = map[string]func(name string){
 	"truncate-spill": func(name string) {

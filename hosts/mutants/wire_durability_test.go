@@ -12,11 +12,7 @@ import (
 // The wire-level specs of the store, trace and fingerprint mutants that
 // matrix items 10, 11, 12, 40 and 41 catch, kept apart from the main table
 // so that each addition stays self-contained.
-func init() {
-	for name, spec := range durabilitySpecs {
-		specs[name] = spec
-	}
-}
+var _ = addSpecs(durabilitySpecs)
 
 // putTwo puts two checkpoint-kind documents of run "r" on h.
 func putTwo(h *host) {

@@ -40,6 +40,18 @@ var _ = Describe("each mutant against the reference host", func() {
 	}
 })
 
+// addSpecs adds the wire-level specs of more mutants, kept in a file of
+// their own, to specs; a name given twice is a mistake in the tests.
+func addSpecs(more map[string]func(name string)) bool {
+	for name, spec := range more {
+		if _, dup := specs[name]; dup {
+			panic("two wire-level specs for mutant " + name)
+		}
+		specs[name] = spec
+	}
+	return true
+}
+
 // specs holds the wire-level spec of every mutant, keyed by its name.
 var specs = map[string]func(name string){
 	// Workspace.

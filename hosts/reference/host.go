@@ -135,6 +135,10 @@ func (h *Host) shutdown(ctx context.Context, _ struct{}) (struct{}, error) {
 	if s != nil {
 		s.close()
 	}
+	// The containment probe started with the host may still be running
+	// its sandboxed helper: wait for it (its own timeouts bound it), so
+	// that the host leaves no process behind when it exits.
+	h.prober.Probe()
 	return struct{}{}, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/internal/suite"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -110,7 +111,7 @@ var _ = Describe("workspace/fingerprint", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ok).To(BeTrue())
 		Expect(cur).To(Equal(st.StateFingerprint))
-		writeFiles(e.ws, map[string]string{"a.txt": "two\n"})
+		suite.WriteFiles(e.ws, map[string]string{"a.txt": "two\n"})
 		_, ok, err = e.client.VerifyFingerprint(context.Background(), wire.WorkspaceState{ActiveFiles: []wire.ActiveFile{}, StateFingerprint: st.StateFingerprint})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ok).To(BeFalse())

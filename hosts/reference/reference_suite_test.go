@@ -28,10 +28,7 @@ import (
 // TestMain lets the test binary act as the host process (`host serve
 // reference`) and as the containment probe helper, as the conform binary
 // does.
-func TestMain(m *testing.M) {
-	builtin.MaybeServeTest()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suite.Main(m, builtin.MaybeServeTest) }
 
 func TestReference(t *testing.T) {
 	suite.Run(t, "reference")
@@ -66,20 +63,12 @@ func baseParams(ws, store string) wire.InitializeParams {
 	}
 }
 
-func writeFiles(root string, files map[string]string) {
-	for p, content := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		Expect(os.MkdirAll(filepath.Dir(abs), 0o755)).To(Succeed())
-		Expect(os.WriteFile(abs, []byte(content), 0o644)).To(Succeed())
-	}
-}
-
 // start serves an in-process reference host over pipes and initializes it.
 func start(su setup) *env {
 	dir := GinkgoT().TempDir()
 	e := &env{ws: filepath.Join(dir, "workspace"), store: filepath.Join(dir, "store"), runID: "run-1"}
 	Expect(os.Mkdir(e.ws, 0o755)).To(Succeed())
-	writeFiles(e.ws, su.files)
+	suite.WriteFiles(e.ws, su.files)
 	if su.opts.Prober == nil {
 		su.opts.Prober = prober
 	}

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/suite"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -55,7 +56,7 @@ var _ = Describe("git.exec in a hostile repository", func() {
 		Expect(os.Chtimes(filepath.Join(e.ws, "a.txt"), old, old)).To(Succeed())
 		_, out := e.ok("git_operation", map[string]any{"action": "status"})
 		Expect(out["stdout"]).To(BeEmpty(), "the content did not change")
-		writeFiles(e.ws, map[string]string{"a.txt": "two\n", "new.txt": "n\n"})
+		suite.WriteFiles(e.ws, map[string]string{"a.txt": "two\n", "new.txt": "n\n"})
 		_, out = e.ok("git_operation", map[string]any{"action": "status"})
 		Expect(out["stdout"]).To(ContainSubstring("a.txt"))
 		_, out = e.ok("git_operation", map[string]any{"action": "diff"})
@@ -69,7 +70,7 @@ var _ = Describe("git.exec in a hostile repository", func() {
 	It("keeps to the workspace when core.worktree points elsewhere", func() {
 		e := start(setup{files: map[string]string{"a.txt": "one\n"}})
 		outside := GinkgoT().TempDir()
-		writeFiles(outside, map[string]string{"outside-secret.txt": "s\n"})
+		suite.WriteFiles(outside, map[string]string{"outside-secret.txt": "s\n"})
 		git(e.ws, "init", "-q")
 		git(e.ws, "config", "core.worktree", outside)
 		_, out := e.ok("git_operation", map[string]any{"action": "status"})

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/galaxy-stack/conform/internal/proc"
-
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/internal/proc"
+	"github.com/galaxy-stack/conform/internal/suite"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -194,7 +194,7 @@ var _ = Describe("git.exec", func() {
 		git(e.ws, "init", "-q")
 		git(e.ws, "add", ".")
 		git(e.ws, "commit", "-q", "-m", "base")
-		writeFiles(e.ws, map[string]string{"a.txt": "two\n", "-n;$(x) b.txt": "odder\n", "new.txt": "n\n"})
+		suite.WriteFiles(e.ws, map[string]string{"a.txt": "two\n", "-n;$(x) b.txt": "odder\n", "new.txt": "n\n"})
 		_, out := e.ok("git_operation", map[string]any{"action": "status"})
 		Expect(out["stdout"]).To(ContainSubstring("a.txt"))
 		r, out := e.ok("git_operation", map[string]any{"action": "diff", "paths": []string{"-n;$(x) b.txt"}})

@@ -153,19 +153,29 @@ type Violation struct {
 // nil or the first violation in pointer order, so the report is
 // deterministic.
 func Validate(name string, raw []byte) *Violation {
-	m, err := loadSchemas()
-	if err != nil {
-		return &Violation{Reason: err.Error()}
-	}
-	s, ok := m[name]
-	if !ok {
-		return &Violation{Reason: fmt.Sprintf("no schema %q", name)}
+	s, v := schemaNamed(name)
+	if v != nil {
+		return v
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return &Violation{Reason: "not JSON: " + err.Error()}
 	}
 	return validateWith(s, inst)
+}
+
+// schemaNamed returns the compiled schema called name, or the violation
+// that says why there is none.
+func schemaNamed(name string) (*jsonschema.Schema, *Violation) {
+	m, err := loadSchemas()
+	if err != nil {
+		return nil, &Violation{Reason: err.Error()}
+	}
+	s, ok := m[name]
+	if !ok {
+		return nil, &Violation{Reason: fmt.Sprintf("no schema %q", name)}
+	}
+	return s, nil
 }
 
 // ParseTree parses one message into the generic tree [ValidateTree] reads.
@@ -188,13 +198,9 @@ func ParseTree(line []byte) (map[string]any, error) {
 // ValidateTree checks an already parsed value (a tree of [ParseTree], or a
 // part of one) against the named schema, as [Validate] does for raw JSON.
 func ValidateTree(name string, inst any) *Violation {
-	m, err := loadSchemas()
-	if err != nil {
-		return &Violation{Reason: err.Error()}
-	}
-	s, ok := m[name]
-	if !ok {
-		return &Violation{Reason: fmt.Sprintf("no schema %q", name)}
+	s, v := schemaNamed(name)
+	if v != nil {
+		return v
 	}
 	return validateWith(s, inst)
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A rule replaces every match of re by [REDACTED:kind]: the whole match,
@@ -48,60 +49,63 @@ var awsHints = []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aipa", 
 // end is what may follow a token: not another character of it.
 const end = `(?:[^A-Za-z0-9_-]|$)`
 
-// rules are applied in order; an earlier rule's placeholder is not matched
-// by a later rule (none matches "[" or "]").
-var rules = []rule{
-	// PEM private key blocks, and a block cut off before its end line.
-	{kind: "private-key", hints: []string{"private key"}, multiline: true, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)`)},
-	// An AWS secret access key (40 characters of base64) printed on the
-	// line of its access key ID, up to 100 bytes after or before it; the
-	// ID itself goes by the aws-access-key rule below.
-	{kind: "aws-secret-key", hints: awsHints, find: awsSecrets},
-	// GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained.
-	r("github-token", []string{"gh"}, `\bgh[pousr]_[A-Za-z0-9]{20,}`),
-	r("github-token", []string{"github_pat_"}, `\bgithub_pat_[A-Za-z0-9_]{20,}`),
-	// GitLab tokens: personal, pipeline trigger, deploy, runner, SCIM,
-	// feed, incoming mail, agent, OAuth application, CI job, feature flag.
-	r("gitlab-token", []string{"gl"}, `\bgl(?:pat|ptt|dt|rt|soat|ft|imt|agent|oas|cbt|ffct)-[A-Za-z0-9_-]{20,}(?:\.[a-z0-9]{9})?`),
-	// Stripe secret and restricted keys.
-	r("stripe-key", []string{"k_live_", "k_test_", "k_prod_"}, `\b[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}`),
-	// Anthropic, OpenAI and similar API keys (sk-…, sk-proj-…, sk-ant-…).
-	r("api-key", []string{"sk-"}, `\bsk-[A-Za-z0-9_-]{16,}`),
-	// Google API keys.
-	r("google-api-key", []string{"aiza"}, `(?P<s>\bAIza[A-Za-z0-9_-]{35})`+end),
-	// npm, PyPI, Hugging Face, Databricks, DigitalOcean, Shopify,
-	// SendGrid, Twilio, Doppler, HashiCorp Vault, age, Slack app tokens.
-	r("npm-token", []string{"npm_"}, `(?P<s>\bnpm_[A-Za-z0-9]{36})`+end),
-	r("pypi-token", []string{"pypi-"}, `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
-	r("huggingface-token", []string{"hf_", "api_org_"}, `(?P<s>\b(?:hf|api_org)_[A-Za-z]{34})`+end),
-	r("databricks-token", []string{"dapi"}, `(?P<s>\bdapi[a-f0-9]{32}(?:-\d)?)`+end),
-	r("digitalocean-token", []string{"_v1_"}, `(?P<s>\bdo[opr]_v1_[a-f0-9]{64})`+end),
-	r("shopify-token", []string{"shp"}, `(?P<s>\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})`+end),
-	r("sendgrid-key", []string{"sg."}, `(?P<s>\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})`+end),
-	r("twilio-key", []string{"sk"}, `\bSK[0-9a-fA-F]{32}\b`),
-	r("doppler-token", []string{"dp.pt."}, `\bdp\.pt\.[A-Za-z0-9]{43}`),
-	r("vault-token", []string{"hvs.", "hvb."}, `\bhv[sb]\.[A-Za-z0-9_-]{90,}`),
-	r("age-secret-key", []string{"age-secret-key-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`),
-	// Azure AD client secrets: three characters, a digit, "Q~", then 31
-	// to 34 more.
-	r("azure-client-secret", []string{"q~"}, `(?:^|[^A-Za-z0-9_~.-])(?P<s>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)`),
-	// Slack tokens and incoming webhooks.
-	r("slack-token", []string{"xox", "xapp-"}, `\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`),
-	r("slack-webhook", []string{"hooks.slack.com"}, `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}`),
-	// JSON Web Tokens: a header and a payload that are base64 JSON
-	// objects, and a signature.
-	r("jwt", []string{"eyj"}, `\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
-	// AWS access key IDs.
-	{kind: "aws-access-key", hints: awsHints, re: awsID},
-	// HTTP bearer and basic credentials.
-	r("bearer-token", []string{"bearer"}, `(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/=-]{8,})`),
-	r("basic-auth", []string{"basic"}, `(?i)\bauthorization\s*:\s*basic\s+(?P<s>[A-Za-z0-9+/=]{8,})`),
-	// Password in URL userinfo: scheme://user:password@host.
-	{kind: "password", hints: []string{"://"}, find: urlPasswords},
-	// Assignments of secret-looking names: AWS_SECRET_ACCESS_KEY=…,
-	// aws_secret_access_key = …, "password": "…", api_key: ….
-	{kind: "secret", hints: secretKeywords, find: assignments},
-}
+// rules returns the rules, compiled on first use rather than at package
+// initialisation, which every conform process would pay. They are applied
+// in order; an earlier rule's placeholder is not matched by a later rule (none matches "[" or "]").
+var rules = sync.OnceValue(func() []rule {
+	return []rule{
+		// PEM private key blocks, and a block cut off before its end line.
+		{kind: "private-key", hints: []string{"private key"}, multiline: true, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*)`)},
+		// An AWS secret access key (40 characters of base64) printed on the
+		// line of its access key ID, up to 100 bytes after or before it; the
+		// ID itself goes by the aws-access-key rule below.
+		{kind: "aws-secret-key", hints: awsHints, find: awsSecrets},
+		// GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained.
+		r("github-token", []string{"gh"}, `\bgh[pousr]_[A-Za-z0-9]{20,}`),
+		r("github-token", []string{"github_pat_"}, `\bgithub_pat_[A-Za-z0-9_]{20,}`),
+		// GitLab tokens: personal, pipeline trigger, deploy, runner, SCIM,
+		// feed, incoming mail, agent, OAuth application, CI job, feature flag.
+		r("gitlab-token", []string{"gl"}, `\bgl(?:pat|ptt|dt|rt|soat|ft|imt|agent|oas|cbt|ffct)-[A-Za-z0-9_-]{20,}(?:\.[a-z0-9]{9})?`),
+		// Stripe secret and restricted keys.
+		r("stripe-key", []string{"k_live_", "k_test_", "k_prod_"}, `\b[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}`),
+		// Anthropic, OpenAI and similar API keys (sk-…, sk-proj-…, sk-ant-…).
+		r("api-key", []string{"sk-"}, `\bsk-[A-Za-z0-9_-]{16,}`),
+		// Google API keys.
+		r("google-api-key", []string{"aiza"}, `(?P<s>\bAIza[A-Za-z0-9_-]{35})`+end),
+		// npm, PyPI, Hugging Face, Databricks, DigitalOcean, Shopify,
+		// SendGrid, Twilio, Doppler, HashiCorp Vault, age, Slack app tokens.
+		r("npm-token", []string{"npm_"}, `(?P<s>\bnpm_[A-Za-z0-9]{36})`+end),
+		r("pypi-token", []string{"pypi-"}, `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
+		r("huggingface-token", []string{"hf_", "api_org_"}, `(?P<s>\b(?:hf|api_org)_[A-Za-z]{34})`+end),
+		r("databricks-token", []string{"dapi"}, `(?P<s>\bdapi[a-f0-9]{32}(?:-\d)?)`+end),
+		r("digitalocean-token", []string{"_v1_"}, `(?P<s>\bdo[opr]_v1_[a-f0-9]{64})`+end),
+		r("shopify-token", []string{"shp"}, `(?P<s>\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})`+end),
+		r("sendgrid-key", []string{"sg."}, `(?P<s>\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})`+end),
+		r("twilio-key", []string{"sk"}, `\bSK[0-9a-fA-F]{32}\b`),
+		r("doppler-token", []string{"dp.pt."}, `\bdp\.pt\.[A-Za-z0-9]{43}`),
+		r("vault-token", []string{"hvs.", "hvb."}, `\bhv[sb]\.[A-Za-z0-9_-]{90,}`),
+		r("age-secret-key", []string{"age-secret-key-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`),
+		// Azure AD client secrets: three characters, a digit, "Q~", then 31
+		// to 34 more.
+		r("azure-client-secret", []string{"q~"}, `(?:^|[^A-Za-z0-9_~.-])(?P<s>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)`),
+		// Slack tokens and incoming webhooks.
+		r("slack-token", []string{"xox", "xapp-"}, `\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`),
+		r("slack-webhook", []string{"hooks.slack.com"}, `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}`),
+		// JSON Web Tokens: a header and a payload that are base64 JSON
+		// objects, and a signature.
+		r("jwt", []string{"eyj"}, `\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
+		// AWS access key IDs.
+		{kind: "aws-access-key", hints: awsHints, re: awsID},
+		// HTTP bearer and basic credentials.
+		r("bearer-token", []string{"bearer"}, `(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/=-]{8,})`),
+		r("basic-auth", []string{"basic"}, `(?i)\bauthorization\s*:\s*basic\s+(?P<s>[A-Za-z0-9+/=]{8,})`),
+		// Password in URL userinfo: scheme://user:password@host.
+		{kind: "password", hints: []string{"://"}, find: urlPasswords},
+		// Assignments of secret-looking names: AWS_SECRET_ACCESS_KEY=…,
+		// aws_secret_access_key = …, "password": "…", api_key: ….
+		{kind: "secret", hints: secretKeywords, find: assignments},
+	}
+})
 
 var awsID = regexp.MustCompile(`\b` + awsIDs + `[A-Z0-9]{16}\b`)
 
@@ -305,7 +309,7 @@ var jsonLiteral = regexp.MustCompile(`^(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE
 // rule order: the <kind> of [REDACTED:<kind>].
 func Kinds() []string {
 	var ks []string
-	for _, r := range rules {
+	for _, r := range rules() {
 		if !slices.Contains(ks, r.kind) {
 			ks = append(ks, r.kind)
 		}
@@ -348,7 +352,7 @@ func shapes(s string) string {
 // applyRules applies to s the rules that are multiline or not.
 func applyRules(s string, multiline bool) string {
 	var lower string
-	for _, r := range rules {
+	for _, r := range rules() {
 		if r.multiline != multiline {
 			continue
 		}

@@ -1,8 +1,10 @@
 // Package expect reads an expectations file: the matrix items a host is
 // allowed to fail, each with a reason, an owner and an expiry date,
 // optionally pinned to a substring of the failure (conform certify
-// --expect FILE). The file is JSON and follows the JSON Schema
-// schema/expectations.schema.json ([SchemaJSON]), which Parse checks.
+// --expect FILE). The file is JSON, or YAML when its name ends in .yaml or
+// .yml, and follows the JSON Schema schema/expectations.schema.json
+// ([SchemaJSON]), which Parse checks (a YAML file as the JSON it stands
+// for).
 //
 // [File.Apply] marks the failures an entry expects in a result document
 // and returns the entries that must go: stale ones (the item no longer
@@ -34,6 +36,11 @@ type Entry struct {
 	// Message, when set, is a substring the item's failure reason must
 	// contain: another failure of the item is not expected.
 	Message string `json:"message,omitempty"`
+	// Check, when set, names one check of the item (a scenario file
+	// without .json, or a spec's text: conform matrix --json lists them):
+	// the entry allows that check to fail, and the item's failure is
+	// expected when entries name every check it failed on.
+	Check string `json:"check,omitempty"`
 	// Line is the line of the file where the entry starts.
 	Line int `json:"-"`
 }
@@ -54,9 +61,18 @@ func Read(path string) (*File, error) {
 	return Parse(path, data)
 }
 
-// Parse parses data, the content of the expectations file path: it must be
-// valid against the schema, and each entry records the line it starts on.
+// Parse parses data, the content of the expectations file path (YAML when
+// path ends in .yaml or .yml, else JSON): it must be valid against the
+// schema, and each entry records the line it starts on.
 func Parse(path string, data []byte) (*File, error) {
+	var yamlLines []int
+	if isYAML(path) {
+		b, lines, err := fromYAML(data)
+		if err != nil {
+			return nil, fmt.Errorf("expectations file %s: %w", path, err)
+		}
+		data, yamlLines = b, lines
+	}
 	if err := Validate(data); err != nil {
 		return nil, fmt.Errorf("expectations file %s: %w", path, err)
 	}
@@ -66,9 +82,12 @@ func Parse(path string, data []byte) (*File, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("expectations file %s: %w", path, err)
 	}
-	lines, err := entryLines(data)
-	if err != nil {
-		return nil, fmt.Errorf("expectations file %s: %w", path, err)
+	lines := yamlLines
+	if !isYAML(path) {
+		var err error
+		if lines, err = entryLines(data); err != nil {
+			return nil, fmt.Errorf("expectations file %s: %w", path, err)
+		}
 	}
 	if len(lines) != len(doc.Expectations) {
 		return nil, fmt.Errorf("expectations file %s: found %d entries but %d entry positions; give the file one \"expectations\" member", path, len(doc.Expectations), len(lines))

@@ -13,11 +13,11 @@ import (
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 1, Name: "read-only-inspect", Area: "workspace", Title: "read-only inspect and report",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.list", "workspace.read", "workspace.grep", "project.detect"}, Guarantees: []string{"W1", "W4", "W5", "T5"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.list", "workspace.read", "workspace.grep", "project.detect"}, Guarantees: []string{"W1", "W4", "W5", "T2", "T5"},
 	Contract: "hosts/wire/CONTRACTS.md#evidence-types", Guarantee: "A host MUST serve list, read and detect calls on a real workspace with host-attested inspect evidence, and MUST NOT change the workspace while doing so.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
-		"inspect.json": kit.On("W1 W4 T5 L1", func(o *kit.Outcome) {
+		"inspect.json": kit.On("W1 W4 T2 T5 L1", func(o *kit.Outcome) {
 			for _, r := range o.Observed.ToolResults {
 				Expect(r.EffectsAuthority).To(Equal("host"), "%s carries host-attested effects", r.ToolName)
 				Expect(r.Effects).NotTo(BeNil(), "%s attests its effects", r.ToolName)

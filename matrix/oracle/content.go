@@ -3,8 +3,8 @@ package oracle
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -31,7 +31,7 @@ func (c *checker) contentJSON(at string, n int, w fixture.ExpectedToolResult, co
 			fmt.Sprintf("Tool result %d content is not JSON (%v).%s", n, err, hint))
 		return
 	}
-	for _, ptr := range sortedKeys(w.ContentValues) {
+	for _, ptr := range slices.Sorted(maps.Keys(w.ContentValues)) {
 		want := w.ContentValues[ptr]
 		got, ok := pointer(doc, ptr)
 		switch {
@@ -43,7 +43,7 @@ func (c *checker) contentJSON(at string, n int, w fixture.ExpectedToolResult, co
 				fmt.Sprintf("Tool result %d content at %s: expected %s, received %s (diff -want +got: %s).", n, ptr, compact(want), compact(got), oneLine(cmp.Diff(want, got))))
 		}
 	}
-	for _, ptr := range sortedKeys(w.ContentHas) {
+	for _, ptr := range slices.Sorted(maps.Keys(w.ContentHas)) {
 		got, ok := pointer(doc, ptr)
 		arr, isArr := got.([]any)
 		if !ok || !isArr {
@@ -147,12 +147,3 @@ func compact(v any) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

@@ -5,15 +5,16 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"reflect"
+	"strings"
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
 	"github.com/galaxy-stack/conform/matrix/snapshot"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 )
 
 // baseDoc declares every key of expected, each matching baseRun.
@@ -156,3 +157,24 @@ func only(e *fixture.Expected, key string) *fixture.Expected {
 func portWrite(path, before, after string) port.Write {
 	return port.Write{Path: path, BeforeKind: "file", BeforeHash: ptr(before), AfterKind: "file", AfterHash: ptr(after)}
 }
+
+// expectedKeys returns the JSON keys of fixture.Expected, in field order.
+func expectedKeys() []string {
+	t := reflect.TypeFor[fixture.Expected]()
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return keys
+}
+
+func fieldIndex(key string) (int, bool) {
+	for i, k := range expectedKeys() {
+		if k == key {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func reflectValue(e *fixture.Expected) reflect.Value { return reflect.ValueOf(e).Elem() }

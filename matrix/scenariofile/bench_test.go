@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
 
@@ -32,16 +33,8 @@ func manyFiles(n int) []byte {
 // default fixture.MaxFiles): the time per file must not grow with the
 // count.
 func BenchmarkLoadScenario(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		data := manyFiles(n)
-		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := scenariofile.Parse("many.txtar", data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	suite.BenchmarkParse(b, []int{10_000, 100_000}, manyFiles, func(data []byte) error {
+		_, err := scenariofile.Parse("many.txtar", data)
+		return err
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/internal/atomicfile"
+	"github.com/galaxy-stack/conform/internal/filehash"
 )
 
 // The probe cache keeps a verified bubblewrap probe result on disk, so that
@@ -144,19 +145,14 @@ func keyFor(bwrap string) (probeCacheKey, bool) {
 	if err != nil {
 		return probeCacheKey{}, false
 	}
-	f, err := os.Open(bwrap)
+	sum, err := filehash.SHA256(bwrap)
 	if err != nil {
-		return probeCacheKey{}, false
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
 		return probeCacheKey{}, false
 	}
 	return probeCacheKey{
 		ProbeVersion: probeVersion,
 		Executable:   bwrap,
-		SHA256:       hex.EncodeToString(h.Sum(nil)),
+		SHA256:       sum,
 		Kernel:       strings.TrimSpace(string(kernel)),
 		UID:          os.Geteuid(),
 	}, true

@@ -79,68 +79,57 @@ func plantForged(t *testing.T, c probeCache, k probeCacheKey, mac string) {
 func TestProbeCacheTrustsOnlyEntriesItWrote(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	k := testKey()
-	t.Run("plain entry", func(t *testing.T) {
-		c := testCache(t, now)
-		plantForged(t, c, k, "")
-		if _, ok := c.get(k); ok {
-			t.Fatal("an entry without a MAC hit")
-		}
-	})
-	t.Run("MAC under another key", func(t *testing.T) {
-		c := testCache(t, now)
-		c.put(verifiedKeyless(k), verifiedResult(k.Executable)) // the cache has its key
-		other := make([]byte, probeKeySize)
-		entry, _ := json.Marshal(probeCacheEntry{Key: k, Written: now, Result: verifiedResult(k.Executable)})
-		plantForged(t, c, k, hex.EncodeToString(macOf(other, entry)))
-		if _, ok := c.get(k); ok {
-			t.Fatal("an entry whose MAC is not made with the cache's key hit")
-		}
-	})
-	t.Run("key replaced", func(t *testing.T) {
-		c := testCache(t, now)
-		c.put(k, verifiedResult(k.Executable))
-		if err := os.WriteFile(filepath.Join(c.dir, probeKeyFile), make([]byte, probeKeySize), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := c.get(k); ok {
-			t.Fatal("an entry hit under a key that did not make its MAC")
-		}
-	})
-	t.Run("key readable by others", func(t *testing.T) {
-		c := testCache(t, now)
-		c.put(k, verifiedResult(k.Executable))
-		if err := os.Chmod(filepath.Join(c.dir, probeKeyFile), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := c.get(k); ok {
-			t.Fatal("an entry hit with a key file others can read")
-		}
-	})
-	t.Run("key is a link", func(t *testing.T) {
-		c := testCache(t, now)
-		c.put(k, verifiedResult(k.Executable))
-		key := filepath.Join(c.dir, probeKeyFile)
-		moved := filepath.Join(t.TempDir(), "key")
-		if err := os.Rename(key, moved); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(moved, key); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := c.get(k); ok {
-			t.Fatal("an entry hit with a key file that is a symbolic link")
-		}
-	})
-	t.Run("directory others can enter", func(t *testing.T) {
-		c := testCache(t, now)
-		c.put(k, verifiedResult(k.Executable))
-		if err := os.Chmod(c.dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := c.get(k); ok {
-			t.Fatal("an entry hit in a cache directory others can read")
-		}
-	})
+	// cached puts a verified entry for k as the cache itself writes it.
+	cached := func(c probeCache) { c.put(k, verifiedResult(k.Executable)) }
+	for _, tc := range []struct {
+		name string
+		// tamper leaves c with an entry for k that it must not trust.
+		tamper func(t *testing.T, c probeCache) error
+		hit    string
+	}{
+		{"plain entry", func(t *testing.T, c probeCache) error {
+			plantForged(t, c, k, "")
+			return nil
+		}, "an entry without a MAC hit"},
+		{"MAC under another key", func(t *testing.T, c probeCache) error {
+			c.put(verifiedKeyless(k), verifiedResult(k.Executable)) // the cache has its key
+			other := make([]byte, probeKeySize)
+			entry, _ := json.Marshal(probeCacheEntry{Key: k, Written: now, Result: verifiedResult(k.Executable)})
+			plantForged(t, c, k, hex.EncodeToString(macOf(other, entry)))
+			return nil
+		}, "an entry whose MAC is not made with the cache's key hit"},
+		{"key replaced", func(t *testing.T, c probeCache) error {
+			cached(c)
+			return os.WriteFile(filepath.Join(c.dir, probeKeyFile), make([]byte, probeKeySize), 0o600)
+		}, "an entry hit under a key that did not make its MAC"},
+		{"key readable by others", func(t *testing.T, c probeCache) error {
+			cached(c)
+			return os.Chmod(filepath.Join(c.dir, probeKeyFile), 0o644)
+		}, "an entry hit with a key file others can read"},
+		{"key is a link", func(t *testing.T, c probeCache) error {
+			cached(c)
+			key := filepath.Join(c.dir, probeKeyFile)
+			moved := filepath.Join(t.TempDir(), "key")
+			if err := os.Rename(key, moved); err != nil {
+				return err
+			}
+			return os.Symlink(moved, key)
+		}, "an entry hit with a key file that is a symbolic link"},
+		{"directory others can enter", func(t *testing.T, c probeCache) error {
+			cached(c)
+			return os.Chmod(c.dir, 0o755)
+		}, "an entry hit in a cache directory others can read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testCache(t, now)
+			if err := tc.tamper(t, c); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := c.get(k); ok {
+				t.Fatal(tc.hit)
+			}
+		})
+	}
 }
 
 // verifiedKeyless is k for another binary: an entry whose put creates the

@@ -10,10 +10,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/galaxy-stack/conform/hosts/reference/command"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/galaxy-stack/conform/hosts/reference/command"
 )
 
 // verifiedProbe returns the shared probe result, skipping with its reason
@@ -133,5 +132,97 @@ var _ = Describe("containment probe (LAB §13.2)", func() {
 			time.Sleep(time.Until(started.Add(2500 * time.Millisecond)))
 			Expect(filepath.Join(root, "late.txt")).NotTo(BeAnExistingFile())
 		})
+	})
+})
+
+var _ = Describe("the probe cache and scratch directories", func() {
+	BeforeEach(func() {
+		if _, err := exec.LookPath("bwrap"); err != nil {
+			Skip("bubblewrap (bwrap) is not installed")
+		}
+	})
+
+	It("answers a second prober from the cache, and leaves no scratch directory", func() {
+		cache, scratch := GinkgoT().TempDir(), GinkgoT().TempDir()
+		cfg := command.ProberConfig{HelperArgs: []string{probeHelperArg}, CacheDir: cache, TempDir: scratch}
+		first := command.NewProber(cfg).Probe()
+		entries, err := os.ReadDir(scratch)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(entries).To(BeEmpty(), "the probe left scratch directories")
+		if !first.Verified {
+			Skip("bubblewrap did not verify here")
+		}
+		files, err := filepath.Glob(filepath.Join(cache, "bwrap-probe-*.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files).To(HaveLen(1))
+
+		start := time.Now()
+		second := command.NewProber(cfg).Probe()
+		Expect(time.Since(start)).To(BeNumerically("<", 50*time.Millisecond), "the cached result was not used")
+		Expect(second).To(Equal(first))
+
+		// A corrupt entry is ignored: the probe runs and rewrites it.
+		Expect(os.WriteFile(files[0], []byte("{not json"), 0o600)).To(Succeed())
+		third := command.NewProber(cfg).Probe()
+		Expect(third).To(Equal(first))
+		data, err := os.ReadFile(files[0])
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(data)).To(ContainSubstring(`"verified":true`))
+	})
+
+	It("is not used for another bwrap binary", func() {
+		cache := GinkgoT().TempDir()
+		real, err := exec.LookPath("bwrap")
+		Expect(err).NotTo(HaveOccurred())
+		cfg := command.ProberConfig{HelperArgs: []string{probeHelperArg}, CacheDir: cache}
+		if !command.NewProber(cfg).Probe().Verified {
+			Skip("bubblewrap did not verify here")
+		}
+		// A different binary called bwrap elsewhere on the path: a shell
+		// script that runs nothing, so it cannot verify.
+		bin := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(bin, "bwrap"), []byte("#!/bin/sh\nexit 1\n"), 0o755)).To(Succeed())
+		cfg.Path = bin
+		other := command.NewProber(cfg).Probe()
+		Expect(other.Verified).To(BeFalse())
+		Expect(*other.Executable).To(Equal(filepath.Join(bin, "bwrap")))
+		Expect(*other.Executable).NotTo(Equal(real))
+	})
+})
+
+// probeThenExitArg makes the test binary run one uncached probe with its
+// scratch directories in os.Args[2], the way a host process probes in the
+// background; the spec kills it mid-way.
+const probeThenExitArg = "command-probe-then-exit"
+
+func init() {
+	if len(os.Args) > 2 && os.Args[1] == probeThenExitArg {
+		command.NewProber(command.ProberConfig{HelperArgs: []string{probeHelperArg}, NoCache: true, TempDir: os.Args[2]}).Probe()
+		os.Exit(0)
+	}
+}
+
+var _ = Describe("a probe killed mid-way", func() {
+	It("leaves scratch directories that the next probe removes", func() {
+		if _, err := exec.LookPath("bwrap"); err != nil {
+			Skip("bubblewrap (bwrap) is not installed")
+		}
+		tmp := GinkgoT().TempDir()
+		exe, err := os.Executable()
+		Expect(err).NotTo(HaveOccurred())
+		cmd := exec.Command(exe, probeThenExitArg, tmp)
+		Expect(cmd.Start()).To(Succeed())
+		scratch := func() []string {
+			m, _ := filepath.Glob(filepath.Join(tmp, "galaxy-bwrap-*"))
+			return m
+		}
+		Eventually(scratch).WithTimeout(5 * time.Second).WithPolling(10 * time.Millisecond).ShouldNot(BeEmpty())
+		time.Sleep(100 * time.Millisecond) // inside the probe's observation
+		Expect(cmd.Process.Kill()).To(Succeed())
+		_ = cmd.Wait()
+		Expect(scratch()).NotTo(BeEmpty(), "the killed probe could not clean up")
+
+		command.NewProber(command.ProberConfig{HelperArgs: []string{probeHelperArg}, NoCache: true, TempDir: tmp}).Probe()
+		Expect(scratch()).To(BeEmpty(), "the next probe left the killed one's scratch directories")
 	})
 })

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf16"
 
+	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 )
 
@@ -112,22 +112,13 @@ var inheritedEnv = []string{"PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "TMP", "
 // A NUL byte cannot cross exec and is refused here as INVALID_INPUT.
 func validateCommand(command string) error {
 	blank := strings.TrimFunc(command, func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' }) == ""
-	if blank || utf16Len(command) > MaxCommandLength {
+	if blank || canon.UTF16Len(command) > MaxCommandLength {
 		return fail(hosterr.InvalidInput, msgCommandLength)
 	}
 	if strings.IndexByte(command, 0) >= 0 {
 		return fail(hosterr.InvalidInput, "Command must not contain a null byte.")
 	}
 	return nil
-}
-
-// utf16Len is the JavaScript length of s.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }
 
 // effectiveTimeout applies the per-call timeout and the absolute deadlines

@@ -1,6 +1,10 @@
 package research
 
-import "strings"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // Faults are the seams where a mutant of the reference host breaks one
 // public-research guarantee of the adapter; the zero value switches none
@@ -38,7 +42,7 @@ func (c *Client) credentialQuery(set func(key, value string)) {
 	if !c.cfg.Faults.CredentialInQuery {
 		return
 	}
-	for _, name := range sortedKeys(c.cfg.Headers) {
+	for _, name := range slices.Sorted(maps.Keys(c.cfg.Headers)) {
 		v := c.cfg.Headers[name]
 		if f := strings.Fields(v); len(f) > 1 {
 			v = f[len(f)-1]

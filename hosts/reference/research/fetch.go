@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -56,7 +58,7 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, maxBytes int) (Page, 
 	req.Header.Set("User-Agent", userAgent)
 	req.Header.Set("Accept", "text/html, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1")
 	if c.cfg.Faults.CredentialToSources {
-		for _, name := range sortedKeys(c.cfg.Headers) {
+		for _, name := range slices.Sorted(maps.Keys(c.cfg.Headers)) {
 			req.Header.Set(name, c.cfg.Headers[name])
 		}
 	}

@@ -3,7 +3,6 @@ package research
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"sort"
 	"unicode/utf8"
 
 	"github.com/galaxy-stack/conform/core/canon"
@@ -191,13 +190,4 @@ func normalizeURL(raw string) string {
 func sha256Hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

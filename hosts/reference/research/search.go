@@ -3,7 +3,9 @@ package research
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -81,7 +83,7 @@ func (c *Client) Search(ctx context.Context, query string, limit int) (Hits, err
 	}
 	req.Header.Set("User-Agent", userAgent)
 	req.Header.Set("Accept", "application/json")
-	for _, name := range sortedKeys(c.cfg.Headers) {
+	for _, name := range slices.Sorted(maps.Keys(c.cfg.Headers)) {
 		req.Header.Set(name, c.cfg.Headers[name])
 	}
 	resp, err := c.findHTTP.Do(req)

@@ -130,12 +130,12 @@ func changedDuringCapture(rel string, err error) error {
 // otherwise tag prefixes the tree walk of an active directory (only
 // generated files and lock files are skipped).
 func (f *fingerprinter) walk(dirRel, dirAbs, tag string, main bool) error {
-	names, err := readNames(dirAbs)
+	names, err := walkNames(dirRel, dirAbs, true)
 	if err != nil {
-		return ioError(dirRel, err)
+		return err
 	}
 	for _, name := range names {
-		if name == ".git" || strings.HasSuffix(name, LockSuffix) || (f.r.faults.FingerprintSkipsDotfiles && strings.HasPrefix(name, ".")) {
+		if f.r.faults.FingerprintSkipsDotfiles && strings.HasPrefix(name, ".") {
 			continue
 		}
 		p, abs := joinRel(dirRel, name), filepath.Join(dirAbs, name)
@@ -177,14 +177,11 @@ func (f *fingerprinter) walk(dirRel, dirAbs, tag string, main bool) error {
 
 // metaWalk records a directory under an ignored tree by metadata only.
 func (f *fingerprinter) metaWalk(dirRel, dirAbs string) error {
-	names, err := readNames(dirAbs)
+	names, err := walkNames(dirRel, dirAbs, false)
 	if err != nil {
-		return ioError(dirRel, err)
+		return err
 	}
 	for _, name := range names {
-		if strings.HasSuffix(name, LockSuffix) {
-			continue
-		}
 		if err := f.countEntry(); err != nil {
 			return err
 		}

@@ -2,16 +2,14 @@ package workspace
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 
 	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
+	"github.com/galaxy-stack/conform/internal/filehash"
 )
 
 // A ListRequest asks for one page of the entries below Path. Depth 0 means
@@ -104,25 +102,11 @@ func (r *Root) Stat(ctx context.Context, rel string) (StatResult, error) {
 	mtime := float64(fi.ModTime().UnixNano()) / 1e6
 	res := StatResult{Kind: kindOf(fi.Mode()), Size: &size, MtimeMs: &mtime}
 	if res.Kind == KindFile && size <= MaxReadFileBytes {
-		h, err := hashFile(target)
+		h, err := filehash.SHA256(target)
 		if err != nil {
 			return StatResult{}, ioError(rel, err)
 		}
 		res.ContentSha256 = h
 	}
 	return res, nil
-}
-
-// hashFile returns the hex SHA-256 of a file's bytes.
-func hashFile(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,17 +1,6 @@
-//go:build linux
-
 package workspace
 
-import (
-	"io/fs"
-	"syscall"
-)
+import "syscall"
 
-// metaOf returns the identity and raw metadata of an lstat result.
-func metaOf(fi fs.FileInfo) fileMeta {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return portableMeta(fi)
-	}
-	return fileMeta{dev: uint64(st.Dev), ino: st.Ino, mode: st.Mode, ctimeNs: st.Ctim.Nano()}
-}
+// ctimeNs is the inode change time of st in nanoseconds.
+func ctimeNs(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }

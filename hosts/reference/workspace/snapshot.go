@@ -154,14 +154,11 @@ func (s *snapshotter) visit(dirRel, dirAbs string, parentDerived bool) error {
 	if !before.IsDir() {
 		return fail(hosterr.PermissionDenied, "Workspace snapshot cannot follow a directory symlink: '%s'.", dirRel)
 	}
-	names, err := readNames(dirAbs)
+	names, err := walkNames(dirRel, dirAbs, true)
 	if err != nil {
-		return ioError(dirRel, err)
+		return err
 	}
 	for _, name := range names {
-		if name == ".git" || strings.HasSuffix(name, LockSuffix) {
-			continue
-		}
 		if s.count++; s.count > s.opts.MaxEntries {
 			return fail(hosterr.LimitExceeded, "Workspace mutation snapshot exceeded %d entries.", s.opts.MaxEntries)
 		}
@@ -225,6 +222,19 @@ func (s *snapshotter) visit(dirRel, dirAbs string, parentDerived bool) error {
 		return fail(hosterr.Conflict, "Workspace directory changed while taking a mutation snapshot: '%s'.", dirRel)
 	}
 	return nil
+}
+
+// walkNames lists the entries a traversal visits in the directory dirAbs,
+// in UTF-16 order: every name but lock files, and but .git with skipGit.
+// Its error is the workspace's I/O error for dirRel.
+func walkNames(dirRel, dirAbs string, skipGit bool) ([]string, error) {
+	names, err := readNames(dirAbs)
+	if err != nil {
+		return nil, ioError(dirRel, err)
+	}
+	return slices.DeleteFunc(names, func(name string) bool {
+		return strings.HasSuffix(name, LockSuffix) || (skipGit && name == ".git")
+	}), nil
 }
 
 // readNames lists a directory's entry names in UTF-16 order.

@@ -70,11 +70,12 @@ type pendingCall struct {
 
 // A reply is a response read for a pending call: the message, the parsed
 // tree of the line on a strict connection (so the result is validated
-// without parsing it again) and a quote of the line for errors.
+// without parsing it again) and the start of the line, quoted (redacted)
+// only when an error needs it.
 type reply struct {
-	msg   *Response
-	tree  map[string]any
-	quote string
+	msg  *Response
+	tree map[string]any
+	head []byte
 }
 
 // NewConn returns a connection over f. Call Run to start reading.
@@ -199,7 +200,7 @@ func (c *Conn) answer(msg *Response, tree map[string]any, line []byte) error {
 	if err != nil || !ok {
 		return &wire.ProtocolError{Reason: fmt.Sprintf("response to unknown request id %s", msg.ID), Quote: wire.Quote(line)}
 	}
-	pc.ch <- reply{msg: msg, tree: tree, quote: wire.Quote(line)}
+	pc.ch <- reply{msg: msg, tree: tree, head: wire.QuoteSource(line)}
 	if c.opts.OnAnswered != nil {
 		c.opts.OnAnswered(pc.method)
 	}
