@@ -217,6 +217,8 @@ func registry() []Mutant {
 			ws(workspace.Faults{GrepHashOfLine: true})},
 		{"create-through-dangling-link", gEscapes, "creates a file through a dangling symlink, wherever its target lies",
 			ws(workspace.Faults{CreateThroughDanglingLink: true})},
+		{"raw-bytes-mutations", gUTF8, "edits and replaces a file that is not UTF-8 as raw bytes instead of refusing it",
+			ws(workspace.Faults{RawBytesMutations: true})},
 		// Approval outcomes, item 7.
 		{"approval-timeout-approves", gApprovalOut, "runs a call whose approval request timed out, as if it were approved",
 			reference.Faults{ApprovalTimeoutApproves: true}},

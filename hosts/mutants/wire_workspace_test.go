@@ -281,6 +281,15 @@ var workspaceSpecs = map[string]func(name string){
 		Expect(err).NotTo(HaveOccurred(), "the mutant made no file outside")
 		Expect(string(b)).To(Equal("planted\n"))
 	},
+	"raw-bytes-mutations": func(name string) {
+		bad := "caf\xff bad\n"
+		ref, mut := both(name, setup{files: map[string]string{"bad.txt": bad}})
+		edit := map[string]any{"path": "bad.txt", "oldText": "bad", "newText": "good"}
+		ref.fails("edit_file", edit, "INVALID_INPUT")
+		Expect(ref.read("bad.txt")).To(Equal(bad))
+		mut.ok("edit_file", edit)
+		Expect(mut.read("bad.txt")).To(Equal("caf\xff good\n"), "the invalid byte is kept, the text around it edited")
+	},
 	"write-in-place": func(name string) {
 		ref, mut := both(name, setup{files: map[string]string{"a.txt": "one\n"}})
 		sum := sha256.Sum256([]byte("one\n"))

@@ -88,6 +88,7 @@ var mutantTargets = map[string][]int{
 	"untyped-created-dirs":         {2},
 	"grep-hash-of-line":            {1},
 	"create-through-dangling-link": {13},
+	"raw-bytes-mutations":          {32},
 
 	// Public research: items R1–R7 (101–107).
 	"research-unlabelled-double":    {101},

@@ -51,7 +51,7 @@ func (r *Root) readTarget(abs, rel string) (targetState, error) {
 	if st.data, err = os.ReadFile(abs); err != nil {
 		return targetState{}, ioError(rel, err)
 	}
-	if !utf8.Valid(st.data) {
+	if !utf8.Valid(st.data) && !r.faults.RawBytesMutations {
 		if r.faults.DecodeInvalidUTF8 {
 			st.data = lossyUTF8(st.data)
 			return st, nil

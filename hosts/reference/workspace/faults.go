@@ -125,6 +125,9 @@ type Faults struct {
 	// target does not exist, wherever it points, as a host that checks
 	// existence with stat and writes with a path-following open does.
 	CreateThroughDanglingLink bool
+	// RawBytesMutations edits and replaces a target that is not valid
+	// UTF-8 as raw bytes instead of refusing it.
+	RawBytesMutations bool
 }
 
 // OpenWithFaults opens the workspace rooted at dir as Open does, with the
