@@ -196,3 +196,15 @@ func (o *Outcome) KeptInode(rel string) {
 	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot compare %s with the file before the run", o.File, rel)
 	Expect(same).To(BeTrue(), "%s: %s was replaced by another inode; a rejected mutation must leave its target untouched", o.File, rel)
 }
+
+// ReplacedInode asserts that the regular file rel is another inode than
+// the one the run started with: a successful write_file replacement is
+// atomic, a temporary file renamed over the target (workspace.write,
+// "Required"), so a host that truncates and rewrites the target in place,
+// where a reader can see it half written, fails.
+func (o *Outcome) ReplacedInode(rel string) {
+	GinkgoHelper()
+	same, err := o.InitialFiles.SameFile(o.Workspace, rel)
+	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot compare %s with the file before the run", o.File, rel)
+	Expect(same).To(BeFalse(), "%s: %s keeps the inode it had before write_file replaced it; a replacement must be atomic, a temporary file renamed over the target, not the target rewritten in place", o.File, rel)
+}
