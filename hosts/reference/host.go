@@ -280,6 +280,9 @@ func (s *session) openCommands() error {
 		s.published.Command.Executable = "/bin/bash"
 		s.published.Command.Shell = "bash"
 	}
+	if s.faults.PublishLoginShell {
+		s.published.Command.Shell = "zsh"
+	}
 	return nil
 }
 

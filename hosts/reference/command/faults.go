@@ -1,6 +1,8 @@
 package command
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -53,6 +55,27 @@ type Faults struct {
 	// TerminalStdin gives the command a pseudo-terminal as stdin (where the
 	// platform has one), as a host that runs commands in a terminal does.
 	TerminalStdin bool
+
+	// Process lifetime, deadlines, exits and spills (items 5, 6, 53).
+
+	// TermWithoutKill ends a canceled or timed-out command with SIGTERM to
+	// its process group only: no SIGKILL follows, and the host answers once
+	// the interpreter is gone, so a member that ignores SIGTERM runs on.
+	TermWithoutKill bool
+	// TimeoutSignalsChildOnly kills only the interpreter when the timeout
+	// fires, as exec.CommandContext does, and leaves the rest of its
+	// process group running; cancellation still ends the whole group.
+	TimeoutSignalsChildOnly bool
+	// IgnoreCallDeadline ignores the deadline of the call (tool/execute
+	// timeoutMs): only the command's own timeoutMs bounds it, while a
+	// cancellation still ends it.
+	IgnoreCallDeadline bool
+	// SignalExitZero reports a command ended by a signal as exit code 0
+	// (a `code ?? 0` default) instead of a non-zero code.
+	SignalExitZero bool
+	// MergeSpill writes both streams into the stdout spill file as they
+	// arrive, interleaved, and keeps no stderr spill file.
+	MergeSpill bool
 }
 
 // OtherInterpreterPath is the interpreter the OtherInterpreter fault
@@ -87,4 +110,20 @@ func escapingCwd(root, rel string) (string, error) {
 		return "", &hosterr.Error{Library: library, Code: hosterr.NotFound, Message: "Command cwd was not found: '" + rel + "'.", Err: err}
 	}
 	return real, nil
+}
+
+// withoutDeadline returns a context that ends when ctx is canceled but not
+// when its deadline passes, as the IgnoreCallDeadline fault wants; stop
+// releases it.
+func withoutDeadline(ctx context.Context) (context.Context, func()) {
+	nctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	unhook := context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.Canceled) {
+			cancel()
+		}
+	})
+	return nctx, func() {
+		unhook()
+		cancel()
+	}
 }

@@ -145,6 +145,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if r.faults.IgnoreCallTimeout {
 		req.TimeoutMs = 0
 	}
+	if r.faults.IgnoreCallDeadline {
+		var stop func()
+		ctx, stop = withoutDeadline(ctx)
+		defer stop()
+		req.Deadline = time.Time{}
+	}
 	resolve := resolveCwd
 	if r.faults.CwdEscape {
 		resolve = escapingCwd
@@ -186,11 +192,24 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if r.faults.TruncateSpill {
 		out.spillMax, errs.spillMax = int64(limit), int64(limit)
 	}
+	if r.faults.MergeSpill && errs.spill != nil {
+		closeSpill(errs)
+		errs.spill, errs.keepOpen, out.keepOpen = out.spill, true, true
+	}
 	o, err := supervise(ctx, l, timeout, out, errs, r.faults)
+	if out.keepOpen {
+		if cerr := out.spill.Close(); cerr != nil && out.spillErr == nil {
+			out.spillErr = cerr
+		}
+	}
 	if err != nil {
 		closeSpill(out)
 		closeSpill(errs)
 		return Result{}, err
+	}
+	if r.faults.SignalExitZero && o.exitCode == nil && o.status == StatusExited {
+		zero := 0
+		o.exitCode = &zero
 	}
 	res := Result{
 		Command:         req.Command,
