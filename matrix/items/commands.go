@@ -1,6 +1,7 @@
 package items
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -16,14 +17,16 @@ var _ = matrix.DescribeItem(matrix.Item{
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
 		// The harness cancels the running call: the result says canceled,
-		// and nothing of the command outlives it (catches
-		// ignore-cancellation, leave-process-group).
+		// every process of the command, a child that ignores SIGTERM
+		// included, is gone when the answer arrives (observed then, while
+		// the session is open), and nothing outlives it (catches
+		// ignore-cancellation, leave-process-group, term-without-kill).
 		"canceled-command.json": kit.On("C8 L5", func(o *kit.Outcome) {
 			c := o.ContentOf("05-canceled-command-run")
 			Expect(c["cancelled"]).To(Equal(true), "%s: the call canceled 500 ms after dispatch must answer cancelled: true; it answered %v", o.File, c["cancelled"])
-			Expect(c["timedOut"]).To(Equal(false), "%s: the call was canceled long before its 3 s timeout, yet the host answered timedOut: true", o.File)
+			Expect(c["timedOut"]).To(Equal(false), "%s: the call was canceled long before its 5 s timeout, yet the host answered timedOut: true", o.File)
 			o.CommandGone("pids.txt", "late.txt")
-		}),
+		}).AtAnswer("05-canceled-command-run", kit.GroupGoneAtAnswer("05-canceled-command-run", "pids.txt")),
 		// The run is canceled at its next model request, after a command
 		// that left a background child: the run ends canceled, and the
 		// child went with its command (catches leave-process-group).
@@ -52,6 +55,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(c["stdout"]).To(Equal("checked 2 files\n"), "%s: stdout must hold exactly what the command wrote to stdout", o.File)
 			Expect(c["stderr"]).To(Equal("lint: 1 problem\n"), "%s: stderr must hold exactly what the command wrote to stderr", o.File)
 			Expect(c["truncated"]).To(Equal(false), "%s: 32 bytes of output are not truncated", o.File)
+			// A command its own signal killed has no exit status of 0
+			// (catches signal-exit-zero: a `code ?? 0` default).
+			c = o.ContentOf("06-signal-exit-run")
+			Expect(c["stdout"]).To(Equal("started\n"), "%s: stdout must hold what the killed command wrote before it died", o.File)
+			Expect(c["exitCode"]).To(BeAssignableToTypeOf(float64(0)), "%s: the killed command's exitCode must be an integer; the host answered %v", o.File, c["exitCode"])
+			Expect(c["exitCode"]).NotTo(BeEquivalentTo(0), "%s: the command was killed by SIGKILL, yet the host answered exitCode 0, which says it succeeded; a command ended by a signal must report a non-zero exit code", o.File)
 		}),
 		// A huge stdout is bounded and spilled whole; the small stderr
 		// beside it is intact (catches unbounded-output,
@@ -63,6 +72,24 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(c["stderr"]).To(Equal("generator: done\n"), "%s: the small stderr must stay intact while stdout is truncated", o.File)
 			Expect(c["exitCode"]).To(BeEquivalentTo(4), "%s: the command exited 4; the host answered exitCode %v", o.File, c["exitCode"])
 			o.Spilled("06-huge-stdout-run", "stdout", full)
+		}),
+		// Both streams huge and written in turns: each is bounded, and the
+		// spill keeps each complete stream as one piece, never the two
+		// interleaved as they arrived (catches merge-spill).
+		"huge-both.json": kit.On("C9 L6", func(o *kit.Outcome) {
+			digits := kit.SeqOutput(100000)
+			letters := bytes.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return 'a' + r - '0'
+				}
+				return r
+			}, digits)
+			c := o.ContentOf("06-huge-both-run")
+			o.Bounded(c, "stdout", letters)
+			o.Bounded(c, "stderr", digits)
+			Expect(c["exitCode"]).To(BeEquivalentTo(0), "%s: the command exited 0; the host answered exitCode %v", o.File, c["exitCode"])
+			o.Spilled("06-huge-both-run", "stdout", letters)
+			o.Spilled("06-huge-both-run", "stderr", digits)
 		}),
 		// The same with the streams swapped: bounds are per stream.
 		"huge-stderr.json": kit.On("C9 L6", func(o *kit.Outcome) {
@@ -141,6 +168,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(pub.TTY).To(BeFalse(), "%s: the host publishes tty: true; commands run with no terminal", o.File)
 			Expect(pub.Interactive).To(BeFalse(), "%s: the host publishes interactive: true; commands are not interactive", o.File)
 			o.SpawnedAsPublished("52-probe-interpreter", env)
+			o.DialectAsPublished("52-probe-interpreter", env)
 			// stdin is closed: cat ends at once with EOF, and it is no
 			// terminal (catches stdin-open, terminal-stdin).
 			c := o.ContentOf("52-probe-stdin")
@@ -167,7 +195,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 					"redirection-stderr": "only-err\n",
 					"unicode-cwd":        "shell-ok\ndir ü\n",
 				}, "small\n")(o)
-				o.CallTimeoutHonored("sleep 3")
+				o.CallTimeoutHonored()
+				o.CallDeadlineHonored()
 			}},
 		kit.Dialect{Shell: "cmd", Platforms: "Windows", File: "windows-cmd.json", Sentences: "C1 C7 C8 C9 L53",
 			Check: kit.DialectChecks("53-cmd-", map[string]string{

@@ -3,6 +3,7 @@ package kit
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -80,5 +81,36 @@ func (o *Outcome) SpawnedAsPublished(callID string, env prompt.HostEnvironment) 
 		got := strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00")
 		want := slices.Concat([]string{pub.Executable}, pub.ArgumentsPrefix, []string{sent})
 		Expect(got).To(Equal(want), "%s: /proc shows the interpreter was spawned with argv %q; a host must spawn exactly the published executable, then the published argumentsPrefix %q, then the command string as one argument", o.File, got, pub.ArgumentsPrefix)
+	}
+}
+
+// DialectAsPublished asserts that the published shell dialect is the one
+// the interpreter probe of call callID ran in. The probe is POSIX sh and
+// prints $BASH_VERSION and $ZSH_VERSION: a host that publishes bash or zsh
+// must run that shell (the model writes that dialect's extensions), and
+// one that publishes fish, cmd, powershell or unknown cannot have run the
+// probe at all. Publishing sh is right for any POSIX shell, bash and zsh
+// included (catches publish-login-shell: the user's login shell named
+// while /bin/sh runs the commands).
+func (o *Outcome) DialectAsPublished(callID string, env prompt.HostEnvironment) {
+	GinkgoHelper()
+	c := o.ContentOf(callID)
+	stdout, _ := c["stdout"].(string)
+	p := probeLines(stdout)
+	shell := env.Command.Shell
+	ran := "a POSIX sh"
+	if p["bash"] != "" {
+		ran = "bash " + p["bash"]
+	} else if p["zsh"] != "" {
+		ran = "zsh " + p["zsh"]
+	}
+	switch shell {
+	case prompt.ShellSh:
+	case prompt.ShellBash:
+		Expect(p["bash"]).NotTo(BeEmpty(), "%s: the host publishes shell %q with executable %s, but the command ran in %s ($BASH_VERSION is empty): the published dialect must be that of the interpreter that runs commands", o.File, shell, env.Command.Executable, ran)
+	case prompt.ShellZsh:
+		Expect(p["zsh"]).NotTo(BeEmpty(), "%s: the host publishes shell %q with executable %s, but the command ran in %s ($ZSH_VERSION is empty): the published dialect must be that of the interpreter that runs commands, never a login shell's name", o.File, shell, env.Command.Executable, ran)
+	default:
+		Fail(fmt.Sprintf("%s: the host publishes shell %q with executable %s, but a POSIX sh probe ran in it (in %s): the published dialect must be that of the interpreter that runs commands", o.File, shell, env.Command.Executable, ran))
 	}
 }
