@@ -81,4 +81,11 @@ var mutantTargets = map[string][]int{
 	"truncate-spill":                {6},
 	"terminal-stdin":                {52},
 	"timed-validation-ids":          {14},
+	// Commands: dialect, process lifetime, deadlines, exits and spills.
+	"publish-login-shell":      {52},
+	"term-without-kill":        {5},
+	"timeout-kills-child-only": {53},
+	"ignore-call-deadline":     {53},
+	"signal-exit-zero":         {6},
+	"merge-spill":              {6},
 }
