@@ -241,6 +241,10 @@ func registry() []Mutant {
 			cmd(command.Faults{SignalExitZero: true})},
 		{"merge-spill", gStreams, "spills both streams of a truncated command into one file, interleaved as they arrive",
 			cmd(command.Faults{MergeSpill: true})},
+		{"cwd-prefix-check", gCwd, "takes a cwd whose real path only starts with the root's, such as <root>-sibling, as inside",
+			cmd(command.Faults{CwdPrefixCheck: true})},
+		{"cwd-lexical-only", gCwd, "refuses '..' in a cwd but follows a workspace symlink out of the workspace",
+			cmd(command.Faults{CwdLexicalOnly: true})},
 		// Replay determinism, item 14.
 		{"timed-validation-ids", gReplay, "makes project.validate validation IDs unique with the wall-clock time and the process ID",
 			reference.Faults{TimedValidationIDs: true}},

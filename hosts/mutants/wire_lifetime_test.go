@@ -35,6 +35,24 @@ func backgroundPID(h *host, args map[string]any) int {
 }
 
 var lifetimeSpecs = map[string]func(name string){
+	"cwd-prefix-check": func(name string) {
+		posixOnly()
+		sibling := func(dir string) {
+			Expect(os.MkdirAll(filepath.Join(dir, "workspace-sibling"), 0o755)).To(Succeed())
+			Expect(os.Symlink(filepath.Join(dir, "workspace-sibling"), filepath.Join(dir, "workspace", "sib"))).To(Succeed())
+		}
+		ref, mut := both(name, setup{prepare: sibling})
+		run := map[string]any{"command": "pwd", "cwd": "sib"}
+		ref.fails("run_command", run, "PERMISSION_DENIED")
+		Expect(mut.run(run)["stdout"]).To(HaveSuffix("workspace-sibling\n"), "the mutant runs the command beside the workspace")
+	},
+	"cwd-lexical-only": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{prepare: outsideLink})
+		run := map[string]any{"command": "cat secret.txt", "cwd": "link"}
+		ref.fails("run_command", run, "PERMISSION_DENIED")
+		Expect(mut.run(run)["stdout"]).To(Equal("secret\n"), "the mutant follows the symlink out")
+	},
 	"publish-login-shell": func(name string) {
 		posixOnly()
 		ref, mut := both(name, setup{})

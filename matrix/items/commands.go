@@ -183,11 +183,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 53, Name: "dialect-probes", Area: "commands", Title: "POSIX-sh and Windows-cmd dialect probes",
-	Scope: matrix.ScopeHost, Tools: []string{"command.run", "git.exec"}, Guarantees: []string{"C1", "C7", "C8", "C9"},
+	Scope: matrix.ScopeHost, Tools: []string{"command.run", "git.exec"}, Guarantees: []string{"C1", "C6", "C7", "C8", "C9"},
 	Contract: "hosts/wire/tools/command.run.md#choices", Guarantee: "Native dialect probes MUST cover variables, chaining, redirection, Unicode and space paths, cancellation, timeouts and output bounds.",
 }, func(c *kit.TestContext) {
 	kit.DialectProbes(c,
-		kit.Dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix-sh.json", Sentences: "C1 C7 C8 C9 L53",
+		kit.Dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix-sh.json", Sentences: "C1 C6 C7 C8 C9 L53",
 			Check: func(o *kit.Outcome) {
 				kit.DialectChecks("53-posix-", map[string]string{
 					"variables":          "sh-ok\nor-ok\nafter; semicolon\n[default]\nenv-ok\n",
@@ -197,6 +197,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 				}, "small\n")(o)
 				o.CallTimeoutHonored()
 				o.CallDeadlineHonored()
+				o.CwdStaysInside()
 			}},
 		kit.Dialect{Shell: "cmd", Platforms: "Windows", File: "windows-cmd.json", Sentences: "C1 C7 C8 C9 L53",
 			Check: kit.DialectChecks("53-cmd-", map[string]string{

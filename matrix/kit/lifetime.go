@@ -110,8 +110,9 @@ func pidsCommand(pids string, secs int) string {
 }
 
 // executeTimed runs one run_command call on h and returns its answer, how
-// long it took, and the processes of pids still alive within answerGrace
-// of the answer (looked for at once, while the host still runs).
+// long it took, and the processes listed in the workspace file pids ("" for
+// none) still alive within answerGrace of the answer (looked for at once,
+// while the host still runs).
 func (o *Outcome) executeTimed(h *session.Host, callID string, args map[string]any, callTimeoutMs int, pids string) (port.ToolResult, time.Duration, []int, error) {
 	GinkgoHelper()
 	raw, err := json.Marshal(args)
@@ -123,8 +124,10 @@ func (o *Outcome) executeTimed(h *session.Host, callID string, args map[string]a
 		IdempotencyKey: callID, TimeoutMs: callTimeoutMs, Context: wire.RunContext{RunID: callID, TaskID: callID, Mode: "auto"}})
 	took := time.Since(start)
 	var live []int
-	if listed := readPIDs(filepath.Join(o.Workspace, pids)); len(listed) > 0 {
-		live = liveAfter(listed)
+	if pids != "" {
+		if listed := readPIDs(filepath.Join(o.Workspace, pids)); len(listed) > 0 {
+			live = liveAfter(listed)
+		}
 	}
 	return r, took, live, err
 }

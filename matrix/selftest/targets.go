@@ -88,4 +88,6 @@ var mutantTargets = map[string][]int{
 	"ignore-call-deadline":     {53},
 	"signal-exit-zero":         {6},
 	"merge-spill":              {6},
+	"cwd-prefix-check":         {53},
+	"cwd-lexical-only":         {53},
 }

@@ -76,6 +76,13 @@ type Faults struct {
 	// MergeSpill writes both streams into the stdout spill file as they
 	// arrive, interleaved, and keeps no stderr spill file.
 	MergeSpill bool
+	// CwdPrefixCheck decides that a cwd's real path lies beneath the root
+	// when it starts with the root's path as a string, so <root>-other
+	// passes as well.
+	CwdPrefixCheck bool
+	// CwdLexicalOnly refuses a cwd that leaves the workspace lexically
+	// ('..', absolute) but follows a symlink out of it.
+	CwdLexicalOnly bool
 }
 
 // OtherInterpreterPath is the interpreter the OtherInterpreter fault

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/prompt"
@@ -152,8 +153,17 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		req.Deadline = time.Time{}
 	}
 	resolve := resolveCwd
-	if r.faults.CwdEscape {
+	switch {
+	case r.faults.CwdEscape:
 		resolve = escapingCwd
+	case r.faults.CwdPrefixCheck:
+		resolve = func(root, rel string) (string, error) {
+			return resolveCwdWith(root, rel, func(root, c string) bool { return strings.HasPrefix(c, root) })
+		}
+	case r.faults.CwdLexicalOnly:
+		resolve = func(root, rel string) (string, error) {
+			return resolveCwdWith(root, rel, func(string, string) bool { return true })
+		}
 	}
 	cwd, err := resolve(r.root, req.Cwd)
 	if err != nil {
