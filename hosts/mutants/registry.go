@@ -243,6 +243,8 @@ func registry() []Mutant {
 			cmd(command.Faults{MergeSpill: true})},
 		{"cwd-prefix-check", gCwd, "takes a cwd whose real path only starts with the root's, such as <root>-sibling, as inside",
 			cmd(command.Faults{CwdPrefixCheck: true})},
+		{"validate-skips-containment-gate", gContainment, "gates run_command on required containment but runs declared validation scripts ungated",
+			reference.Faults{ValidateSkipsContainmentGate: true}},
 		{"cwd-lexical-only", gCwd, "refuses '..' in a cwd but follows a workspace symlink out of the workspace",
 			cmd(command.Faults{CwdLexicalOnly: true})},
 		// Replay determinism, item 14.

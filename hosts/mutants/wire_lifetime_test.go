@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/internal/proc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -35,6 +37,25 @@ func backgroundPID(h *host, args map[string]any) int {
 }
 
 var lifetimeSpecs = map[string]func(name string){
+	"validate-skips-containment-gate": func(name string) {
+		posixOnly()
+		if _, err := exec.LookPath("npm"); err != nil {
+			Skip("npm runs the declared script and is not installed here")
+		}
+		su := setup{
+			files:  map[string]string{"package.json": `{"private": true, "scripts": {"test": "printf ran > validated.txt"}}`},
+			params: func(p *wire.InitializeParams) { p.Containment = wire.ContainmentRequired },
+		}
+		ref, mut := both(name, su)
+		run := map[string]any{"command": "printf ran > ran.txt"}
+		ref.fails("run_command", run, "UNAVAILABLE")
+		mut.fails("run_command", run, "UNAVAILABLE")
+		validate := map[string]any{"checks": []string{"test"}}
+		ref.result("validate_project", validate)
+		mut.result("validate_project", validate)
+		Expect(ref.exists("validated.txt")).To(BeFalse(), "the reference refuses the declared script before spawn")
+		Expect(mut.exists("validated.txt")).To(BeTrue(), "the mutant ran the declared script uncontained")
+	},
 	"cwd-prefix-check": func(name string) {
 		posixOnly()
 		sibling := func(dir string) {

@@ -206,6 +206,10 @@ type Faults struct {
 	// command dialect while commands still run in the published
 	// executable, /bin/sh.
 	PublishLoginShell bool
+	// ValidateSkipsContainmentGate runs project.validate's declared scripts
+	// through a runner without the containment gate, so required
+	// containment refuses run_command alone.
+	ValidateSkipsContainmentGate bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

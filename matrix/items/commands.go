@@ -110,14 +110,16 @@ var _ = matrix.DescribeItem(matrix.Item{
 // reports no verified backend.
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 28, Name: "required-containment", Area: "commands", Title: "required command containment refuses to spawn when unavailable or unverified",
-	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C11", "C12"},
+	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C11", "C12", "T11"},
 	Contract: "hosts/wire/tools/command.run.md#errors", Guarantee: "When containment is required and no verified backend exists, a host MUST refuse to spawn.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
 		// Catches spawn-without-containment (forbidden.txt exists, the
 		// result is ok) and sandbox-label-best-effort (initialize claims
 		// a verified backend although every backend is forbidden).
-		"unavailable-refuses.json": kit.On("C12 L28", func(o *kit.Outcome) {
+		// Then the same gate must refuse a declared validation script
+		// (catches validate-skips-containment-gate).
+		"unavailable-refuses.json": kit.On("C12 T11 L28", func(o *kit.Outcome) {
 			c := o.Containment()
 			Expect(c.Mode).To(Equal(wire.ContainmentRequired), "%s: initialize reports containment mode %q; the harness asked for required", o.File, c.Mode)
 			kit.Unverified(o, c)
@@ -128,6 +130,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 				Expect(r.Effects.Writes).To(BeEmpty(), "%s: a command refused before spawn attests writes", o.File)
 				Expect(r.Effects.StateVersion).To(BeEmpty(), "%s: a command refused before spawn attests a state change", o.File)
 			}
+			o.ValidationGated()
 		}),
 		// Catches sandbox-label-best-effort: the command runs, and
 		// nothing calls it sandboxed.

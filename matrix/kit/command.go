@@ -145,7 +145,7 @@ func (o *Outcome) CallTimeoutHonored() {
 	h := o.uncontainedHost()
 	const pids = "timeout-pids.txt"
 	command := pidsCommand(pids, 5)
-	r, took, live, err := o.executeTimed(h, "call-timeout", map[string]any{"command": command, "timeoutMs": 500}, 20000, pids)
+	r, took, live, err := o.executeTimed(h, "run_command", "call-timeout", map[string]any{"command": command, "timeoutMs": 500}, 20000, pids)
 	Expect(err).NotTo(HaveOccurred(), "%s: run_command with timeoutMs 500 under a 20 s dispatch bound failed", o.File)
 	Expect(r.OK).To(BeTrue(), "%s: a command that timed out is a structured result; the host answered %s", o.File, r.Content)
 	var c map[string]any

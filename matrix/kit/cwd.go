@@ -32,7 +32,7 @@ func (o *Outcome) CwdStaysInside() {
 	}
 	h := o.uncontainedHost()
 	for _, link := range []string{"cwd-out", "cwd-sibling"} {
-		r, _, _, err := o.executeTimed(h, "cwd-"+link, map[string]any{"command": "echo ran > ran.txt", "cwd": link}, 20000, "")
+		r, _, _, err := o.executeTimed(h, "run_command", "cwd-"+link, map[string]any{"command": "echo ran > ran.txt", "cwd": link}, 20000, "")
 		Expect(err).NotTo(HaveOccurred(), "%s: run_command with cwd %q failed on the wire instead of answering", o.File, link)
 		_, statErr := os.Lstat(filepath.Join(targets[link], "ran.txt"))
 		Expect(os.IsNotExist(statErr)).To(BeTrue(), "%s: run_command with cwd %q, a workspace symlink to %s outside the workspace, ran its command there; a cwd must resolve beneath the workspace, symlinks followed", o.File, link, filepath.Base(targets[link]))

@@ -109,18 +109,18 @@ func pidsCommand(pids string, secs int) string {
 	return fmt.Sprintf("echo $$ > %[1]s; sleep %[2]d >/dev/null 2>&1 & echo $! >> %[1]s; sleep %[2]d", pids, secs)
 }
 
-// executeTimed runs one run_command call on h and returns its answer, how
+// executeTimed runs one call of the tool model on h and returns its answer, how
 // long it took, and the processes listed in the workspace file pids ("" for
 // none) still alive within answerGrace of the answer (looked for at once,
 // while the host still runs).
-func (o *Outcome) executeTimed(h *session.Host, callID string, args map[string]any, callTimeoutMs int, pids string) (port.ToolResult, time.Duration, []int, error) {
+func (o *Outcome) executeTimed(h *session.Host, model, callID string, args map[string]any, callTimeoutMs int, pids string) (port.ToolResult, time.Duration, []int, error) {
 	GinkgoHelper()
 	raw, err := json.Marshal(args)
-	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the run_command arguments")
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the %s arguments", model)
 	ctx, cancel := context.WithTimeout(o.Ctx(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	r, err := h.Client().Execute(ctx, wire.ExecuteParams{CallID: callID, ModelName: "run_command", Arguments: raw,
+	r, err := h.Client().Execute(ctx, wire.ExecuteParams{CallID: callID, ModelName: model, Arguments: raw,
 		IdempotencyKey: callID, TimeoutMs: callTimeoutMs, Context: wire.RunContext{RunID: callID, TaskID: callID, Mode: "auto"}})
 	took := time.Since(start)
 	var live []int
@@ -144,7 +144,7 @@ func (o *Outcome) CallDeadlineHonored() {
 	GinkgoHelper()
 	h := o.uncontainedHost()
 	const deadlineMs, pids = 1000, "deadline-pids.txt"
-	r, took, live, err := o.executeTimed(h, "call-deadline", map[string]any{"command": pidsCommand(pids, 8)}, deadlineMs, pids)
+	r, took, live, err := o.executeTimed(h, "run_command", "call-deadline", map[string]any{"command": pidsCommand(pids, 8)}, deadlineMs, pids)
 	Expect(err).NotTo(HaveOccurred(), "%s: run_command under a call deadline of %d ms failed on the wire instead of answering", o.File, deadlineMs)
 	Expect(took).To(BeNumerically("<", deadlineMs*time.Millisecond+1500*time.Millisecond),
 		"%s: run_command (sleep 8, no timeoutMs argument) under a call deadline (tool/execute timeoutMs) of %d ms was answered after %s; the call's deadline must end the command, not only its own timeoutMs", o.File, deadlineMs, took.Round(100*time.Millisecond))
