@@ -37,6 +37,25 @@ func backgroundPID(h *host, args map[string]any) int {
 }
 
 var lifetimeSpecs = map[string]func(name string){
+	"unbounded-stderr": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{})
+		run := map[string]any{"command": "head -c 400000 /dev/zero | tr '\\0' a >&2"}
+		Expect(ref.run(run)["truncated"]).To(BeTrue(), "the reference bounds stderr")
+		out := mut.run(run)
+		Expect(out["truncated"]).To(BeFalse(), "the mutant keeps all of stderr")
+		Expect(out["stderr"]).To(HaveLen(400000))
+	},
+	"spill-stdout-only": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{})
+		run := map[string]any{"command": "head -c 400000 /dev/zero | tr '\\0' a >&2"}
+		r, _ := ref.ok("run_command", run)
+		Expect(r.ArtifactRef).To(ContainSubstring(".stderr"), "the reference spills stderr")
+		r, out := mut.ok("run_command", run)
+		Expect(out["truncated"]).To(BeTrue())
+		Expect(r.ArtifactRef).NotTo(ContainSubstring(".stderr"), "the mutant keeps no stderr spill")
+	},
 	"validate-skips-containment-gate": func(name string) {
 		posixOnly()
 		if _, err := exec.LookPath("npm"); err != nil {

@@ -91,4 +91,6 @@ var mutantTargets = map[string][]int{
 	"cwd-prefix-check":                {53},
 	"cwd-lexical-only":                {53},
 	"validate-skips-containment-gate": {28},
+	"unbounded-stderr":                {6},
+	"spill-stdout-only":               {6},
 }

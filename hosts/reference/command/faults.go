@@ -76,6 +76,12 @@ type Faults struct {
 	// MergeSpill writes both streams into the stdout spill file as they
 	// arrive, interleaved, and keeps no stderr spill file.
 	MergeSpill bool
+	// UnboundedStderr bounds stdout but retains up to UnboundedOutputBytes
+	// of stderr: the bound applied to one stream and not its neighbour.
+	UnboundedStderr bool
+	// SpillStdoutOnly keeps a spill file for stdout alone, so a truncated
+	// stderr has no complete copy.
+	SpillStdoutOnly bool
 	// CwdPrefixCheck decides that a cwd's real path lies beneath the root
 	// when it starts with the root's path as a string, so <root>-other
 	// passes as well.

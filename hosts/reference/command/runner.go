@@ -195,9 +195,16 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	out, errs := &stream{tail: newTailBuffer(limit)}, &stream{tail: newTailBuffer(limit)}
+	errLimit := limit
+	if r.faults.UnboundedStderr {
+		errLimit = UnboundedOutputBytes
+	}
+	out, errs := &stream{tail: newTailBuffer(limit)}, &stream{tail: newTailBuffer(errLimit)}
 	if err := r.openSpills(req.SpillDir, out, errs); err != nil {
 		return Result{}, err
+	}
+	if r.faults.SpillStdoutOnly {
+		closeSpill(errs)
 	}
 	if r.faults.TruncateSpill {
 		out.spillMax, errs.spillMax = int64(limit), int64(limit)
