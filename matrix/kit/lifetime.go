@@ -88,9 +88,13 @@ func GroupGoneAtAnswer(callID, pids string) AnswerProbe {
 // uncontainedHost starts a fresh process of the host under test on the
 // run's workspace and store, with command.run approved and every
 // containment backend forbidden, so that the PIDs its commands write are
-// the harness's own; it is shut down when the spec ends.
+// the harness's own; it is shut down when the spec ends. The calls of one
+// check share it.
 func (o *Outcome) uncontainedHost() *session.Host {
 	GinkgoHelper()
+	if o.uncontained != nil {
+		return o.uncontained
+	}
 	t := o.TestContext.Host()
 	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
 	defer cancel()
@@ -98,6 +102,7 @@ func (o *Outcome) uncontainedHost() *session.Host {
 		PassEnv: t.Env, Approvals: map[string]string{"command.run": "allow"}, ForbidContainment: true})
 	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host process on the run's workspace does not start", o.File)
 	DeferCleanup(func() { _ = h.Close() })
+	o.uncontained = h
 	return h
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/fixtures"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -34,6 +35,10 @@ type Outcome struct {
 	File string
 	// Workspace, Outside and Store are the run's directories.
 	Workspace, Outside, Store string
+
+	// uncontained is the fresh uncontained host the check's calls share,
+	// started on first use.
+	uncontained *session.Host
 }
 
 // Scenarios registers one spec per scenario file of the item being
