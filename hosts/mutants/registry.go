@@ -245,6 +245,8 @@ func registry() []Mutant {
 			cmd(command.Faults{UnboundedStderr: true})},
 		{"spill-stdout-only", gStreams, "keeps a spill file for stdout alone, so a truncated stderr has no complete copy",
 			cmd(command.Faults{SpillStdoutOnly: true})},
+		{"spawn-login-shell", gSpawn, "spawns the user's login shell ($SHELL) while publishing /bin/sh",
+			cmd(command.Faults{SpawnLoginShell: true})},
 		{"cwd-prefix-check", gCwd, "takes a cwd whose real path only starts with the root's, such as <root>-sibling, as inside",
 			cmd(command.Faults{CwdPrefixCheck: true})},
 		{"validate-skips-containment-gate", gContainment, "gates run_command on required containment but runs declared validation scripts ungated",

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/internal/proc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -36,7 +37,46 @@ func backgroundPID(h *host, args map[string]any) int {
 	return n
 }
 
+// withShell starts a reference or mutant host, like launch, whose
+// environment also holds SHELL=shell, the user's login shell.
+func withShell(mutant, shell string) *host {
+	GinkgoT().Setenv("SHELL", shell)
+	dir := GinkgoT().TempDir()
+	h := &host{mutant: mutant, dir: dir, ws: filepath.Join(dir, "workspace"), st: filepath.Join(dir, "store")}
+	Expect(os.Mkdir(h.ws, 0o755)).To(Succeed())
+	exe, err := os.Executable()
+	Expect(err).NotTo(HaveOccurred())
+	argv := []string{exe, "host", "serve", "reference"}
+	if mutant != "" {
+		argv = append(argv, "--mutant", mutant)
+	}
+	approve := func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error) {
+		return wire.ApprovalDecision{Approved: true, Scope: "once"}, nil
+	}
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: dir, CallTimeout: 20 * time.Second, Approver: approve, PassEnv: []string{"SHELL"}})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
+	h.init, err = c.Initialize(context.Background(), baseParams(h.ws, h.st))
+	Expect(err).NotTo(HaveOccurred(), "%s: %s", h, c.Stderr())
+	h.client = c
+	return h
+}
+
 var lifetimeSpecs = map[string]func(name string){
+	"spawn-login-shell": func(name string) {
+		posixOnly()
+		if _, err := os.Stat("/bin/bash"); err != nil {
+			Skip("the spec names /bin/bash as the login shell and it is not installed here")
+		}
+		if sh, _ := filepath.EvalSymlinks("/bin/sh"); sh == "/bin/bash" || filepath.Base(sh) == "bash" {
+			Skip("/bin/sh is bash here, so the login shell cannot be told apart")
+		}
+		ref, mut := withShell("", "/bin/bash"), withShell(name, "/bin/bash")
+		Expect(mut.init.CommandEnvironment.Command.Executable).To(Equal(ref.init.CommandEnvironment.Command.Executable), "both publish the same interpreter")
+		probe := map[string]any{"command": "printf '%s\\n' \"${BASH_VERSION:+bash}\""}
+		Expect(ref.run(probe)["stdout"]).NotTo(Equal("bash\n"), "the reference runs the published /bin/sh")
+		Expect(mut.run(probe)["stdout"]).To(Equal("bash\n"), "the mutant runs the login shell")
+	},
 	"unbounded-stderr": func(name string) {
 		posixOnly()
 		ref, mut := both(name, setup{})

@@ -172,6 +172,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(pub.Interactive).To(BeFalse(), "%s: the host publishes interactive: true; commands are not interactive", o.File)
 			o.SpawnedAsPublished("52-probe-interpreter", env)
 			o.DialectAsPublished("52-probe-interpreter", env)
+			o.LoginShellIgnored("52-probe-interpreter", env)
 			// stdin is closed: cat ends at once with EOF, and it is no
 			// terminal (catches stdin-open, terminal-stdin).
 			c := o.ContentOf("52-probe-stdin")

@@ -69,18 +69,26 @@ func (o *Outcome) SpawnedAsPublished(callID string, env prompt.HostEnvironment) 
 	}
 	c := o.ContentOf(callID)
 	stdout, _ := c["stdout"].(string)
+	o.spawnedAs(stdout, sent, env, "")
+}
+
+// spawnedAs asserts that a probe's stdout shows the published interpreter
+// running command sent; context says under what conditions it ran, for
+// the messages ("" for the run itself).
+func (o *Outcome) spawnedAs(stdout, sent string, env prompt.HostEnvironment, context string) {
+	GinkgoHelper()
 	p := probeLines(stdout)
 	pub := env.Command
-	Expect(p["zero"]).To(Equal(pub.Executable), "%s: the command's $0 is %q, but the host published executable %q: the host spawns another interpreter than the one the model was told about", o.File, p["zero"], pub.Executable)
+	Expect(p["zero"]).To(Equal(pub.Executable), "%s: %sthe command's $0 is %q, but the host published executable %q: the host spawns another interpreter than the one the model was told about", o.File, context, p["zero"], pub.Executable)
 	if exe, ok := p["exe"]; ok {
-		Expect(realExecutable(exe)).To(Equal(realExecutable(pub.Executable)), "%s: /proc shows the command's interpreter is %s, but the host published %s", o.File, exe, pub.Executable)
+		Expect(realExecutable(exe)).To(Equal(realExecutable(pub.Executable)), "%s: %s/proc shows the command's interpreter is %s, but the host published %s", o.File, context, exe, pub.Executable)
 	}
 	if enc, ok := p["argv"]; ok {
 		raw, err := base64.StdEncoding.DecodeString(enc)
 		Expect(err).NotTo(HaveOccurred(), "%s: the probe's argv line is not base64: %q", o.File, enc)
 		got := strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00")
 		want := slices.Concat([]string{pub.Executable}, pub.ArgumentsPrefix, []string{sent})
-		Expect(got).To(Equal(want), "%s: /proc shows the interpreter was spawned with argv %q; a host must spawn exactly the published executable, then the published argumentsPrefix %q, then the command string as one argument", o.File, got, pub.ArgumentsPrefix)
+		Expect(got).To(Equal(want), "%s: %s/proc shows the interpreter was spawned with argv %q; a host must spawn exactly the published executable, then the published argumentsPrefix %q, then the command string as one argument", o.File, context, got, pub.ArgumentsPrefix)
 	}
 }
 

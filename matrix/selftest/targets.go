@@ -93,4 +93,5 @@ var mutantTargets = map[string][]int{
 	"validate-skips-containment-gate": {28},
 	"unbounded-stderr":                {6},
 	"spill-stdout-only":               {6},
+	"spawn-login-shell":               {52},
 }

@@ -82,6 +82,10 @@ type Faults struct {
 	// SpillStdoutOnly keeps a spill file for stdout alone, so a truncated
 	// stderr has no complete copy.
 	SpillStdoutOnly bool
+	// SpawnLoginShell spawns the interpreter named by the host's SHELL
+	// variable, when set, with the published argument prefix, while the
+	// published executable stays /bin/sh.
+	SpawnLoginShell bool
 	// CwdPrefixCheck decides that a cwd's real path lies beneath the root
 	// when it starts with the root's path as a string, so <root>-other
 	// passes as well.
@@ -108,6 +112,8 @@ func (r *Runner) argv(command string) []string {
 		argv[0] = OtherInterpreterPath
 	case r.faults.ImplicitShell:
 		argv = r.env.Command.Argv(strings.Join(argv, " "))
+	case r.faults.SpawnLoginShell && r.loginShell != "":
+		argv[0] = r.loginShell
 	}
 	return argv
 }

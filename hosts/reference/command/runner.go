@@ -56,6 +56,8 @@ type Runner struct {
 	spillDir    string
 	unshareUser bool
 	faults      Faults
+	// loginShell is the host's SHELL, read for the SpawnLoginShell fault.
+	loginShell string
 }
 
 // New returns a Runner for opts.Root. It fails if the root is not a
@@ -94,6 +96,9 @@ func New(opts Options) (*Runner, error) {
 		hostEnv:     hostEnvMap(hostEnv),
 		unshareUser: os.Geteuid() == 0,
 		faults:      opts.Faults,
+	}
+	if opts.Faults.SpawnLoginShell {
+		r.loginShell = os.Getenv("SHELL")
 	}
 	if opts.SpillDir != "" {
 		if r.spillDir, err = r.checkSpillDir(opts.SpillDir); err != nil {
