@@ -27,8 +27,10 @@ import (
 const answerGrace = time.Second
 
 // liveAfter polls the listed PIDs for up to answerGrace and returns those
-// still alive then, killed so that nothing is left running.
-func liveAfter(pids []int) []int {
+// still alive then. Each is killed, so that nothing is left running, when
+// it still works in the workspace (where /proc shows it), which a PID
+// reused by another process would not.
+func liveAfter(workspace string, pids []int) []int {
 	end := time.Now().Add(answerGrace)
 	for {
 		var live []int
@@ -39,12 +41,28 @@ func liveAfter(pids []int) []int {
 		}
 		if len(live) == 0 || time.Now().After(end) {
 			for _, pid := range live {
-				proc.Kill(pid)
+				if workingIn(pid, workspace) {
+					proc.Kill(pid)
+				}
 			}
 			return live
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// workingIn reports whether process pid works in dir or beneath it, as
+// /proc shows it; true where there is no /proc to ask.
+func workingIn(pid int, dir string) bool {
+	cwd, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "cwd"))
+	if err != nil {
+		_, statErr := os.Stat("/proc/self")
+		return statErr != nil
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return cwd == dir || strings.HasPrefix(cwd, dir+string(filepath.Separator))
 }
 
 // readPIDs reads the PIDs a command wrote to file, one a line; nil when
@@ -77,7 +95,7 @@ func GroupGoneAtAnswer(callID, pids string) AnswerProbe {
 		if len(listed) == 0 {
 			return ""
 		}
-		if live := liveAfter(listed); len(live) > 0 {
+		if live := liveAfter(workspace, listed); len(live) > 0 {
 			return fmt.Sprintf("%d of the %d processes the command of %s listed in %s were still alive %s after the host answered the call (the harness killed them); a host must terminate the command's whole process group, escalating past SIGTERM, before it answers",
 				len(live), len(listed), callID, pids, answerGrace)
 		}
@@ -107,11 +125,11 @@ func (o *Outcome) uncontainedHost() *session.Host {
 }
 
 // pidsCommand is a POSIX command that writes its interpreter's PID and
-// that of a background child to the workspace file pids, then sleeps for
-// secs seconds in the foreground; the child, its output sent elsewhere,
-// sleeps as long.
+// that of a background child to the workspace file pids, then becomes a
+// sleep of secs seconds (exec, so the listed PID is the sleep's); the
+// child, its output sent elsewhere, sleeps as long.
 func pidsCommand(pids string, secs int) string {
-	return fmt.Sprintf("echo $$ > %[1]s; sleep %[2]d >/dev/null 2>&1 & echo $! >> %[1]s; sleep %[2]d", pids, secs)
+	return fmt.Sprintf("echo $$ > %[1]s; sleep %[2]d >/dev/null 2>&1 & echo $! >> %[1]s; exec sleep %[2]d", pids, secs)
 }
 
 // executeTimed runs one call of the tool model on h and returns its answer, how
@@ -131,7 +149,7 @@ func (o *Outcome) executeTimed(h *session.Host, model, callID string, args map[s
 	var live []int
 	if pids != "" {
 		if listed := readPIDs(filepath.Join(o.Workspace, pids)); len(listed) > 0 {
-			live = liveAfter(listed)
+			live = liveAfter(o.Workspace, listed)
 		}
 	}
 	return r, took, live, err
