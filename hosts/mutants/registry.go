@@ -276,6 +276,32 @@ func registry() []Mutant {
 			cmd(command.Faults{TruncateSpill: true})},
 		{"terminal-stdin", gStdin, "gives commands a pseudo-terminal as stdin",
 			cmd(command.Faults{TerminalStdin: true})},
+		// Commands: dialect, process lifetime, deadlines, exits and spills
+		// (items 5, 6, 52, 53).
+		{"publish-login-shell", gDialect, "publishes zsh, a login shell's name, as the command dialect while /bin/sh runs commands",
+			reference.Faults{PublishLoginShell: true}},
+		{"term-without-kill", gCancel, "ends a command with SIGTERM only, so a member that ignores it outlives the answer",
+			cmd(command.Faults{TermWithoutKill: true})},
+		{"timeout-kills-child-only", gTimeout, "kills only the interpreter at the timeout and leaves the rest of its process group running",
+			cmd(command.Faults{TimeoutSignalsChildOnly: true})},
+		{"ignore-call-deadline", gTimeout, "bounds a command by its own timeoutMs only, ignoring the deadline of the call",
+			cmd(command.Faults{IgnoreCallDeadline: true})},
+		{"signal-exit-zero", gExit, "reports a command ended by a signal as exit code 0",
+			cmd(command.Faults{SignalExitZero: true})},
+		{"merge-spill", gStreams, "spills both streams of a truncated command into one file, interleaved as they arrive",
+			cmd(command.Faults{MergeSpill: true})},
+		{"unbounded-stderr", gStreams, "bounds stdout but returns the whole of a huge stderr",
+			cmd(command.Faults{UnboundedStderr: true})},
+		{"spill-stdout-only", gStreams, "keeps a spill file for stdout alone, so a truncated stderr has no complete copy",
+			cmd(command.Faults{SpillStdoutOnly: true})},
+		{"spawn-login-shell", gSpawn, "spawns the user's login shell ($SHELL) while publishing /bin/sh",
+			cmd(command.Faults{SpawnLoginShell: true})},
+		{"cwd-prefix-check", gCwd, "takes a cwd whose real path only starts with the root's, such as <root>-sibling, as inside",
+			cmd(command.Faults{CwdPrefixCheck: true})},
+		{"validate-skips-containment-gate", gContainment, "gates run_command on required containment but runs declared validation scripts ungated",
+			reference.Faults{ValidateSkipsContainmentGate: true}},
+		{"cwd-lexical-only", gCwd, "refuses '..' in a cwd but follows a workspace symlink out of the workspace",
+			cmd(command.Faults{CwdLexicalOnly: true})},
 		// Replay determinism, item 14.
 		{"timed-validation-ids", gReplay, "makes project.validate validation IDs unique with the wall-clock time and the process ID",
 			reference.Faults{TimedValidationIDs: true}},
@@ -296,6 +322,10 @@ const (
 
 // rs makes reference faults from research adapter faults.
 func rs(f research.Faults) reference.Faults { return reference.Faults{Research: f} }
+
+// gDialect is the command guarantee the dialect mutants break (S000
+// "Commands": C1, C3).
+const gDialect = "Publish the shell dialect of the interpreter that runs commands, never the name of a login shell that does not run them."
 
 // gReplay is the guarantee of item 14 the replay mutants break.
 const gReplay = "Two isolated runs of the same scenario give the same replay hash: IDs and effects carry no time, process ID or absolute path (item 14)."

@@ -67,6 +67,8 @@ var sentences = map[string][]string{
 	gResearchEffects:     {"R6"},
 	gResearchScope:       {"R8", "R9"},
 	gReplay:              {"S3", "L14"},
+	// Commands.
+	gDialect: {"C1", "C3"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

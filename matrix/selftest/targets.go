@@ -105,4 +105,17 @@ var mutantTargets = map[string][]int{
 	"truncate-spill":                {6},
 	"terminal-stdin":                {52},
 	"timed-validation-ids":          {14},
+	// Commands: dialect, process lifetime, deadlines, exits and spills.
+	"publish-login-shell":             {52},
+	"term-without-kill":               {5},
+	"timeout-kills-child-only":        {53},
+	"ignore-call-deadline":            {53},
+	"signal-exit-zero":                {6},
+	"merge-spill":                     {6},
+	"cwd-prefix-check":                {53},
+	"cwd-lexical-only":                {53},
+	"validate-skips-containment-gate": {28},
+	"unbounded-stderr":                {6},
+	"spill-stdout-only":               {6},
+	"spawn-login-shell":               {52},
 }
