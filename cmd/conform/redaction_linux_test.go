@@ -85,9 +85,9 @@ var redactionBoundaries = []boundary{
 		// certify --json (the progress goes to stderr), the result
 		// document and its renderings.
 		args: []string{"certify", "--only", "1", "--host", "HOST", "--host-env", "HOST_SECRET", "--json",
-			"--json-report", "FILE", "--junit-report", "FILE", "--md-report", "FILE", "--html-report", "FILE"},
+			"--json-report", "FILE", "--junit-report", "FILE", "--md-report", "FILE", "--html-report", "FILE", "--certificate", "FILE"},
 		outputs: []output{{"stdout", true}, {"stderr", true}, {"--json-report", true}, {"--junit-report", true},
-			{"--md-report", true}, {"--html-report", true}},
+			{"--md-report", true}, {"--html-report", true}, {"--certificate", false}},
 	},
 	{
 		// report render of a document given by a stranger, to the
@@ -214,7 +214,7 @@ var refusedFlags = map[string][]string{"report": {"json-report"}}
 
 // readFlags are FILE flags a command reads and never writes: certify's
 // expectations file.
-var readFlags = map[string][]string{"certify": {"expect"}}
+var readFlags = map[string][]string{"certify": {"expect", "durations"}}
 
 // checkBoundariesListed fails when run, certify, report or import has a
 // flag naming a FILE (or, for import, a DIR) to write that no boundary
