@@ -63,6 +63,11 @@ var sentences = map[string][]string{
 	gResearchEffects:     {"R6"},
 	gResearchScope:       {"R8", "R9"},
 	gReplay:              {"S3", "L14"},
+	// Tool executor error semantics; store and trace.
+	gRetryable:           {"T14"},
+	gCorrelated:          {"S3"},
+	gStoreOutside:        {"S1"},
+	gConcreteEnvironment: {"C5"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

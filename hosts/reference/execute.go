@@ -98,6 +98,14 @@ var readOnlyCodes = map[string]bool{
 // idempotency key, apply mode and approval policy, dispatch, validate the
 // output and build the CONTRACTS §7.5 envelope.
 func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
+	res, err := s.executeCall(ctx, p)
+	if err == nil && !res.OK {
+		res = s.failureFaults(res, p.CallID)
+	}
+	return res, err
+}
+
+func (s *session) executeCall(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
 	desc, ok := s.registry.ResolveModelName(p.ModelName)
 	if !ok {
 		return errorResult(p.ModelName, p.CallID, &toolError{Code: "UNKNOWN_TOOL",
@@ -127,7 +135,7 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 	}
 	var res port.ToolResult
 	var err error
-	if s.faults.ExecuteBeforeApproval {
+	if s.faults.ExecuteBeforeApproval || s.writeBeforePolicy(desc) {
 		res, err = s.dispatch(ctx, c, "not_required")
 		if err == nil {
 			if d := s.decide(ctx, c); !d.Allowed {
@@ -182,7 +190,7 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 		}
 		return s.unknownResult(c, "the adapter failed after dispatch: "+err.Error())
 	}
-	if !s.faults.SkipOutputValidation {
+	if !s.faults.SkipOutputValidation && s.validatesOutput(c.desc) {
 		if err := s.validator.Validate(c.desc.OutputSchema, out.Output); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(id, "the output does not satisfy the output schema: "+violations(err))
 		}

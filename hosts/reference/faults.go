@@ -95,6 +95,9 @@ func (s *session) unknownResult(c *call, reason string) (port.ToolResult, error)
 	if s.faults.UnknownOutcomeAsFailure {
 		return errorResult(c.desc.ID, c.p.CallID, &toolError{Code: "IO_ERROR", Message: reason, Retryable: true}, nil), nil
 	}
+	if s.faults.UnknownOutcomeAsPrecondition {
+		return errorResult(c.desc.ID, c.p.CallID, &toolError{Code: "PRECONDITION_FAILED", Message: reason}, nil), nil
+	}
 	return port.ToolResult{}, wire.UnknownOutcomeError(c.desc.ID, reason)
 }
 

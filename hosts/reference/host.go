@@ -204,7 +204,7 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 		return nil, err
 	}
 	s.git = h.findGit()
-	if s.store, err = newFileStore(storeDir, s.faults.StoreAckWithoutPersist); err != nil {
+	if s.store, err = newFileStore(s.storeBase(storeDir), s.faults.StoreAckWithoutPersist); err != nil {
 		return nil, invalidParams("storeDir: %v", err)
 	}
 	s.store.alias, s.store.reorder = s.faults.StoreAliasesDocuments, s.faults.StoreReordersDocuments
@@ -212,7 +212,7 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 		return nil, invalidParams("storeDir: %v", err)
 	}
 	s.tasks = newTaskStore(storeDir, s.faults.LoseTaskCheckpoint)
-	s.idem = newIdempotency(storeDir)
+	s.idem = newIdempotency(storeDir, s.faults.IdempotencyInMemory)
 	if err := s.buildRegistry(); err != nil {
 		return nil, err
 	}
@@ -279,6 +279,9 @@ func (s *session) openCommands() error {
 	if s.faults.PublishOtherEnvironment {
 		s.published.Command.Executable = "/bin/bash"
 		s.published.Command.Shell = "bash"
+	}
+	if s.faults.UnknownShellEnvironment {
+		s.published.Command.Shell = "unknown"
 	}
 	return nil
 }

@@ -200,6 +200,45 @@ type Faults struct {
 	// scenario attest different IDs (item 14).
 	TimedValidationIDs bool
 
+	// Tool executor error semantics, policy and idempotency, and the
+	// store and trace (items 8, 10, 14, 29, 37, 39).
+
+	// RetryableFailures marks every ok=false result retryable, whatever
+	// its code, as a catch-all error handler that sets retryable: true
+	// does.
+	RetryableFailures bool
+	// UncorrelatedFailures leaves the toolCallId of an ok=false result's
+	// content empty, so the model-visible failure names no call.
+	UncorrelatedFailures bool
+	// WriteBeforePolicy runs workspace writes and edits before applying
+	// the mode and approval policy to them (other tools keep the order).
+	WriteBeforePolicy bool
+	// UnknownOutcomeAsPrecondition answers an adapter failure after
+	// dispatch (an unknown side-effect outcome) as an ordinary
+	// PRECONDITION_FAILED result that is not retryable.
+	UnknownOutcomeAsPrecondition bool
+	// IdempotencyInMemory keeps the results of idempotency keys in process
+	// memory, so a fresh host process on the same storeDir runs a seen key
+	// again.
+	IdempotencyInMemory bool
+	// OutputValidationReadOnly validates the output of read tools only:
+	// a mutating tool's output is answered whatever its output schema says.
+	OutputValidationReadOnly bool
+	// StoreMergesDocuments merges each store/put into the run's previous
+	// document of the same kind (members the new document lacks survive
+	// from the old one), as an in-place Object.assign does.
+	StoreMergesDocuments bool
+	// StoreInWorkspace keeps the store's documents in a directory inside
+	// the workspace root instead of the storeDir.
+	StoreInWorkspace bool
+	// TraceOwnSequence lists trace events numbered by the host (1, 2, …
+	// in append order across the run) instead of with the sequence the
+	// core appended them with.
+	TraceOwnSequence bool
+	// UnknownShellEnvironment publishes the shell dialect of its command
+	// environment as "unknown" while backing command.run.
+	UnknownShellEnvironment bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

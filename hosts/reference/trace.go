@@ -192,7 +192,7 @@ func (s *session) traceList(ctx context.Context, p wire.TraceListParams) (wire.T
 			out = append(out, e)
 		}
 	}
-	return wire.TraceListResult{Events: out}, nil
+	return wire.TraceListResult{Events: s.ownSequence(out)}, nil
 }
 
 func (t *fileTrace) close() {

@@ -46,6 +46,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.TaskStateDurable(h, "task-read", "Wrote docs/notes.txt before the pause")
 		}),
 	})
+	storeOutsideWorkspace(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
@@ -153,6 +154,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"stored-pause-checkpoint.json": kit.On("S2 L39", func(o *kit.Outcome) { o.StoredAsGiven() }),
 	})
 	kit.CheckpointProperties(c)
+	storeReturnsLatestAsPut(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

@@ -23,6 +23,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"write-validate-diff.json": kit.On("S3 L14", kit.SecondRunAgrees),
 		"fresh-host-resume.json":   kit.On("S3 L14", kit.SecondRunAgrees),
 	})
+	traceKeepsIDs(c)
 })
 
 var _ = matrix.PlanItem(matrix.Item{

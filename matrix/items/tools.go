@@ -158,7 +158,7 @@ func noApprover(o *kit.Outcome, a kit.ApprovalAsk) {
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 8, Name: "unknown-inactive-invalid-calls", Area: "tools", Title: "unknown/inactive/schema-invalid tool calls",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.write"}, Guarantees: []string{"T1", "T2", "T4"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.write"}, Guarantees: []string{"T1", "T2", "T4", "T14", "S3"},
 	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "Calls to unknown or inactive tools, or with arguments that fail the input schema, MUST be rejected before any side effect.",
 }, func(c *kit.TestContext) {
 	// Preflight refusals never reach the host.
@@ -201,6 +201,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.KeptInode("notes.md")
 		}),
 	})
+	failureSemantics(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
@@ -303,12 +304,21 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"adapter-throw-after-dispatch.json": kit.On("T13 T14 L29", func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "read_file", "edit_file"}), "%s: after an unknown outcome no call may reach the host", o.File)
 			unknownOutcomeDurable("29-adapter-throw-patch")(o)
-			h := o.FreshHost(impossibleListOutput)
-			_, err := h.Client().Execute(context.Background(), wire.ExecuteParams{CallID: "29-output-schema", ModelName: "list_files",
-				Arguments: json.RawMessage(`{"path":"."}`), IdempotencyKey: "29-output-schema", TimeoutMs: 10000,
-				Context: wire.RunContext{RunID: "29-output-schema", TaskID: "29-output-schema", Mode: "auto"}})
-			Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(),
-				"%s: given a list_files output schema no output satisfies, the host must answer an unknown outcome; it answered %v", o.File, err)
+			// Every tool family's output is validated: a read (list_files)
+			// and a mutation (write_file), whose schema failure comes after
+			// its side effect.
+			h := o.FreshHost(impossibleOutputs)
+			for _, call := range []struct{ model, args string }{
+				{"list_files", `{"path":"."}`},
+				{"write_file", `{"path":"29-output-schema.md","content":"made\n","precondition":{"kind":"must_not_exist"}}`},
+			} {
+				id := "29-output-schema-" + call.model
+				_, err := h.Client().Execute(context.Background(), wire.ExecuteParams{CallID: id, ModelName: call.model,
+					Arguments: json.RawMessage(call.args), IdempotencyKey: id, TimeoutMs: 10000,
+					Context: wire.RunContext{RunID: "29-output-schema", TaskID: "29-output-schema", Mode: "auto"}})
+				Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(),
+					"%s: given a %s output schema no output satisfies, the host must answer an unknown outcome; it answered %v", o.File, call.model, err)
+			}
 		}),
 		// The host's own adapter cannot verify its edit of a dependency
 		// tree and answers an unknown outcome: nothing retries the edit
@@ -328,11 +338,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 })
 
-// impossibleListOutput gives list_files an output schema that requires a
-// member no real output has.
-func impossibleListOutput(p *wire.InitializeParams) {
+// impossibleOutputs gives list_files and write_file output schemas that
+// require a member no real output has.
+func impossibleOutputs(p *wire.InitializeParams) {
 	for i, d := range p.Catalog.Tools {
-		if d.ID != "workspace.list" {
+		if d.ID != "workspace.list" && d.ID != "workspace.write" {
 			continue
 		}
 		schema := map[string]any{}

@@ -81,4 +81,15 @@ var mutantTargets = map[string][]int{
 	"truncate-spill":                {6},
 	"terminal-stdin":                {52},
 	"timed-validation-ids":          {14},
+	// Tool executor error semantics and policy; store and trace.
+	"non-retryable-as-retryable":      {8},
+	"failure-without-call-id":         {8},
+	"write-before-policy":             {7, 8},
+	"unknown-outcome-as-precondition": {29, 34},
+	"idempotency-in-memory":           {37},
+	"output-validation-read-only":     {29},
+	"store-merges-documents":          {39},
+	"store-in-workspace":              {10},
+	"trace-own-sequence":              {14},
+	"unknown-shell-environment":       {52},
 }

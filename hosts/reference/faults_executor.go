@@ -1,0 +1,95 @@
+package reference
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/wire"
+)
+
+// This file holds the fault seams of the tool executor's error semantics
+// and policy order, and of the store and trace documents: see Faults.
+
+// failureFaults rewrites an ok=false result as RetryableFailures (every
+// failure retryable) and UncorrelatedFailures (no call named in the
+// content) do; without them it returns res unchanged.
+func (s *session) failureFaults(res port.ToolResult, callID string) port.ToolResult {
+	if res.Error == nil || (!s.faults.RetryableFailures && !s.faults.UncorrelatedFailures) {
+		return res
+	}
+	te := *res.Error
+	if s.faults.RetryableFailures {
+		te.Retryable = true
+	}
+	if s.faults.UncorrelatedFailures {
+		callID = ""
+	}
+	content, err := compactJSON(struct {
+		OK         bool            `json:"ok"`
+		Error      *port.ToolError `json:"error"`
+		ToolCallID string          `json:"toolCallId"`
+	}{false, &te, callID})
+	if err != nil {
+		return res
+	}
+	res.Error, res.Content = &te, content
+	return res
+}
+
+// writeBeforePolicy reports whether the WriteBeforePolicy fault runs the
+// call before its mode and approval policy: workspace writes and edits.
+func (s *session) writeBeforePolicy(d catalog.Descriptor) bool {
+	return s.faults.WriteBeforePolicy && (d.ID == "workspace.write" || d.ID == "workspace.edit")
+}
+
+// validatesOutput reports whether the host validates the output of tool d:
+// always, except under OutputValidationReadOnly for a mutating tool.
+func (s *session) validatesOutput(d catalog.Descriptor) bool {
+	return !s.faults.OutputValidationReadOnly || d.Mutability == catalog.MutabilityRead
+}
+
+// mergePrevious is the StoreMergesDocuments put: the run's previous
+// document of the kind (the file prev, "" when none) with doc's members
+// written over it.
+func mergePrevious(prev string, doc json.RawMessage) (json.RawMessage, error) {
+	var old, cur map[string]any
+	if err := json.Unmarshal(doc, &cur); err != nil {
+		return nil, err
+	}
+	if prev == "" {
+		return doc, nil
+	}
+	b, err := os.ReadFile(prev)
+	if err != nil || json.Unmarshal(b, &old) != nil || old == nil {
+		return doc, nil
+	}
+	maps.Copy(old, cur)
+	text, err := compactJSON(old)
+	return json.RawMessage(text), err
+}
+
+// storeBase is where the store keeps its documents: the storeDir, or under
+// StoreInWorkspace a directory inside the workspace root.
+func (s *session) storeBase(storeDir string) string {
+	if s.faults.StoreInWorkspace {
+		return filepath.Join(s.root.Dir(), ".conform-store")
+	}
+	return storeDir
+}
+
+// ownSequence renumbers listed trace events as TraceOwnSequence does.
+func (s *session) ownSequence(evs []wire.TraceEvent) []wire.TraceEvent {
+	if !s.faults.TraceOwnSequence {
+		return evs
+	}
+	out := make([]wire.TraceEvent, len(evs))
+	for i, e := range evs {
+		e.Sequence = int64(i + 1)
+		out[i] = e
+	}
+	return out
+}
