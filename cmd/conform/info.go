@@ -81,7 +81,7 @@ func printTraces(w io.Writer, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, traces)
 	}
-	unchecked := 0
+	checkedN, uncheckableN := 0, 0
 	section := ""
 	for _, tr := range traces {
 		if tr.Section != section {
@@ -92,17 +92,21 @@ func printTraces(w io.Writer, asJSON bool) error {
 			fmt.Fprintf(w, "%s\n", section)
 		}
 		checked := "not checked by a runnable item yet"
-		if len(tr.Runnable) > 0 {
+		switch {
+		case tr.Checked():
 			checked = "items " + joinInts(tr.Runnable)
-		} else {
-			unchecked++
+			checkedN++
+		case tr.Uncheckable != nil:
+			checked = "uncheckable through the protocol: " + tr.Uncheckable.Reason + " (" + tr.Uncheckable.Documented + ")"
+			uncheckableN++
 		}
 		if planned := len(tr.Items) - len(tr.Runnable); planned > 0 {
 			checked += fmt.Sprintf(" (planned: %s)", joinInts(minus(tr.Items, tr.Runnable)))
 		}
 		fmt.Fprintf(w, "  %-4s %s\n       %s\n", tr.Key, tr.Text, checked)
 	}
-	fmt.Fprintf(w, "\n%d of %d sentences checked by a runnable item.\n", len(traces)-unchecked, len(traces))
+	fmt.Fprintf(w, "\n%d of %d sentences checked or explicitly uncheckable: %d checked by a runnable item, %d uncheckable through the protocol.\n",
+		checkedN+uncheckableN, len(traces), checkedN, uncheckableN)
 	return nil
 }
 

@@ -252,6 +252,8 @@ func registry() []Mutant {
 			reference.Faults{TraceOwnSequence: true}},
 		{"unknown-shell-environment", gConcreteEnvironment, "publishes its command environment's shell dialect as unknown while backing command.run",
 			reference.Faults{UnknownShellEnvironment: true}},
+		{"balanced-whatever-declared", gDeclared, "enforces the balanced approval profile whatever profile initialize (and so the prompt) declares",
+			reference.Faults{BalancedApprovalProfile: true}},
 	}
 }
 
@@ -280,5 +282,6 @@ const (
 	gStoreOutside = "Keep checkpoints outside model/workspace-controlled storage."
 	// gConcreteEnvironment is C5's host side: the value it speaks of is the
 	// host's published command environment.
+	gDeclared            = "Keep approval, network, and write declarations consistent with the actual policy enforced by the host."
 	gConcreteEnvironment = "If command.run is active, its command environment is concrete: core preparation fails before the first model request when it is absent or unknown."
 )

@@ -68,6 +68,7 @@ var sentences = map[string][]string{
 	gCorrelated:          {"S3"},
 	gStoreOutside:        {"S1"},
 	gConcreteEnvironment: {"C5"},
+	gDeclared:            {"P4", "T4"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

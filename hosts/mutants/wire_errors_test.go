@@ -150,4 +150,11 @@ var errorSpecs = map[string]func(name string){
 			Expect(h.init.CommandEnvironment.Command.Shell == "unknown").To(Equal(h == mut), "%s: shell %q", h, h.init.CommandEnvironment.Command.Shell)
 		}
 	},
+	"balanced-whatever-declared": func(name string) {
+		ref, mut := both(name, setup{params: func(p *wire.InitializeParams) { p.ApprovalProfile = "strict" }})
+		for _, h := range []*host{ref, mut} {
+			h.ok("write_file", create("a.txt", "a\n"))
+			Expect(h.asked() > 0).To(Equal(h == ref), "%s: strict asks before a medium-risk write", h)
+		}
+	},
 }

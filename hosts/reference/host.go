@@ -338,6 +338,9 @@ func (s *session) buildPolicies() error {
 	if err != nil {
 		return invalidParams("approvalProfile: %v", err)
 	}
+	if s.faults.BalancedApprovalProfile {
+		profile = approval.Balanced
+	}
 	opts := []approval.Option{
 		approval.WithPermissions(grantedPermissions(s.params.ToolProfile)...),
 		approval.WithApprover(approval.ApproverFunc(s.askHarness)),

@@ -238,6 +238,9 @@ type Faults struct {
 	// UnknownShellEnvironment publishes the shell dialect of its command
 	// environment as "unknown" while backing command.run.
 	UnknownShellEnvironment bool
+	// BalancedApprovalProfile enforces the balanced approval profile
+	// whatever profile initialize declares.
+	BalancedApprovalProfile bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

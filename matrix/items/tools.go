@@ -82,7 +82,7 @@ var _ = matrix.PlanItem(matrix.Item{
 // answered, and what the host attested.
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 7, Name: "approval-outcomes", Area: "tools", Title: "denied, missing, timed-out, and pending approval",
-	Scope: matrix.ScopeHost, Tools: []string{"command.run", "workspace.write", "project.validate"}, Guarantees: []string{"T4", "T11"},
+	Scope: matrix.ScopeHost, Tools: []string{"command.run", "workspace.write", "project.validate"}, Guarantees: []string{"T4", "T11", "P4"},
 	Contract: "hosts/wire/CONTRACTS.md#approval-flow", Guarantee: "A host MUST apply approval policy before any side effect and MUST report denied, unavailable, timed-out and pending approvals without executing the call.",
 }, func(c *kit.TestContext) {
 	// refused asserts both calls of a strict-profile scenario asked for
@@ -101,7 +101,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	c.Scenarios(map[string]kit.Case{
 		// The harness answered approved=false: catches
 		// execute-before-approval (the marker file exists).
-		"denied.json": kit.On("T4 L7", refused("07-denied", "DENIED_BY_HOST", func(o *kit.Outcome, a kit.ApprovalAsk) {
+		"denied.json": kit.On("T4 P4 L7", refused("07-denied", "DENIED_BY_HOST", func(o *kit.Outcome, a kit.ApprovalAsk) {
 			Expect(a.Answer).NotTo(BeNil(), "%s: the harness did not answer the approval/request for %s", o.File, a.Context.ToolCallID)
 			Expect(a.Answer.Approved).To(BeFalse(), "%s: the harness denied %s", o.File, a.Context.ToolCallID)
 			Expect(o.Approvals).To(ContainElement(session.Approval{CanonicalToolID: a.CanonicalToolID, ModelName: a.ModelName}),
@@ -109,7 +109,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		})),
 		// The harness has no approver (method not found): catches
 		// missing-approver-approves.
-		"missing-approver.json": kit.On("T4 L7", refused("07-missing-approver", "DENY_APPROVAL_UNAVAILABLE", noApprover)),
+		"missing-approver.json": kit.On("T4 P4 L7", refused("07-missing-approver", "DENY_APPROVAL_UNAVAILABLE", noApprover)),
 		// Declared scripts without verified containment need approval
 		// whatever the profile: catches validate-without-approval.
 		"missing-approver-validate.json": kit.On("T4 T11 L7", func(o *kit.Outcome) {
@@ -121,7 +121,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		// The harness never answers: the host must give up after its
 		// approval timeout, cancel the request and deny. Catches
 		// approval-timeout-approves.
-		"timed-out.json": kit.On("T4 L7", refused("07-timed-out", "DENY_APPROVAL_TIMEOUT", func(o *kit.Outcome, a kit.ApprovalAsk) {
+		"timed-out.json": kit.On("T4 P4 L7", refused("07-timed-out", "DENY_APPROVAL_TIMEOUT", func(o *kit.Outcome, a kit.ApprovalAsk) {
 			Expect(a.TimeoutMs).To(BeNumerically(">", 0), "%s: approval/request for %s says timeoutMs %d", o.File, a.Context.ToolCallID, a.TimeoutMs)
 			Expect(a.TimeoutMs).To(BeNumerically("<=", 150), "%s: approval/request for %s says timeoutMs %d; initialize asked for 150", o.File, a.Context.ToolCallID, a.TimeoutMs)
 			Expect(a.Answer).To(BeNil(), "%s: the silent harness answered %s", o.File, a.Context.ToolCallID)

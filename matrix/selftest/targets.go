@@ -92,4 +92,5 @@ var mutantTargets = map[string][]int{
 	"store-in-workspace":              {10},
 	"trace-own-sequence":              {14},
 	"unknown-shell-environment":       {52},
+	"balanced-whatever-declared":      {7},
 }
