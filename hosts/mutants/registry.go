@@ -254,6 +254,12 @@ func registry() []Mutant {
 			reference.Faults{UnknownShellEnvironment: true}},
 		{"balanced-whatever-declared", gDeclared, "enforces the balanced approval profile whatever profile initialize (and so the prompt) declares",
 			reference.Faults{BalancedApprovalProfile: true}},
+		{"failure-state-version", gFailed, "attaches the target's state version to a failed mutation result",
+			reference.Faults{FailureStateVersion: true}},
+		{"uncorrelated-denial-id", gDenialID, "attests a denial with the call's ID as approvalRequestId, not the ID of the request it sent",
+			reference.Faults{UncorrelatedDenialID: true}},
+		{"derived-state-unversioned", gDerivedVersion, "advances state_version only for durable writes, not for a call that changed only derived trees",
+			reference.Faults{DerivedStateUnversioned: true}},
 	}
 }
 
@@ -283,5 +289,7 @@ const (
 	// gConcreteEnvironment is C5's host side: the value it speaks of is the
 	// host's published command environment.
 	gDeclared            = "Keep approval, network, and write declarations consistent with the actual policy enforced by the host."
+	gDenialID            = "A failed structured result may carry only approval=denied and its correlated request ID: the ID of the approval/request it answers."
+	gDerivedVersion      = "Report such observations as bounded derived mutations and advance state_version."
 	gConcreteEnvironment = "If command.run is active, its command environment is concrete: core preparation fails before the first model request when it is absent or unknown."
 )

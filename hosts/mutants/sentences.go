@@ -69,6 +69,8 @@ var sentences = map[string][]string{
 	gStoreOutside:        {"S1"},
 	gConcreteEnvironment: {"C5"},
 	gDeclared:            {"P4", "T4"},
+	gDenialID:            {"T15", "S3"},
+	gDerivedVersion:      {"T10"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

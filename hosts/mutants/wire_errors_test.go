@@ -157,4 +157,36 @@ var errorSpecs = map[string]func(name string){
 			Expect(h.asked() > 0).To(Equal(h == ref), "%s: strict asks before a medium-risk write", h)
 		}
 	},
+	"failure-state-version": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{"a.txt": "a\n"}})
+		for _, h := range []*host{ref, mut} {
+			r := h.fails("write_file", create("a.txt", "b\n"), "PRECONDITION_FAILED")
+			Expect(r.Effects != nil && r.Effects.StateVersion != "").To(Equal(h == mut), "%s: the failure attests a state version: %+v", h, r.Effects)
+		}
+	},
+	"uncorrelated-denial-id": func(name string) {
+		ref, mut := both(name, setup{deny: true, params: func(p *wire.InitializeParams) { p.ApprovalProfile = "strict" }})
+		for _, h := range []*host{ref, mut} {
+			p := params("write_file", create("a.txt", "a\n"))
+			r, err := h.client.Execute(context.Background(), p)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(r.OK).To(BeFalse(), "%s: the denied write fails", h)
+			Expect(r.Effects).NotTo(BeNil())
+			want := p.Context.RunID + ":" + p.CallID
+			if h == mut {
+				want = p.CallID
+			}
+			Expect(r.Effects.ApprovalRequestID).To(Equal(want), "%s", h)
+		}
+	},
+	"derived-state-unversioned": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{})
+		run := map[string]any{"command": "mkdir -p node_modules/x && echo y > node_modules/x/i.js"}
+		for _, h := range []*host{ref, mut} {
+			r, out := h.ok("run_command", run)
+			Expect(out["derivedMutations"]).NotTo(BeNil(), "%s reports the derived change", h)
+			Expect(r.Effects != nil && r.Effects.StateVersion != "").To(Equal(h == ref), "%s: a derived-only change advances stateVersion: %+v", h, r.Effects)
+		}
+	},
 }

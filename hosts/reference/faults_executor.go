@@ -15,9 +15,15 @@ import (
 // and policy order, and of the store and trace documents: see Faults.
 
 // failureFaults rewrites an ok=false result as RetryableFailures (every
-// failure retryable) and UncorrelatedFailures (no call named in the
-// content) do; without them it returns res unchanged.
+// failure retryable), UncorrelatedFailures (no call named in the content)
+// and UncorrelatedDenialID (a denial correlated with the call's ID) do;
+// without them it returns res unchanged.
 func (s *session) failureFaults(res port.ToolResult, callID string) port.ToolResult {
+	if s.faults.UncorrelatedDenialID && res.Effects != nil && res.Effects.ApprovalRequestID != "" {
+		eff := *res.Effects
+		eff.ApprovalRequestID = callID
+		res.Effects = &eff
+	}
 	if res.Error == nil || (!s.faults.RetryableFailures && !s.faults.UncorrelatedFailures) {
 		return res
 	}

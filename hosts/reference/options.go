@@ -241,6 +241,17 @@ type Faults struct {
 	// BalancedApprovalProfile enforces the balanced approval profile
 	// whatever profile initialize declares.
 	BalancedApprovalProfile bool
+	// FailureStateVersion attaches the target's state version to an
+	// ok=false result of a workspace mutation, as a host that stamps every
+	// result with its state does.
+	FailureStateVersion bool
+	// UncorrelatedDenialID attests a denial with the call's ID as its
+	// approvalRequestId instead of the ID of the approval/request it sent.
+	UncorrelatedDenialID bool
+	// DerivedStateUnversioned advances the state version only for durable
+	// writes: a call that changed only derived (dependency and cache)
+	// trees attests none.
+	DerivedStateUnversioned bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

@@ -405,6 +405,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 			e := *r.Effects
 			Expect(e.Approval).To(Equal("denied"), "%s: a denial must attest approval: denied", o.File)
 			Expect(strings.TrimSpace(e.ApprovalRequestID)).NotTo(BeEmpty(), "%s: a denial must carry its approvalRequestId", o.File)
+			// Correlated: the ID of the approval/request the host sent for
+			// the call.
+			for _, a := range o.AskedFor("35-denied-run") {
+				Expect(e.ApprovalRequestID).To(Equal(a.RequestID), "%s: the denial's approvalRequestId %q is not the requestId %q of the approval/request the host sent for 35-denied-run", o.File, e.ApprovalRequestID, a.RequestID)
+			}
 			e.Approval, e.ApprovalRequestID = "", ""
 			Expect(e).To(BeZero(), "%s: a denial may carry no other effect; it carries %+v", o.File, e)
 		}),

@@ -93,4 +93,7 @@ var mutantTargets = map[string][]int{
 	"trace-own-sequence":              {14},
 	"unknown-shell-environment":       {52},
 	"balanced-whatever-declared":      {7},
+	"failure-state-version":           {35},
+	"uncorrelated-denial-id":          {7, 35},
+	"derived-state-unversioned":       {3},
 }
