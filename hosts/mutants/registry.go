@@ -260,6 +260,8 @@ func registry() []Mutant {
 			reference.Faults{UncorrelatedDenialID: true}},
 		{"derived-state-unversioned", gDerivedVersion, "advances state_version only for durable writes, not for a call that changed only derived trees",
 			reference.Faults{DerivedStateUnversioned: true}},
+		{"trace-flush-before-durable", gTrace, "answers trace/flush at once and writes the buffered events a second later",
+			reference.Faults{TraceFlushAsync: true}},
 	}
 }
 

@@ -189,4 +189,19 @@ var errorSpecs = map[string]func(name string){
 			Expect(r.Effects != nil && r.Effects.StateVersion != "").To(Equal(h == ref), "%s: a derived-only change advances stateVersion: %+v", h, r.Effects)
 		}
 	},
+	"trace-flush-before-durable": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			ctx := context.Background()
+			Expect(h.client.TraceAppend(ctx, traceEvent(1))).To(Succeed())
+			_, err := h.client.TraceFlush(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			p, err := os.FindProcess(h.client.PID())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(p.Kill()).To(Succeed())
+			evs, err := h.fresh().client.TraceList(ctx, "run-1")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(evs).To(HaveLen(map[bool]int{true: 1, false: 0}[h == ref]), "%s: the flushed event survives the kill", h)
+		}
+	},
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/port"
@@ -98,4 +99,31 @@ func (s *session) ownSequence(evs []wire.TraceEvent) []wire.TraceEvent {
 		out[i] = e
 	}
 	return out
+}
+
+// flushLater is trace/flush under TraceFlushAsync: the pending lines are
+// written and synced a second after the flush is answered. The caller
+// holds t.mu.
+func (t *fileTrace) flushLater() {
+	lines := t.pending
+	t.pending = nil
+	if len(lines) == 0 {
+		return
+	}
+	go func() {
+		time.Sleep(time.Second)
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		for _, l := range lines {
+			if _, err := f.WriteString(l + "\n"); err != nil {
+				return
+			}
+		}
+		_ = f.Sync()
+	}()
 }

@@ -252,6 +252,10 @@ type Faults struct {
 	// writes: a call that changed only derived (dependency and cache)
 	// trees attests none.
 	DerivedStateUnversioned bool
+	// TraceFlushAsync keeps appended trace events in a buffer and answers
+	// trace/flush at once, writing and syncing the buffer a second later:
+	// the acknowledgement comes before the events are durable.
+	TraceFlushAsync bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

@@ -109,6 +109,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"trace-flush-failure.json":  kit.On("S4 L12", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1})),
 		"final-report-failure.json": kit.On("S4 L12", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}})),
 	})
+	flushSurvivesCrash(c)
 })
 
 // The durability items: what a fresh host process on the run's store

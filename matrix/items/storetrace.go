@@ -99,3 +99,29 @@ func traceEvent(run, task, exec string, seq int64) wire.TraceEvent {
 	return wire.TraceEvent{EventID: run + ":" + exec + ":" + strconv.FormatInt(seq, 10), ExecutionID: exec, Kind: "state_transition",
 		Payload: json.RawMessage(`{"to":"running"}`), RunID: run, Sequence: seq, TaskID: task, Timestamp: "2026-01-01T00:00:00.000Z"}
 }
+
+// flushSurvivesCrash: S000 S4 "Make `TracePort.flush` durable through the
+// completion boundary" and CONTRACTS.md: trace/flush answers only after
+// every accepted event is fsynced. So the host dying at once after the
+// answer loses none of them: a fresh process on the store lists every one.
+func flushSurvivesCrash(c *kit.TestContext) {
+	c.It("events a trace/flush acknowledged survive the host being killed right after the answer", "S4 L12", func() {
+		d := storeHost(c, "trace")
+		evs := []wire.TraceEvent{traceEvent("s4-run", "t", "e", 1), traceEvent("s4-run", "t", "e", 2), traceEvent("s4-run", "t", "e", 3)}
+		for _, e := range evs {
+			Expect(d.Call(wire.MethodTraceAppend, wire.TraceAppendParams{Event: e}, &struct{}{})).To(Succeed(), "trace/append of %s failed", e.EventID)
+		}
+		var flushed wire.TraceFlushResult
+		Expect(d.Call(wire.MethodTraceFlush, struct{}{}, &flushed)).To(Succeed(), "trace/flush failed")
+		Expect(flushed.DurableEvents).To(BeNumerically(">=", len(evs)), "trace/flush acknowledged %d durable events after %d were accepted", flushed.DurableEvents, len(evs))
+		d.Kill()
+		var list wire.TraceListResult
+		Expect(d.Fresh().Call(wire.MethodTraceList, wire.TraceListParams{RunID: "s4-run"}, &list)).To(Succeed(), "trace/list in a fresh host failed")
+		var got []string
+		for _, e := range list.Events {
+			got = append(got, e.EventID)
+		}
+		Expect(got).To(Equal([]string{evs[0].EventID, evs[1].EventID, evs[2].EventID}),
+			"after the host was killed right after acknowledging trace/flush, a fresh host lists %v; a flush answers only once every accepted event is durable", got)
+	})
+}

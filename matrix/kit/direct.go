@@ -55,8 +55,15 @@ func StartDirect(c *TestContext, files map[string]string) *Direct {
 		Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
 		Expect(os.WriteFile(p, []byte(content), 0o644)).To(Succeed(), "the harness cannot seed %s", rel)
 	}
-	t := c.Host()
-	ctx, cancel := context.WithTimeout(c.Ctx(), freshHostTimeout)
+	d.start()
+	return d
+}
+
+// start starts a host process of the host under test on d's directories.
+func (d *Direct) start() {
+	GinkgoHelper()
+	t := d.c.Host()
+	ctx, cancel := context.WithTimeout(d.c.Ctx(), freshHostTimeout)
 	defer cancel()
 	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: d.Workspace, StoreDir: d.Store,
 		PassEnv: t.Env, ForbidContainment: true, Approvals: map[string]string{"workspace.write": "allow", "workspace.edit": "allow", "command.run": "allow"},
@@ -64,7 +71,27 @@ func StartDirect(c *TestContext, files map[string]string) *Direct {
 	Expect(err).NotTo(HaveOccurred(), "the host does not start and initialize on a workspace of its own")
 	DeferCleanup(func() { _ = h.Close() })
 	d.H = h
-	return d
+}
+
+// Fresh starts another process of the host under test on d's workspace and
+// store directory, as a fresh-host resume does.
+func (d *Direct) Fresh() *Direct {
+	GinkgoHelper()
+	f := &Direct{c: d.c, Workspace: d.Workspace, Store: d.Store}
+	f.start()
+	return f
+}
+
+// Kill ends the host process at once (SIGKILL on POSIX), as a crash
+// does, and waits until it is gone.
+func (d *Direct) Kill() {
+	GinkgoHelper()
+	pid := d.H.Client().PID()
+	Expect(pid).To(BeNumerically(">", 0), "the host process has no ID to kill")
+	p, err := os.FindProcess(pid)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(p.Kill()).To(Succeed(), "the harness cannot kill the host process %d", pid)
+	_ = d.H.Close()
 }
 
 // A DirectCall is one tool/execute of a Direct and the host's answer.

@@ -96,4 +96,5 @@ var mutantTargets = map[string][]int{
 	"failure-state-version":           {35},
 	"uncorrelated-denial-id":          {7, 35},
 	"derived-state-unversioned":       {3},
+	"trace-flush-before-durable":      {12},
 }
