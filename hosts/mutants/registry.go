@@ -262,6 +262,8 @@ func registry() []Mutant {
 			reference.Faults{DerivedStateUnversioned: true}},
 		{"trace-flush-before-durable", gTrace, "answers trace/flush at once and writes the buffered events a second later",
 			reference.Faults{TraceFlushAsync: true}},
+		{"command-creates-only", gWrites, "attests only the files a command created, not those it modified or deleted",
+			reference.Faults{CommandCreatesOnly: true}},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
 	. "github.com/onsi/gomega"
@@ -202,6 +203,15 @@ var errorSpecs = map[string]func(name string){
 			evs, err := h.fresh().client.TraceList(ctx, "run-1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(evs).To(HaveLen(map[bool]int{true: 1, false: 0}[h == ref]), "%s: the flushed event survives the kill", h)
+		}
+	},
+	"command-creates-only": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{files: map[string]string{"edited.md": "before\n"}})
+		for _, h := range []*host{ref, mut} {
+			r, _ := h.ok("run_command", map[string]any{"command": "printf 'after\\n' > edited.md && printf 'made\\n' > made.md"})
+			Expect(writePaths(r)).To(ContainElement("made.md"), "%s", h)
+			Expect(slices.Contains(writePaths(r), "edited.md")).To(Equal(h == ref), "%s attests the rewrite of edited.md: %v", h, writePaths(r))
 		}
 	},
 }

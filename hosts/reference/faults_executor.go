@@ -127,3 +127,18 @@ func (t *fileTrace) flushLater() {
 		_ = f.Sync()
 	}()
 }
+
+// createsOnly keeps, under CommandCreatesOnly, only the writes that create
+// a path; without it, writes unchanged.
+func (s *session) createsOnly(writes []port.Write) []port.Write {
+	if !s.faults.CommandCreatesOnly {
+		return writes
+	}
+	var out []port.Write
+	for _, w := range writes {
+		if w.BeforeKind == "missing" {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -256,6 +256,9 @@ type Faults struct {
 	// trace/flush at once, writing and syncing the buffer a second later:
 	// the acknowledgement comes before the events are durable.
 	TraceFlushAsync bool
+	// CommandCreatesOnly attests, for a command, only the files it created:
+	// files it modified or deleted get no write evidence.
+	CommandCreatesOnly bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

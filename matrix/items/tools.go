@@ -61,6 +61,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"out-of-scope-write.json":         kit.On("T6 L3", nil),
 		"write-after-validation.json":     kit.On("L3", nil),
 	})
+	commandWritesExact(c)
 })
 
 // violation names the argument each call of item 8's schema scenario

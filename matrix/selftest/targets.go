@@ -97,4 +97,5 @@ var mutantTargets = map[string][]int{
 	"uncorrelated-denial-id":          {7, 35},
 	"derived-state-unversioned":       {3},
 	"trace-flush-before-durable":      {12},
+	"command-creates-only":            {3},
 }
