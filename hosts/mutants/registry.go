@@ -264,6 +264,8 @@ func registry() []Mutant {
 			reference.Faults{TraceFlushAsync: true}},
 		{"command-creates-only", gWrites, "attests only the files a command created, not those it modified or deleted",
 			reference.Faults{CommandCreatesOnly: true}},
+		{"validation-status-from-output", gOutputText, "attests a validation check passed when its output says \"passed\", whatever its exit code",
+			reference.Faults{ValidationStatusFromOutput: true}},
 	}
 }
 
@@ -295,5 +297,6 @@ const (
 	gDeclared            = "Keep approval, network, and write declarations consistent with the actual policy enforced by the host."
 	gDenialID            = "A failed structured result may carry only approval=denied and its correlated request ID: the ID of the approval/request it answers."
 	gDerivedVersion      = "Report such observations as bounded derived mutations and advance state_version."
+	gOutputText          = "Never derive trusted effects by parsing model-visible output text."
 	gConcreteEnvironment = "If command.run is active, its command environment is concrete: core preparation fails before the first model request when it is absent or unknown."
 )

@@ -71,6 +71,7 @@ var sentences = map[string][]string{
 	gDeclared:            {"P4", "T4"},
 	gDenialID:            {"T15", "S3"},
 	gDerivedVersion:      {"T10"},
+	gOutputText:          {"T5"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
@@ -212,6 +213,19 @@ var errorSpecs = map[string]func(name string){
 			r, _ := h.ok("run_command", map[string]any{"command": "printf 'after\\n' > edited.md && printf 'made\\n' > made.md"})
 			Expect(writePaths(r)).To(ContainElement("made.md"), "%s", h)
 			Expect(slices.Contains(writePaths(r), "edited.md")).To(Equal(h == ref), "%s attests the rewrite of edited.md: %v", h, writePaths(r))
+		}
+	},
+	"validation-status-from-output": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{files: map[string]string{"package.json": `{"private":true,"scripts":{"test":"echo all tests passed && exit 1"}}`}})
+		for _, h := range []*host{ref, mut} {
+			r, _ := h.ok("validate_project", map[string]any{"checks": []string{"test"}, "path": "."})
+			Expect(r.Effects).NotTo(BeNil())
+			Expect(r.Effects.Validations).To(HaveLen(1))
+			if r.Effects.Validations[0].Status == "not_run" {
+				Skip("the repository's test script cannot run here")
+			}
+			Expect(r.Effects.Validations[0].Status).To(Equal(map[bool]string{true: "failed", false: "passed"}[h == ref]), "%s", h)
 		}
 	},
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
@@ -141,4 +142,14 @@ func (s *session) createsOnly(writes []port.Write) []port.Write {
 		}
 	}
 	return out
+}
+
+// statusFromOutput is a validation check's status under
+// ValidationStatusFromOutput: "passed" when its output says so; without
+// the fault, status unchanged.
+func (s *session) statusFromOutput(status, output string) string {
+	if s.faults.ValidationStatusFromOutput && strings.Contains(strings.ToLower(output), "passed") {
+		return "passed"
+	}
+	return status
 }

@@ -259,6 +259,10 @@ type Faults struct {
 	// CommandCreatesOnly attests, for a command, only the files it created:
 	// files it modified or deleted get no write evidence.
 	CommandCreatesOnly bool
+	// ValidationStatusFromOutput reads a validation check's status from its
+	// output text: a check whose output says "passed" is attested passed,
+	// whatever its exit code.
+	ValidationStatusFromOutput bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

@@ -64,3 +64,28 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// validationFromExitStatus declares item 3's check of S000 T5 "Never
+// derive trusted effects by parsing model-visible output text": a
+// repository test script that prints "all tests passed" and exits 1 is a
+// failed validation.
+func validationFromExitStatus(c *kit.TestContext) {
+	c.It("a validation's status comes from the check's exit, not from what its output says", "T5 L3", func() {
+		kit.FailRepro(c)
+		if !slices.Contains(c.Host().Initialized().Tools, "project.validate") {
+			kit.NotApplicable("the host does not back project.validate (initialize did not list it)")
+		}
+		d := kit.StartDirect(c, map[string]string{"package.json": `{"private":true,"scripts":{"test":"echo all tests passed && exit 1"}}` + "\n"})
+		call := d.Exec("validate_project", map[string]any{"checks": []string{"test"}, "path": "."}, "")
+		Expect(call.Err).NotTo(HaveOccurred(), "validate_project was answered with an error")
+		r := call.Result
+		Expect(r.OK).To(BeTrue(), "validate_project failed: %.300q", r.Content)
+		Expect(r.Effects).NotTo(BeNil(), "validate_project attests no validation")
+		Expect(r.Effects.Validations).To(HaveLen(1), "one check ran; validate_project attests %d validations", len(r.Effects.Validations))
+		if r.Effects.Validations[0].Status == "not_run" {
+			kit.NotApplicable("the host could not run the repository's test script here (its validation is not_run)")
+		}
+		Expect(r.Effects.Validations[0].Status).To(Equal("failed"),
+			"a test script that exits 1 while printing \"all tests passed\" is attested %q; the status must come from the exit, never from the output text", r.Effects.Validations[0].Status)
+	})
+}

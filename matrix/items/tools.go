@@ -16,7 +16,7 @@ import (
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 3, Name: "write-validate-diff", Area: "tools", Title: "write followed by scoped validation and hashed final diff",
-	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6", "T5"},
 	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A host MUST attest writes, scoped validation results and a complete hashed diff review so that the completion gate can accept the run.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
@@ -62,6 +62,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"write-after-validation.json":     kit.On("L3", nil),
 	})
 	commandWritesExact(c)
+	validationFromExitStatus(c)
 })
 
 // violation names the argument each call of item 8's schema scenario

@@ -66,7 +66,7 @@ func (d *Direct) start() {
 	ctx, cancel := context.WithTimeout(d.c.Ctx(), freshHostTimeout)
 	defer cancel()
 	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: d.Workspace, StoreDir: d.Store,
-		PassEnv: t.Env, ForbidContainment: true, Approvals: map[string]string{"workspace.write": "allow", "workspace.edit": "allow", "command.run": "allow"},
+		PassEnv: t.Env, ForbidContainment: true, Approvals: map[string]string{"workspace.write": "allow", "workspace.edit": "allow", "command.run": "allow", "project.validate": "allow"},
 		ApprovalProfile: "trusted-workspace"})
 	Expect(err).NotTo(HaveOccurred(), "the host does not start and initialize on a workspace of its own")
 	DeferCleanup(func() { _ = h.Close() })

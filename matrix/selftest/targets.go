@@ -98,4 +98,5 @@ var mutantTargets = map[string][]int{
 	"derived-state-unversioned":       {3},
 	"trace-flush-before-durable":      {12},
 	"command-creates-only":            {3},
+	"validation-status-from-output":   {3},
 }
