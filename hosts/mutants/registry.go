@@ -266,6 +266,12 @@ func registry() []Mutant {
 			reference.Faults{CommandCreatesOnly: true}},
 		{"validation-status-from-output", gOutputText, "attests a validation check passed when its output says \"passed\", whatever its exit code",
 			reference.Faults{ValidationStatusFromOutput: true}},
+		{"case-insensitive-routing", gRouting, "routes a model name in any letter case (Read_File) instead of answering UNKNOWN_TOOL",
+			reference.Faults{CaseInsensitiveRouting: true}},
+		{"canonical-id-as-model-name", gRouting, "routes an active tool's canonical ID called as a model name (workspace.read) to the tool",
+			reference.Faults{CanonicalIDAsModelName: true}},
+		{"idempotency-key-only", gIdempotency, "keeps idempotency records by key alone: another tool called with a seen key gets the first's result",
+			reference.Faults{IdempotencyKeyOnly: true}},
 	}
 }
 

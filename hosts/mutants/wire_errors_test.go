@@ -228,4 +228,29 @@ var errorSpecs = map[string]func(name string){
 			Expect(r.Effects.Validations[0].Status).To(Equal(map[bool]string{true: "failed", false: "passed"}[h == ref]), "%s", h)
 		}
 	},
+	"case-insensitive-routing": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{"a.txt": "a\n"}})
+		ref.fails("Read_File", map[string]any{"path": "a.txt"}, "UNKNOWN_TOOL")
+		r, _ := mut.ok("Read_File", map[string]any{"path": "a.txt"})
+		Expect(r.CanonicalToolID).To(Equal("workspace.read"))
+	},
+	"canonical-id-as-model-name": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{"a.txt": "a\n"}})
+		ref.fails("workspace.read", map[string]any{"path": "a.txt"}, "UNKNOWN_TOOL")
+		r, _ := mut.ok("workspace.read", map[string]any{"path": "a.txt"})
+		Expect(r.CanonicalToolID).To(Equal("workspace.read"))
+	},
+	"idempotency-key-only": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			p := params("write_file", create("a.txt", "one\n"))
+			_, err := h.client.Execute(context.Background(), p)
+			Expect(err).NotTo(HaveOccurred())
+			e := params("edit_file", map[string]any{"path": "a.txt", "oldText": "one", "newText": "two"})
+			e.IdempotencyKey = p.IdempotencyKey
+			r, err := h.client.Execute(context.Background(), e)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(r.CanonicalToolID == "workspace.edit").To(Equal(h == ref), "%s answers the edit as %s", h, r.CanonicalToolID)
+		}
+	},
 }

@@ -106,7 +106,7 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 }
 
 func (s *session) executeCall(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
-	desc, ok := s.registry.ResolveModelName(p.ModelName)
+	desc, ok := s.resolve(p.ModelName)
 	if !ok {
 		return errorResult(p.ModelName, p.CallID, &toolError{Code: "UNKNOWN_TOOL",
 			Message: fmt.Sprintf("Tool '%s' is not active in this turn.", p.ModelName)}, nil), nil
@@ -122,7 +122,7 @@ func (s *session) executeCall(ctx context.Context, p wire.ExecuteParams) (port.T
 	}
 	keyed := desc.Idempotency == catalog.IdempotencyWithKey && p.IdempotencyKey != "" && !s.faults.IgnoreIdempotencyKey
 	if keyed {
-		if r, ok := s.idem.get(desc.ID, p.IdempotencyKey); ok {
+		if r, ok := s.idem.get(s.idemTool(desc.ID), p.IdempotencyKey); ok {
 			return r, nil
 		}
 	}
@@ -157,7 +157,7 @@ func (s *session) executeCall(ctx context.Context, p wire.ExecuteParams) (port.T
 		return port.ToolResult{}, err
 	}
 	if keyed && res.OK {
-		if err := s.idem.put(desc.ID, p.IdempotencyKey, res); err != nil {
+		if err := s.idem.put(s.idemTool(desc.ID), p.IdempotencyKey, res); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(desc.ID, "the idempotency record could not be saved: "+err.Error())
 		}
 	}

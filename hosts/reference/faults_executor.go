@@ -153,3 +153,32 @@ func (s *session) statusFromOutput(status, output string) string {
 	}
 	return status
 }
+
+// resolve routes a model name to its active descriptor; under
+// CaseInsensitiveRouting and CanonicalIDAsModelName it also accepts the
+// name in another letter case, or an active tool's canonical ID.
+func (s *session) resolve(name string) (catalog.Descriptor, bool) {
+	if d, ok := s.registry.ResolveModelName(name); ok {
+		return d, true
+	}
+	if s.faults.CaseInsensitiveRouting {
+		if d, ok := s.registry.ResolveModelName(strings.ToLower(name)); ok {
+			return d, true
+		}
+	}
+	if s.faults.CanonicalIDAsModelName {
+		if d, ok := s.registry.ResolveCanonicalID(name); ok {
+			return s.registry.ResolveModelName(d.ModelName)
+		}
+	}
+	return catalog.Descriptor{}, false
+}
+
+// idemTool is the tool part of an idempotency record's key: the canonical
+// ID, or nothing under IdempotencyKeyOnly.
+func (s *session) idemTool(id string) string {
+	if s.faults.IdempotencyKeyOnly {
+		return ""
+	}
+	return id
+}

@@ -263,6 +263,16 @@ type Faults struct {
 	// output text: a check whose output says "passed" is attested passed,
 	// whatever its exit code.
 	ValidationStatusFromOutput bool
+	// CaseInsensitiveRouting routes a model name whatever its letter case
+	// ("Read_File" to workspace.read) instead of answering UNKNOWN_TOOL.
+	CaseInsensitiveRouting bool
+	// CanonicalIDAsModelName also routes an active tool's canonical ID
+	// called as a model name ("workspace.read") to the tool.
+	CanonicalIDAsModelName bool
+	// IdempotencyKeyOnly keeps idempotency records by key alone, so a
+	// second tool called with a key the first used answers the first
+	// tool's result.
+	IdempotencyKeyOnly bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

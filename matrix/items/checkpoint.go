@@ -141,6 +141,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.ReplayAnswersRecorded(write)
 		}),
 	})
+	idempotencyPerTool(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

@@ -78,4 +78,17 @@ func failureSemantics(c *kit.TestContext) {
 		Expect(d.Exists("created.md")).To(BeFalse(), "write_file ran before the mode policy refused it: created.md exists")
 		Expect(d.Read("notes.md")).To(Equal("keep these notes\n"), "edit_file ran before the mode policy refused it: notes.md changed")
 	})
+	// CONTRACTS.md, tool error codes: UNKNOWN_TOOL when modelName is not
+	// an active tool, canonicalToolId the name as called. Routing is exact:
+	// another letter case or a canonical ID is not a model name.
+	c.It("model names are routed exactly: another letter case or a canonical ID is an unknown tool", "T2 L8", func() {
+		kit.FailRepro(c)
+		d := kit.StartDirect(c, files)
+		for _, name := range []string{"Read_File", "READ_FILE", "workspace.read"} {
+			call := d.Exec(name, map[string]any{"path": "notes.md"}, "")
+			r, _ := call.Failed()
+			Expect(r.Error.Code).To(Equal("UNKNOWN_TOOL"), "%s is not a model name of the active tool set; it was refused with %s", name, r.Error.Code)
+			Expect(r.CanonicalToolID).To(Equal(name), "an UNKNOWN_TOOL result names the tool as called (%s), not %s", name, r.CanonicalToolID)
+		}
+	})
 }

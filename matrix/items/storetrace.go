@@ -125,3 +125,23 @@ func flushSurvivesCrash(c *kit.TestContext) {
 			"after the host was killed right after acknowledging trace/flush, a fresh host lists %v; a flush answers only once every accepted event is durable", got)
 	})
 }
+
+// idempotencyPerTool: S000 T12 "Preserve the core-provided idempotency key
+// for operations that support it" — a key's record belongs to the tool
+// that answered it (LAB: results are kept by canonical ID and key), so
+// another tool called with the same key runs as itself.
+func idempotencyPerTool(c *kit.TestContext) {
+	c.It("an idempotency key's record answers only the tool that made it", "T12 L37", func() {
+		kit.FailRepro(c)
+		d := kit.StartDirect(c, map[string]string{})
+		const key = "t12-shared-key"
+		w := d.ExecKeyed("write_file", map[string]any{"path": "a.txt", "content": "one\n", "precondition": map[string]any{"kind": "must_not_exist"}}, "", key)
+		Expect(w.Err).NotTo(HaveOccurred(), "write_file was answered with an error")
+		Expect(w.Result.OK).To(BeTrue(), "write_file failed: %.200q", w.Result.Content)
+		e := d.ExecKeyed("edit_file", map[string]any{"path": "a.txt", "oldText": "one", "newText": "two"}, "", key)
+		Expect(e.Err).NotTo(HaveOccurred(), "edit_file was answered with an error")
+		Expect(e.Result.CanonicalToolID).To(Equal("workspace.edit"), "edit_file under a key write_file used was answered as %s: the key's record answers only the tool that made it", e.Result.CanonicalToolID)
+		Expect(e.Result.OK).To(BeTrue(), "edit_file failed: %.200q", e.Result.Content)
+		Expect(d.Read("a.txt")).To(Equal("two\n"), "edit_file under a key write_file used did not run")
+	})
+}

@@ -107,6 +107,13 @@ type DirectCall struct {
 // with a call ID and idempotency key of its own.
 func (d *Direct) Exec(model string, args map[string]any, mode string) DirectCall {
 	GinkgoHelper()
+	return d.ExecKeyed(model, args, mode, "")
+}
+
+// ExecKeyed is Exec with the idempotency key key ("" is a key of the
+// call's own).
+func (d *Direct) ExecKeyed(model string, args map[string]any, mode, key string) DirectCall {
+	GinkgoHelper()
 	d.n++
 	if mode == "" {
 		mode = "auto"
@@ -114,7 +121,10 @@ func (d *Direct) Exec(model string, args map[string]any, mode string) DirectCall
 	raw, err := json.Marshal(args)
 	Expect(err).NotTo(HaveOccurred())
 	id := fmt.Sprintf("direct-%d-%s", d.n, model)
-	p := wire.ExecuteParams{CallID: id, ModelName: model, Arguments: raw, IdempotencyKey: id, TimeoutMs: 10000,
+	if key == "" {
+		key = id
+	}
+	p := wire.ExecuteParams{CallID: id, ModelName: model, Arguments: raw, IdempotencyKey: key, TimeoutMs: 10000,
 		Context: wire.RunContext{RunID: "direct-run", TaskID: "direct-task", Mode: mode}}
 	ctx, cancel := context.WithTimeout(d.c.Ctx(), directTimeout)
 	defer cancel()

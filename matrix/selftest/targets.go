@@ -99,4 +99,7 @@ var mutantTargets = map[string][]int{
 	"trace-flush-before-durable":      {12},
 	"command-creates-only":            {3},
 	"validation-status-from-output":   {3},
+	"case-insensitive-routing":        {8},
+	"canonical-id-as-model-name":      {8},
+	"idempotency-key-only":            {37},
 }
