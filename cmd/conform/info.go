@@ -31,7 +31,9 @@ core runtime exercised through the host; some named core fault fails it), or
 host+core. conform selftest shows both.
 
 --guarantees lists every sentence of the seed's "Required host guarantees"
-with the items that check it; a sentence no runnable item checks says so.`,
+with the items that check it; a sentence no check can observe through the
+protocol says why and where that is documented, and one no runnable item
+checks yet says so.`,
 	Flags: func(fs *flag.FlagSet) *matrixFlags {
 		f := &matrixFlags{}
 		fs.BoolVar(&f.asJSON, "json", false, "print the list as JSON")
