@@ -272,6 +272,8 @@ func registry() []Mutant {
 			reference.Faults{CanonicalIDAsModelName: true}},
 		{"idempotency-key-only", gIdempotency, "keeps idempotency records by key alone: another tool called with a seen key gets the first's result",
 			reference.Faults{IdempotencyKeyOnly: true}},
+		{"failure-inspected", gFailed, "attests the path a failed call named as inspected",
+			reference.Faults{FailureInspected: true}},
 	}
 }
 

@@ -253,4 +253,11 @@ var errorSpecs = map[string]func(name string){
 			Expect(r.CanonicalToolID == "workspace.edit").To(Equal(h == ref), "%s answers the edit as %s", h, r.CanonicalToolID)
 		}
 	},
+	"failure-inspected": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			r := h.fails("read_file", map[string]any{"path": "missing.md"}, "NOT_FOUND")
+			Expect(r.Effects != nil && len(r.Effects.InspectedPaths) > 0).To(Equal(h == mut), "%s: %+v", h, r.Effects)
+		}
+	},
 }

@@ -101,6 +101,7 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 	res, err := s.executeCall(ctx, p)
 	if err == nil && !res.OK {
 		res = s.failureFaults(res, p.CallID)
+		res = s.failureInspected(res, p.Arguments)
 	}
 	return res, err
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/wire"
 )
@@ -181,4 +182,25 @@ func (s *session) idemTool(id string) string {
 		return ""
 	}
 	return id
+}
+
+// failureInspected adds, under FailureInspected, the path a failed call's
+// arguments name to its effects as inspected.
+func (s *session) failureInspected(res port.ToolResult, args json.RawMessage) port.ToolResult {
+	if !s.faults.FailureInspected {
+		return res
+	}
+	var a struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(args, &a) != nil || a.Path == "" {
+		return res
+	}
+	eff := port.Effects{}
+	if res.Effects != nil {
+		eff = *res.Effects
+	}
+	eff.InspectedPaths = []string{a.Path}
+	res.Effects, res.EffectsAuthority = &eff, effects.AuthorityHost
+	return res
 }

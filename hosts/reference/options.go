@@ -273,6 +273,9 @@ type Faults struct {
 	// second tool called with a key the first used answers the first
 	// tool's result.
 	IdempotencyKeyOnly bool
+	// FailureInspected attests the path a failed call named as inspected,
+	// as a host that records what it looked at before the failure does.
+	FailureInspected bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

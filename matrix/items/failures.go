@@ -91,4 +91,21 @@ func failureSemantics(c *kit.TestContext) {
 			Expect(r.CanonicalToolID).To(Equal(name), "an UNKNOWN_TOOL result names the tool as called (%s), not %s", name, r.CanonicalToolID)
 		}
 	})
+	// S000 T15/T16: a failed structured result may carry only
+	// approval=denied and its correlated request ID; an inspection (or any
+	// other) effect on ok=false is a contract failure.
+	c.It("an ordinary failure attests no effect", "T15 T16 L8", func() {
+		kit.FailRepro(c)
+		d := kit.StartDirect(c, files)
+		for _, call := range ordinaryFailures(d) {
+			r, _ := call.Failed()
+			if r.Effects == nil {
+				continue
+			}
+			e := *r.Effects
+			Expect(e.Approval).NotTo(Equal("denied"), "%s failed with %s, not a denial, yet attests approval denied", call.CallID, r.Error.Code)
+			e.Approval, e.ApprovalRequestID = "", ""
+			Expect(e).To(BeZero(), "the failure of %s (%s) attests %+v; a failed result may carry only a denial", call.CallID, r.Error.Code, e)
+		}
+	})
 }

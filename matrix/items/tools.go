@@ -160,7 +160,7 @@ func noApprover(o *kit.Outcome, a kit.ApprovalAsk) {
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 8, Name: "unknown-inactive-invalid-calls", Area: "tools", Title: "unknown/inactive/schema-invalid tool calls",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.write"}, Guarantees: []string{"T1", "T2", "T4", "T14", "S3"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.write"}, Guarantees: []string{"T1", "T2", "T4", "T14", "S3", "T15", "T16"},
 	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "Calls to unknown or inactive tools, or with arguments that fail the input schema, MUST be rejected before any side effect.",
 }, func(c *kit.TestContext) {
 	// Preflight refusals never reach the host.

@@ -102,4 +102,5 @@ var mutantTargets = map[string][]int{
 	"case-insensitive-routing":        {8},
 	"canonical-id-as-model-name":      {8},
 	"idempotency-key-only":            {37},
+	"failure-inspected":               {8},
 }
