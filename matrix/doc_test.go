@@ -38,13 +38,24 @@ func matrixDoc() []byte {
 	writeChecks(&b)
 	b.WriteString("\n## Required host guarantees\n\nEvery sentence of the seed's \"Required host guarantees\", with the items that check it (`conform matrix --guarantees`).\n\n")
 	b.WriteString("| key | section | sentence | items |\n| --- | --- | --- | --- |\n")
+	checked, uncheckable := 0, 0
 	for _, tr := range matrix.Traces() {
 		ids := make([]string, len(tr.Items))
 		for i, id := range tr.Items {
 			ids[i] = matrix.RefOf(id)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", tr.Key, tr.Section, strings.ReplaceAll(tr.Text, "|", "\\|"), strings.Join(ids, ", "))
+		cell := strings.Join(ids, ", ")
+		switch {
+		case tr.Checked():
+			checked++
+		case tr.Uncheckable != nil:
+			uncheckable++
+			cell = fmt.Sprintf("uncheckable through the protocol: %s ([why](../%s))", tr.Uncheckable.Reason, tr.Uncheckable.Documented)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", tr.Key, tr.Section, strings.ReplaceAll(tr.Text, "|", "\\|"), cell)
 	}
+	fmt.Fprintf(&b, "\n%d of %d sentences checked or explicitly uncheckable: %d checked by a runnable item, %d uncheckable through the protocol.\n",
+		checked+uncheckable, len(matrix.Guarantees()), checked, uncheckable)
 	return b.Bytes()
 }
 

@@ -86,6 +86,42 @@ func guaranteeByKey(key string) (Guarantee, bool) {
 	return Guarantee{}, false
 }
 
+// An Uncheckable is a sentence of "Required host guarantees" that no
+// check can observe through protocol v1: nothing a host sends or does over
+// the protocol can keep or break it. It is listed as such, never as
+// checked.
+type Uncheckable struct {
+	// Key is the sentence's key.
+	Key string `json:"key"`
+	// Reason says why no host answer can show the sentence kept or broken.
+	Reason string `json:"reason"`
+	// Documented is the repository file that gives the reason at length.
+	Documented string `json:"documented"`
+}
+
+// promptInput is why the "Prompt input" sentences cannot be observed.
+const promptInput = "protocol v1 carries no prompt input from the host: conform builds the run request's structured prompt configuration itself, so no host answer reaches it; it becomes checkable when the host's prompt input is on the wire"
+
+// modelDouble is why the host-side model sentences cannot be observed.
+const modelDouble = "protocol v1 gives the host no model port: every model request is served by conform's own deterministic model double, so no host implements what the sentence asks"
+
+// uncheckable are the sentences no check can observe through protocol
+// v1, in the seed's order. A test keeps each key known, its reason
+// documented in the named file, and it off the sentences a runnable item
+// checks.
+var uncheckable = []Uncheckable{
+	{Key: "M1", Reason: modelDouble + " (identity and capability snapshot)", Documented: "fixtures/matrix/18-probe-timestamp-resume/CHECKS.md"},
+	{Key: "M2", Reason: modelDouble + " (token counting)", Documented: "fixtures/matrix/25-overflow-compaction/CHECKS.md"},
+	{Key: "M4", Reason: modelDouble + " (attachments resent to a stateless provider)", Documented: "fixtures/matrix/36-repeated-compaction/CHECKS.md"},
+	{Key: "P1", Reason: promptInput, Documented: "fixtures/matrix/15-legacy-prompt-fields/CHECKS.md"},
+	{Key: "P2", Reason: promptInput, Documented: "fixtures/matrix/15-legacy-prompt-fields/CHECKS.md"},
+	{Key: "P3", Reason: promptInput + " (trusted workspace instructions and their provenance)", Documented: "fixtures/matrix/15-legacy-prompt-fields/CHECKS.md"},
+}
+
+// UncheckableSentences returns the sentences no check can observe through
+// protocol v1, in the seed's order. The slice is a fresh copy.
+func UncheckableSentences() []Uncheckable { return append([]Uncheckable(nil), uncheckable...) }
+
 // A Trace is one guarantee sentence with the items that check it.
 type Trace struct {
 	Guarantee
@@ -93,7 +129,13 @@ type Trace struct {
 	Items []int `json:"items"`
 	// Runnable are those of Items that run in this version.
 	Runnable []int `json:"runnable"`
+	// Uncheckable, when set, says why no check can observe the sentence
+	// through the protocol.
+	Uncheckable *Uncheckable `json:"uncheckable,omitempty"`
 }
+
+// Checked reports whether a runnable item checks the sentence.
+func (t Trace) Checked() bool { return len(t.Runnable) > 0 }
 
 // Traces maps every sentence of "Required host guarantees" to the items
 // that check it, in the seed's order.
@@ -101,6 +143,12 @@ func Traces() []Trace {
 	out := make([]Trace, 0, len(guarantees))
 	for _, g := range guarantees {
 		tr := Trace{Guarantee: g, Items: []int{}, Runnable: []int{}}
+		for _, u := range uncheckable {
+			if u.Key == g.Key {
+				u := u
+				tr.Uncheckable = &u
+			}
+		}
 		for _, it := range Items() {
 			for _, k := range it.Guarantees {
 				if k == g.Key {

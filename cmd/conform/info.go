@@ -31,7 +31,9 @@ core runtime exercised through the host; some named core fault fails it), or
 host+core. conform selftest shows both.
 
 --guarantees lists every sentence of the seed's "Required host guarantees"
-with the items that check it; a sentence no runnable item checks says so.`,
+with the items that check it; a sentence no check can observe through the
+protocol says why and where that is documented, and one no runnable item
+checks yet says so.`,
 	Flags: func(fs *flag.FlagSet) *matrixFlags {
 		f := &matrixFlags{}
 		fs.BoolVar(&f.asJSON, "json", false, "print the list as JSON")
@@ -81,7 +83,7 @@ func printTraces(w io.Writer, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, traces)
 	}
-	unchecked := 0
+	checkedN, uncheckableN := 0, 0
 	section := ""
 	for _, tr := range traces {
 		if tr.Section != section {
@@ -92,17 +94,21 @@ func printTraces(w io.Writer, asJSON bool) error {
 			fmt.Fprintf(w, "%s\n", section)
 		}
 		checked := "not checked by a runnable item yet"
-		if len(tr.Runnable) > 0 {
+		switch {
+		case tr.Checked():
 			checked = "items " + joinInts(tr.Runnable)
-		} else {
-			unchecked++
+			checkedN++
+		case tr.Uncheckable != nil:
+			checked = "uncheckable through the protocol: " + tr.Uncheckable.Reason + " (" + tr.Uncheckable.Documented + ")"
+			uncheckableN++
 		}
 		if planned := len(tr.Items) - len(tr.Runnable); planned > 0 {
 			checked += fmt.Sprintf(" (planned: %s)", joinInts(minus(tr.Items, tr.Runnable)))
 		}
 		fmt.Fprintf(w, "  %-4s %s\n       %s\n", tr.Key, tr.Text, checked)
 	}
-	fmt.Fprintf(w, "\n%d of %d sentences checked by a runnable item.\n", len(traces)-unchecked, len(traces))
+	fmt.Fprintf(w, "\n%d of %d sentences checked or explicitly uncheckable: %d checked by a runnable item, %d uncheckable through the protocol.\n",
+		checkedN+uncheckableN, len(traces), checkedN, uncheckableN)
 	return nil
 }
 

@@ -227,6 +227,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	printBySentence(w, res)
 	printAcceptance(w, res, cols)
 	if len(untargeted) > 0 {
 		fmt.Fprintf(w, "\nnot yet targeted by a runnable item (%d):\n", len(untargeted))

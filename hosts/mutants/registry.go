@@ -305,6 +305,50 @@ func registry() []Mutant {
 		// Replay determinism, item 14.
 		{"timed-validation-ids", gReplay, "makes project.validate validation IDs unique with the wall-clock time and the process ID",
 			reference.Faults{TimedValidationIDs: true}},
+		// Tool executor error semantics and policy; store and trace
+		// (items 7, 8, 10, 14, 29, 34, 37, 39).
+		{"non-retryable-as-retryable", gRetryable, "marks every failed result retryable, whatever its code",
+			reference.Faults{RetryableFailures: true}},
+		{"failure-without-call-id", gCorrelated, "names no call in the content of a failed result",
+			reference.Faults{UncorrelatedFailures: true}},
+		{"write-before-policy", gPolicy, "runs workspace writes and edits before applying the mode and approval policy to them",
+			reference.Faults{WriteBeforePolicy: true}},
+		{"unknown-outcome-as-precondition", gThrows, "answers an adapter failure after dispatch as an ordinary PRECONDITION_FAILED result",
+			reference.Faults{UnknownOutcomeAsPrecondition: true}},
+		{"idempotency-in-memory", gIdempotency, "keeps idempotency records in process memory, so a fresh host process runs a seen key again",
+			reference.Faults{IdempotencyInMemory: true}},
+		{"output-validation-read-only", gOutputSchema, "validates the output schema of read tools only",
+			reference.Faults{OutputValidationReadOnly: true}},
+		{"store-merges-documents", gClone, "merges each store/put into the run's previous document, so members the new one lacks survive",
+			reference.Faults{StoreMergesDocuments: true}},
+		{"store-in-workspace", gStoreOutside, "keeps the checkpoint store in a directory inside the workspace root",
+			reference.Faults{StoreInWorkspace: true}},
+		{"trace-own-sequence", gCorrelated, "lists trace events renumbered 1, 2, … instead of with the sequence they were appended with",
+			reference.Faults{TraceOwnSequence: true}},
+		{"unknown-shell-environment", gConcreteEnvironment, "publishes its command environment's shell dialect as unknown while backing command.run",
+			reference.Faults{UnknownShellEnvironment: true}},
+		{"balanced-whatever-declared", gDeclared, "enforces the balanced approval profile whatever profile initialize (and so the prompt) declares",
+			reference.Faults{BalancedApprovalProfile: true}},
+		{"failure-state-version", gFailed, "attaches the target's state version to a failed mutation result",
+			reference.Faults{FailureStateVersion: true}},
+		{"uncorrelated-denial-id", gDenialID, "attests a denial with the call's ID as approvalRequestId, not the ID of the request it sent",
+			reference.Faults{UncorrelatedDenialID: true}},
+		{"derived-state-unversioned", gDerivedVersion, "advances state_version only for durable writes, not for a call that changed only derived trees",
+			reference.Faults{DerivedStateUnversioned: true}},
+		{"trace-flush-before-durable", gTrace, "answers trace/flush at once and writes the buffered events a second later",
+			reference.Faults{TraceFlushAsync: true}},
+		{"command-creates-only", gWrites, "attests only the files a command created, not those it modified or deleted",
+			reference.Faults{CommandCreatesOnly: true}},
+		{"validation-status-from-output", gOutputText, "attests a validation check passed when its output says \"passed\", whatever its exit code",
+			reference.Faults{ValidationStatusFromOutput: true}},
+		{"case-insensitive-routing", gRouting, "routes a model name in any letter case (Read_File) instead of answering UNKNOWN_TOOL",
+			reference.Faults{CaseInsensitiveRouting: true}},
+		{"canonical-id-as-model-name", gRouting, "routes an active tool's canonical ID called as a model name (workspace.read) to the tool",
+			reference.Faults{CanonicalIDAsModelName: true}},
+		{"idempotency-key-only", gIdempotency, "keeps idempotency records by key alone: another tool called with a seen key gets the first's result",
+			reference.Faults{IdempotencyKeyOnly: true}},
+		{"failure-inspected", gFailed, "attests the path a failed call named as inspected",
+			reference.Faults{FailureInspected: true}},
 	}
 }
 
@@ -329,3 +373,17 @@ const gDialect = "Publish the shell dialect of the interpreter that runs command
 
 // gReplay is the guarantee of item 14 the replay mutants break.
 const gReplay = "Two isolated runs of the same scenario give the same replay hash: IDs and effects carry no time, process ID or absolute path (item 14)."
+
+// The guarantees the tool-executor error-semantics and store mutants break.
+const (
+	gRetryable    = "Never convert failures into ordinary retryable tool results: only IO_ERROR and UNAVAILABLE failures are retryable (CONTRACTS tool error codes)."
+	gCorrelated   = "Correlate run, task, execution, event, tool-call, and sequence IDs."
+	gStoreOutside = "Keep checkpoints outside model/workspace-controlled storage."
+	// gConcreteEnvironment is C5's host side: the value it speaks of is the
+	// host's published command environment.
+	gDeclared            = "Keep approval, network, and write declarations consistent with the actual policy enforced by the host."
+	gDenialID            = "A failed structured result may carry only approval=denied and its correlated request ID: the ID of the approval/request it answers."
+	gDerivedVersion      = "Report such observations as bounded derived mutations and advance state_version."
+	gOutputText          = "Never derive trusted effects by parsing model-visible output text."
+	gConcreteEnvironment = "If command.run is active, its command environment is concrete: core preparation fails before the first model request when it is absent or unknown."
+)

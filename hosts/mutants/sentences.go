@@ -69,6 +69,15 @@ var sentences = map[string][]string{
 	gReplay:              {"S3", "L14"},
 	// Commands.
 	gDialect: {"C1", "C3"},
+	// Tool executor error semantics; store and trace.
+	gRetryable:           {"T14"},
+	gCorrelated:          {"S3"},
+	gStoreOutside:        {"S1"},
+	gConcreteEnvironment: {"C5"},
+	gDeclared:            {"P4", "T4"},
+	gDenialID:            {"T15", "S3"},
+	gDerivedVersion:      {"T10"},
+	gOutputText:          {"T5"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

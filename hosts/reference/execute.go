@@ -98,7 +98,16 @@ var readOnlyCodes = map[string]bool{
 // idempotency key, apply mode and approval policy, dispatch, validate the
 // output and build the CONTRACTS §7.5 envelope.
 func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
-	desc, ok := s.registry.ResolveModelName(p.ModelName)
+	res, err := s.executeCall(ctx, p)
+	if err == nil && !res.OK {
+		res = s.failureFaults(res, p.CallID)
+		res = s.failureInspected(res, p.Arguments)
+	}
+	return res, err
+}
+
+func (s *session) executeCall(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
+	desc, ok := s.resolve(p.ModelName)
 	if !ok {
 		return errorResult(p.ModelName, p.CallID, &toolError{Code: "UNKNOWN_TOOL",
 			Message: fmt.Sprintf("Tool '%s' is not active in this turn.", p.ModelName)}, nil), nil
@@ -114,7 +123,7 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 	}
 	keyed := desc.Idempotency == catalog.IdempotencyWithKey && p.IdempotencyKey != "" && !s.faults.IgnoreIdempotencyKey
 	if keyed {
-		if r, ok := s.idem.get(desc.ID, p.IdempotencyKey); ok {
+		if r, ok := s.idem.get(s.idemTool(desc.ID), p.IdempotencyKey); ok {
 			return r, nil
 		}
 	}
@@ -127,7 +136,7 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 	}
 	var res port.ToolResult
 	var err error
-	if s.faults.ExecuteBeforeApproval {
+	if s.faults.ExecuteBeforeApproval || s.writeBeforePolicy(desc) {
 		res, err = s.dispatch(ctx, c, "not_required")
 		if err == nil {
 			if d := s.decide(ctx, c); !d.Allowed {
@@ -149,7 +158,7 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 		return port.ToolResult{}, err
 	}
 	if keyed && res.OK {
-		if err := s.idem.put(desc.ID, p.IdempotencyKey, res); err != nil {
+		if err := s.idem.put(s.idemTool(desc.ID), p.IdempotencyKey, res); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(desc.ID, "the idempotency record could not be saved: "+err.Error())
 		}
 	}
@@ -182,7 +191,7 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 		}
 		return s.unknownResult(c, "the adapter failed after dispatch: "+err.Error())
 	}
-	if !s.faults.SkipOutputValidation {
+	if !s.faults.SkipOutputValidation && s.validatesOutput(c.desc) {
 		if err := s.validator.Validate(c.desc.OutputSchema, out.Output); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(id, "the output does not satisfy the output schema: "+violations(err))
 		}

@@ -53,7 +53,7 @@ func withoutPathPattern(v any) any {
 // FailedResultEffects fault a write of the mutation's target, from its
 // current content to itself.
 func (s *session) failedEffects(c *call) *port.Effects {
-	if !s.faults.FailedResultEffects || c.desc.Mutability == catalog.MutabilityRead {
+	if !s.faults.FailedResultEffects && !s.faults.FailureStateVersion || c.desc.Mutability == catalog.MutabilityRead {
 		return nil
 	}
 	p, _ := c.args["path"].(string)
@@ -62,6 +62,9 @@ func (s *session) failedEffects(c *call) *port.Effects {
 		return nil
 	}
 	h := workspace.HashPrefix + workspace.SHA256Hex(data)
+	if s.faults.FailureStateVersion {
+		return &port.Effects{StateVersion: h}
+	}
 	return &port.Effects{Writes: []port.Write{{Path: p, BeforeKind: workspace.KindFile, BeforeHash: &h, AfterKind: workspace.KindFile, AfterHash: &h}}}
 }
 
@@ -94,6 +97,9 @@ func derivedWrites(d workspace.Diff) workspace.Diff {
 func (s *session) unknownResult(c *call, reason string) (port.ToolResult, error) {
 	if s.faults.UnknownOutcomeAsFailure {
 		return errorResult(c.desc.ID, c.p.CallID, &toolError{Code: "IO_ERROR", Message: reason, Retryable: true}, nil), nil
+	}
+	if s.faults.UnknownOutcomeAsPrecondition {
+		return errorResult(c.desc.ID, c.p.CallID, &toolError{Code: "PRECONDITION_FAILED", Message: reason}, nil), nil
 	}
 	return port.ToolResult{}, wire.UnknownOutcomeError(c.desc.ID, reason)
 }

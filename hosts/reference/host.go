@@ -212,7 +212,7 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 		return nil, err
 	}
 	s.git = h.findGit()
-	if s.store, err = newFileStore(storeDir, s.faults.StoreAckWithoutPersist); err != nil {
+	if s.store, err = newFileStore(s.storeBase(storeDir), s.faults.StoreAckWithoutPersist); err != nil {
 		return nil, invalidParams("storeDir: %v", err)
 	}
 	s.store.alias, s.store.reorder = s.faults.StoreAliasesDocuments, s.faults.StoreReordersDocuments
@@ -220,7 +220,7 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 		return nil, invalidParams("storeDir: %v", err)
 	}
 	s.tasks = newTaskStore(storeDir, s.faults.LoseTaskCheckpoint)
-	s.idem = newIdempotency(storeDir)
+	s.idem = newIdempotency(storeDir, s.faults.IdempotencyInMemory)
 	if err := s.buildRegistry(); err != nil {
 		return nil, err
 	}
@@ -299,6 +299,9 @@ func (s *session) openCommands() error {
 	if s.faults.PublishLoginShell {
 		s.published.Command.Shell = "zsh"
 	}
+	if s.faults.UnknownShellEnvironment {
+		s.published.Command.Shell = "unknown"
+	}
 	return nil
 }
 
@@ -353,6 +356,9 @@ func (s *session) buildPolicies() error {
 	profile, err := approval.ParseProfile(s.params.ApprovalProfile)
 	if err != nil {
 		return invalidParams("approvalProfile: %v", err)
+	}
+	if s.faults.BalancedApprovalProfile {
+		profile = approval.Balanced
 	}
 	opts := []approval.Option{
 		approval.WithPermissions(grantedPermissions(s.params.ToolProfile)...),

@@ -17,10 +17,19 @@ import (
 type idempotency struct {
 	dir string
 	mu  sync.Mutex
+	// mem, when not nil, holds the results instead of dir: the
+	// IdempotencyInMemory fault.
+	mem map[string]port.ToolResult
 }
 
-func newIdempotency(storeDir string) *idempotency {
-	return &idempotency{dir: filepath.Join(storeDir, "idempotency")}
+// newIdempotency keeps results under storeDir, or in process memory when
+// inMemory (the IdempotencyInMemory fault).
+func newIdempotency(storeDir string, inMemory bool) *idempotency {
+	i := &idempotency{dir: filepath.Join(storeDir, "idempotency")}
+	if inMemory {
+		i.mem = map[string]port.ToolResult{}
+	}
+	return i
 }
 
 func (i *idempotency) path(id, key string) string {
@@ -30,6 +39,10 @@ func (i *idempotency) path(id, key string) string {
 func (i *idempotency) get(id, key string) (port.ToolResult, bool) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
+	if i.mem != nil {
+		r, ok := i.mem[i.path(id, key)]
+		return r, ok
+	}
 	b, err := os.ReadFile(i.path(id, key))
 	if err != nil {
 		return port.ToolResult{}, false
@@ -44,6 +57,10 @@ func (i *idempotency) get(id, key string) (port.ToolResult, bool) {
 func (i *idempotency) put(id, key string, r port.ToolResult) error {
 	i.mu.Lock()
 	defer i.mu.Unlock()
+	if i.mem != nil {
+		i.mem[i.path(id, key)] = r
+		return nil
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err

@@ -39,5 +39,8 @@ func (s *session) observe(ctx context.Context, before workspace.Snapshot) (works
 	if s.faults.UntypedEntryWrites {
 		d = untypedWrites(d)
 	}
+	if s.faults.DerivedStateUnversioned && len(d.Writes) == 0 {
+		d.StateVersion = ""
+	}
 	return d, nil
 }

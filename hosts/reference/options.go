@@ -210,6 +210,82 @@ type Faults struct {
 	// through a runner without the containment gate, so required
 	// containment refuses run_command alone.
 	ValidateSkipsContainmentGate bool
+	// Tool executor error semantics, policy and idempotency, and the
+	// store and trace (items 8, 10, 14, 29, 37, 39).
+
+	// RetryableFailures marks every ok=false result retryable, whatever
+	// its code, as a catch-all error handler that sets retryable: true
+	// does.
+	RetryableFailures bool
+	// UncorrelatedFailures leaves the toolCallId of an ok=false result's
+	// content empty, so the model-visible failure names no call.
+	UncorrelatedFailures bool
+	// WriteBeforePolicy runs workspace writes and edits before applying
+	// the mode and approval policy to them (other tools keep the order).
+	WriteBeforePolicy bool
+	// UnknownOutcomeAsPrecondition answers an adapter failure after
+	// dispatch (an unknown side-effect outcome) as an ordinary
+	// PRECONDITION_FAILED result that is not retryable.
+	UnknownOutcomeAsPrecondition bool
+	// IdempotencyInMemory keeps the results of idempotency keys in process
+	// memory, so a fresh host process on the same storeDir runs a seen key
+	// again.
+	IdempotencyInMemory bool
+	// OutputValidationReadOnly validates the output of read tools only:
+	// a mutating tool's output is answered whatever its output schema says.
+	OutputValidationReadOnly bool
+	// StoreMergesDocuments merges each store/put into the run's previous
+	// document of the same kind (members the new document lacks survive
+	// from the old one), as an in-place Object.assign does.
+	StoreMergesDocuments bool
+	// StoreInWorkspace keeps the store's documents in a directory inside
+	// the workspace root instead of the storeDir.
+	StoreInWorkspace bool
+	// TraceOwnSequence lists trace events numbered by the host (1, 2, …
+	// in append order across the run) instead of with the sequence the
+	// core appended them with.
+	TraceOwnSequence bool
+	// UnknownShellEnvironment publishes the shell dialect of its command
+	// environment as "unknown" while backing command.run.
+	UnknownShellEnvironment bool
+	// BalancedApprovalProfile enforces the balanced approval profile
+	// whatever profile initialize declares.
+	BalancedApprovalProfile bool
+	// FailureStateVersion attaches the target's state version to an
+	// ok=false result of a workspace mutation, as a host that stamps every
+	// result with its state does.
+	FailureStateVersion bool
+	// UncorrelatedDenialID attests a denial with the call's ID as its
+	// approvalRequestId instead of the ID of the approval/request it sent.
+	UncorrelatedDenialID bool
+	// DerivedStateUnversioned advances the state version only for durable
+	// writes: a call that changed only derived (dependency and cache)
+	// trees attests none.
+	DerivedStateUnversioned bool
+	// TraceFlushAsync keeps appended trace events in a buffer and answers
+	// trace/flush at once, writing and syncing the buffer a second later:
+	// the acknowledgement comes before the events are durable.
+	TraceFlushAsync bool
+	// CommandCreatesOnly attests, for a command, only the files it created:
+	// files it modified or deleted get no write evidence.
+	CommandCreatesOnly bool
+	// ValidationStatusFromOutput reads a validation check's status from its
+	// output text: a check whose output says "passed" is attested passed,
+	// whatever its exit code.
+	ValidationStatusFromOutput bool
+	// CaseInsensitiveRouting routes a model name whatever its letter case
+	// ("Read_File" to workspace.read) instead of answering UNKNOWN_TOOL.
+	CaseInsensitiveRouting bool
+	// CanonicalIDAsModelName also routes an active tool's canonical ID
+	// called as a model name ("workspace.read") to the tool.
+	CanonicalIDAsModelName bool
+	// IdempotencyKeyOnly keeps idempotency records by key alone, so a
+	// second tool called with a key the first used answers the first
+	// tool's result.
+	IdempotencyKeyOnly bool
+	// FailureInspected attests the path a failed call named as inspected,
+	// as a host that records what it looked at before the failure does.
+	FailureInspected bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

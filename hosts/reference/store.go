@@ -117,7 +117,13 @@ func (s *session) storePut(ctx context.Context, p wire.StorePutParams) (wire.Sto
 	if len(seqs) > 0 {
 		seq = seqs[len(seqs)-1] + 1
 	}
-	compact, err := compactJSON(json.RawMessage(p.Document))
+	doc0 := p.Document
+	if s.faults.StoreMergesDocuments && len(seqs) > 0 {
+		if doc0, err = mergePrevious(st.file(p.RunID, p.Kind, seqs[len(seqs)-1]), p.Document); err != nil {
+			return wire.StorePutResult{}, storeFailure(err)
+		}
+	}
+	compact, err := compactJSON(json.RawMessage(doc0))
 	if err != nil {
 		return wire.StorePutResult{}, storeFailure(err)
 	}

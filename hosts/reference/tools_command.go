@@ -85,6 +85,7 @@ func (s *session) commandEffects(diff workspace.Diff, status command.ExitStatus)
 	if !s.commandWrites(status) {
 		eff.Writes = nil
 	}
+	eff.Writes = s.createsOnly(eff.Writes)
 	return eff
 }
 

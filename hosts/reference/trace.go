@@ -36,6 +36,7 @@ type fileTrace struct {
 	last     map[string]int64
 	events   []wire.TraceEvent // volatile mode only
 	own      []wire.TraceEvent // what this process appended (TraceNotReloaded fault)
+	pending  []string          // lines not yet written (TraceFlushAsync fault)
 	appended int
 }
 
@@ -135,6 +136,8 @@ func (s *session) traceAppend(ctx context.Context, p wire.TraceAppendParams) (st
 	}
 	if t.volatile {
 		t.events = append(t.events, e)
+	} else if s.faults.TraceFlushAsync {
+		t.pending = append(t.pending, line)
 	} else {
 		if t.f == nil {
 			if t.f, err = os.OpenFile(t.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
@@ -164,6 +167,9 @@ func (s *session) traceFlush(ctx context.Context, _ struct{}) (wire.TraceFlushRe
 	if err := t.load(); err != nil {
 		return wire.TraceFlushResult{}, traceFailure(port.CodeIOError, err.Error())
 	}
+	if s.faults.TraceFlushAsync {
+		t.flushLater()
+	}
 	if t.f != nil && !t.volatile {
 		if err := t.f.Sync(); err != nil {
 			return wire.TraceFlushResult{}, traceFailure(port.CodeIOError, err.Error())
@@ -192,7 +198,7 @@ func (s *session) traceList(ctx context.Context, p wire.TraceListParams) (wire.T
 			out = append(out, e)
 		}
 	}
-	return wire.TraceListResult{Events: out}, nil
+	return wire.TraceListResult{Events: s.ownSequence(out)}, nil
 }
 
 func (t *fileTrace) close() {

@@ -46,6 +46,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.TaskStateDurable(h, "task-read", "Wrote docs/notes.txt before the pause")
 		}),
 	})
+	storeOutsideWorkspace(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
@@ -112,6 +113,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"trace-flush-failure.json":  kit.On("S4 L12", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}, Reports: 1})),
 		"final-report-failure.json": kit.On("S4 L12", failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}})),
 	})
+	flushSurvivesCrash(c)
 })
 
 // The durability items: what a fresh host process on the run's store
@@ -143,6 +145,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.ReplayAnswersRecorded(write)
 		}),
 	})
+	idempotencyPerTool(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
@@ -157,6 +160,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"stored-pause-checkpoint.json": kit.On("S2 L39", func(o *kit.Outcome) { o.StoredAsGiven() }),
 	})
 	kit.CheckpointProperties(c)
+	storeReturnsLatestAsPut(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

@@ -159,7 +159,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 52, Name: "command-environment", Area: "commands", Title: "the model-visible command environment equals what the adapter spawns",
-	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C1", "C2", "C3", "C4"},
+	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C1", "C2", "C3", "C4", "C5"},
 	Contract: "hosts/wire/tools/command.run.md#choices", Guarantee: "The published command environment MUST equal the executable and argv prefix the host spawns, with closed stdin and no TTY.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
@@ -183,6 +183,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(c["stdout"]).To(Equal("stdout=notty\nstderr=notty\nnot a tty\ntty=1\n"), "%s: a command's stdout and stderr must be no terminal and tty(1) must say \"not a tty\"", o.File)
 		}),
 	})
+	concreteEnvironment(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

@@ -1,9 +1,11 @@
 package items
 
 import (
+	"fmt"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/kit"
 	. "github.com/onsi/gomega"
+	"strings"
 )
 
 // Item 14: each scenario runs once as every scenario does (a temporary
@@ -23,6 +25,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"write-validate-diff.json": kit.On("S3 L14", kit.SecondRunAgrees),
 		"fresh-host-resume.json":   kit.On("S3 L14", kit.SecondRunAgrees),
 	})
+	traceKeepsIDs(c)
 })
 
 var _ = matrix.PlanItem(matrix.Item{
@@ -146,4 +149,142 @@ var _ = matrix.PlanItem(matrix.Item{
 	ID: 48, Name: "finalization-turns", Area: "runtime", Title: "finalization turns expose no tools and reject provider tool calls",
 	Scope: matrix.ScopeCore, Tools: nil, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#context-and-prompt", Guarantee: "Finalization turns MUST offer no tools and reject provider tool calls without dispatch.",
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 21, Name: "identical-stale-edit", Area: "runtime", Title: "identical stale edits are blocked without changing file content or inode",
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.edit"}, Guarantees: []string{"W3"},
+	Contract: "hosts/wire/tools/workspace.edit.md#choices", Guarantee: "A repeated identical stale edit MUST be blocked without changing the file's bytes or inode.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// The host refuses the first two PRECONDITION_FAILED and keeps the
+		// file's inode (catches replace-inode-on-failure); the core blocks
+		// the other three before dispatch (catches
+		// guard-skip-identical-repeat).
+		"identical-stale-edits.json": kit.On("W3 L21", func(o *kit.Outcome) {
+			o.Dispatched("edit_file", "edit_file")
+			for _, id := range []string{"21-stale-1", "21-stale-2"} {
+				r := o.Answer(id)
+				Expect(r.OK).To(BeFalse(), "%s: the host accepted the stale edit %s", o.File, id)
+				Expect(r.Error).NotTo(BeNil(), "%s: the host's refusal of %s carries no error", o.File, id)
+				Expect(r.Error.Code).To(Equal("PRECONDITION_FAILED"), "%s: the host refused the stale edit %s with %s", o.File, id, r.Error.Code)
+			}
+			o.KeptInode("safe.txt")
+		}),
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 22, Name: "varied-stale-edit", Area: "runtime", Title: "varied stale edit arguments on one path/state still reach a bounded pause",
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.edit"}, Guarantees: nil,
+	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Varied failed edits on one path and state MUST reach a bounded pause.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// Five different stale edits of safe.txt all reach the host and
+		// fail; the third to fifth are incidents, and the run pauses after
+		// the recovery round (catches guard-skip-failed-family).
+		"varied-stale-edits.json": kit.On("L22", func(o *kit.Outcome) {
+			Expect(o.ExecuteCountIn(1)).To(Equal(5), "%s: every varied stale edit must reach the host", o.File)
+			cp, ok := o.CheckpointOf("pause")
+			if !ok {
+				return
+			}
+			Expect(cp.NoProgress).NotTo(BeNil(), "%s: the pause checkpoint has no noProgress state", o.File)
+			var counts []int64
+			for _, f := range cp.NoProgress.FailedToolFamilies {
+				if strings.HasPrefix(f.Key, "workspace.edit:safe.txt:") {
+					counts = append(counts, f.Count)
+				}
+			}
+			Expect(counts).To(Equal([]int64{5}), "%s: the pause checkpoint must count the five failed edits of safe.txt as one family on one state", o.File)
+		}),
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 23, Name: "write-hash-cycle", Area: "runtime", Title: "A→B→A→B write-hash cycles pause rather than oscillate indefinitely",
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.write"}, Guarantees: nil,
+	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Write-hash cycles MUST pause the run rather than oscillate.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// start→A→B→A→B→A: the third write returns to A, the fourth to B
+		// (the recovery round), the fifth pauses the run (catches
+		// guard-skip-write-hash-cycle).
+		"toggled-writes.json": kit.On("L23", func(o *kit.Outcome) {
+			var after []string
+			for i := 1; i <= 5; i++ {
+				id := fmt.Sprintf("23-write-%d", i)
+				w := o.Answer(id)
+				Expect(w.Effects).NotTo(BeNil(), "%s: %s attests no effects", o.File, id)
+				Expect(w.Effects.Writes).To(HaveLen(1), "%s: %s must attest one write of mode.txt", o.File, id)
+				Expect(w.Effects.Writes[0].AfterHash).NotTo(BeNil(), "%s: %s attests a removal of mode.txt", o.File, id)
+				after = append(after, *w.Effects.Writes[0].AfterHash)
+			}
+			Expect(after[0]).NotTo(Equal(after[1]), "%s: the two contents must hash differently", o.File)
+			Expect([]string{after[2], after[4], after[3]}).To(Equal([]string{after[0], after[0], after[1]}),
+				"%s: the writes must alternate between the two content hashes", o.File)
+		}),
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 24, Name: "repeated-validation-failure", Area: "runtime", Title: "repeated validation failure on one workspace fingerprint is bounded",
+	Scope: matrix.ScopeCore, Tools: []string{"project.validate"}, Guarantees: nil,
+	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Repeated validation failure on one fingerprint MUST be bounded.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// The same test fails five times on an unchanged workspace (each
+		// call with other arguments, so the identical-repeat guard stays
+		// out of it); the run pauses (catches
+		// guard-skip-repeated-validation).
+		"unchanged-failures.json": kit.On("L24", func(o *kit.Outcome) {
+			for i := 1; i <= 5; i++ {
+				attested(o, fmt.Sprintf("24-validate-%d", i), "failed")
+			}
+			Expect(o.RejectionCodes()).To(BeEmpty(), "%s: the run must pause before any final report", o.File)
+		}),
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 31, Name: "counters-survive-resume", Area: "runtime", Title: "exact-repeat and failed-mutation-family counters survive pause/resume",
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.edit"}, Guarantees: nil,
+	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "No-progress counters MUST survive pause and resume.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// Two identical stale edits, a pause, a fresh-host resume: the
+		// third identical edit is blocked before dispatch (catches
+		// resume-drops-repeat-count).
+		"identical-repeat-resume.json": kit.On("L31", func(o *kit.Outcome) {
+			Expect(o.ExecuteCountIn(1)).To(Equal(2), "%s: both identical stale edits before the pause must reach the host", o.File)
+			o.NoExecuteIn(2)
+			cp, ok := o.FirstCheckpointOf("pause")
+			if !ok {
+				return
+			}
+			Expect(cp.NoProgress).NotTo(BeNil(), "%s: the first pause checkpoint has no noProgress state", o.File)
+			p := cp.NoProgress.PreviousTool
+			Expect(p).NotTo(BeNil(), "%s: the first pause checkpoint does not record the repeated edit_file call", o.File)
+			Expect([]any{p.Name, p.Repetitions}).To(Equal([]any{"edit_file", int64(2)}), "%s: the first pause checkpoint must record edit_file repeated twice", o.File)
+		}),
+		// Two varied stale edits, a pause, a fresh-host resume: the third
+		// to fifth continue the family count, so the run pauses again
+		// after three more (catches resume-drops-failed-families).
+		"failed-family-resume.json": kit.On("L31", func(o *kit.Outcome) {
+			Expect([]int{o.ExecuteCountIn(1), o.ExecuteCountIn(2)}).To(Equal([]int{2, 3}),
+				"%s: two varied stale edits must reach the first host process and three the resumed one", o.File)
+			cp, ok := o.FirstCheckpointOf("pause")
+			if !ok {
+				return
+			}
+			Expect(cp.NoProgress).NotTo(BeNil(), "%s: the first pause checkpoint has no noProgress state", o.File)
+			var counts []int64
+			for _, f := range cp.NoProgress.FailedToolFamilies {
+				if strings.HasPrefix(f.Key, "workspace.edit:safe.txt:") {
+					counts = append(counts, f.Count)
+				}
+			}
+			Expect(counts).To(Equal([]int64{2}), "%s: the first pause checkpoint must count the two failed edits of safe.txt as one family", o.File)
+		}),
+	})
 })

@@ -16,7 +16,7 @@ import (
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 3, Name: "write-validate-diff", Area: "tools", Title: "write followed by scoped validation and hashed final diff",
-	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6", "T5"},
 	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A host MUST attest writes, scoped validation results and a complete hashed diff review so that the completion gate can accept the run.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
@@ -61,6 +61,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"out-of-scope-write.json":         kit.On("T6 L3", nil),
 		"write-after-validation.json":     kit.On("L3", nil),
 	})
+	commandWritesExact(c)
+	validationFromExitStatus(c)
 })
 
 // violation names the argument each call of item 8's schema scenario
@@ -76,7 +78,7 @@ func violation(callID string) string {
 // answered, and what the host attested.
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 7, Name: "approval-outcomes", Area: "tools", Title: "denied, missing, timed-out, and pending approval",
-	Scope: matrix.ScopeHost, Tools: []string{"command.run", "workspace.write", "project.validate"}, Guarantees: []string{"T4", "T11"},
+	Scope: matrix.ScopeHost, Tools: []string{"command.run", "workspace.write", "project.validate"}, Guarantees: []string{"T4", "T11", "P4"},
 	Contract: "hosts/wire/CONTRACTS.md#approval-flow", Guarantee: "A host MUST apply approval policy before any side effect and MUST report denied, unavailable, timed-out and pending approvals without executing the call.",
 }, func(c *kit.TestContext) {
 	// refused asserts both calls of a strict-profile scenario asked for
@@ -95,7 +97,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	c.Scenarios(map[string]kit.Case{
 		// The harness answered approved=false: catches
 		// execute-before-approval (the marker file exists).
-		"denied.json": kit.On("T4 L7", refused("07-denied", "DENIED_BY_HOST", func(o *kit.Outcome, a kit.ApprovalAsk) {
+		"denied.json": kit.On("T4 P4 L7", refused("07-denied", "DENIED_BY_HOST", func(o *kit.Outcome, a kit.ApprovalAsk) {
 			Expect(a.Answer).NotTo(BeNil(), "%s: the harness did not answer the approval/request for %s", o.File, a.Context.ToolCallID)
 			Expect(a.Answer.Approved).To(BeFalse(), "%s: the harness denied %s", o.File, a.Context.ToolCallID)
 			Expect(o.Approvals).To(ContainElement(session.Approval{CanonicalToolID: a.CanonicalToolID, ModelName: a.ModelName}),
@@ -103,7 +105,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		})),
 		// The harness has no approver (method not found): catches
 		// missing-approver-approves.
-		"missing-approver.json": kit.On("T4 L7", refused("07-missing-approver", "DENY_APPROVAL_UNAVAILABLE", noApprover)),
+		"missing-approver.json": kit.On("T4 P4 L7", refused("07-missing-approver", "DENY_APPROVAL_UNAVAILABLE", noApprover)),
 		// Declared scripts without verified containment need approval
 		// whatever the profile: catches validate-without-approval.
 		"missing-approver-validate.json": kit.On("T4 T11 L7", func(o *kit.Outcome) {
@@ -115,7 +117,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		// The harness never answers: the host must give up after its
 		// approval timeout, cancel the request and deny. Catches
 		// approval-timeout-approves.
-		"timed-out.json": kit.On("T4 L7", refused("07-timed-out", "DENY_APPROVAL_TIMEOUT", func(o *kit.Outcome, a kit.ApprovalAsk) {
+		"timed-out.json": kit.On("T4 P4 L7", refused("07-timed-out", "DENY_APPROVAL_TIMEOUT", func(o *kit.Outcome, a kit.ApprovalAsk) {
 			Expect(a.TimeoutMs).To(BeNumerically(">", 0), "%s: approval/request for %s says timeoutMs %d", o.File, a.Context.ToolCallID, a.TimeoutMs)
 			Expect(a.TimeoutMs).To(BeNumerically("<=", 150), "%s: approval/request for %s says timeoutMs %d; initialize asked for 150", o.File, a.Context.ToolCallID, a.TimeoutMs)
 			Expect(a.Answer).To(BeNil(), "%s: the silent harness answered %s", o.File, a.Context.ToolCallID)
@@ -152,7 +154,7 @@ func noApprover(o *kit.Outcome, a kit.ApprovalAsk) {
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 8, Name: "unknown-inactive-invalid-calls", Area: "tools", Title: "unknown/inactive/schema-invalid tool calls",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.write"}, Guarantees: []string{"T1", "T2", "T4"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.write"}, Guarantees: []string{"T1", "T2", "T4", "T14", "S3", "T15", "T16"},
 	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "Calls to unknown or inactive tools, or with arguments that fail the input schema, MUST be rejected before any side effect.",
 }, func(c *kit.TestContext) {
 	// Preflight refusals never reach the host.
@@ -195,6 +197,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.KeptInode("notes.md")
 		}),
 	})
+	failureSemantics(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
@@ -291,12 +294,21 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"adapter-throw-after-dispatch.json": kit.On("T13 T14 L29", func(o *kit.Outcome) {
 			Expect(o.ExecutedNames()).To(Equal([]string{"list_files", "read_file", "edit_file"}), "%s: after an unknown outcome no call may reach the host", o.File)
 			unknownOutcomeDurable("29-adapter-throw-patch")(o)
-			h := o.FreshHost(impossibleListOutput)
-			_, err := h.Client().Execute(context.Background(), wire.ExecuteParams{CallID: "29-output-schema", ModelName: "list_files",
-				Arguments: json.RawMessage(`{"path":"."}`), IdempotencyKey: "29-output-schema", TimeoutMs: 10000,
-				Context: wire.RunContext{RunID: "29-output-schema", TaskID: "29-output-schema", Mode: "auto"}})
-			Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(),
-				"%s: given a list_files output schema no output satisfies, the host must answer an unknown outcome; it answered %v", o.File, err)
+			// Every tool family's output is validated: a read (list_files)
+			// and a mutation (write_file), whose schema failure comes after
+			// its side effect.
+			h := o.FreshHost(impossibleOutputs)
+			for _, call := range []struct{ model, args string }{
+				{"list_files", `{"path":"."}`},
+				{"write_file", `{"path":"29-output-schema.md","content":"made\n","precondition":{"kind":"must_not_exist"}}`},
+			} {
+				id := "29-output-schema-" + call.model
+				_, err := h.Client().Execute(context.Background(), wire.ExecuteParams{CallID: id, ModelName: call.model,
+					Arguments: json.RawMessage(call.args), IdempotencyKey: id, TimeoutMs: 10000,
+					Context: wire.RunContext{RunID: "29-output-schema", TaskID: "29-output-schema", Mode: "auto"}})
+				Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(),
+					"%s: given a %s output schema no output satisfies, the host must answer an unknown outcome; it answered %v", o.File, call.model, err)
+			}
 		}),
 		// The host's own adapter cannot verify its edit of a dependency
 		// tree and answers an unknown outcome: nothing retries the edit
@@ -316,11 +328,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 })
 
-// impossibleListOutput gives list_files an output schema that requires a
-// member no real output has.
-func impossibleListOutput(p *wire.InitializeParams) {
+// impossibleOutputs gives list_files and write_file output schemas that
+// require a member no real output has.
+func impossibleOutputs(p *wire.InitializeParams) {
 	for i, d := range p.Catalog.Tools {
-		if d.ID != "workspace.list" {
+		if d.ID != "workspace.list" && d.ID != "workspace.write" {
 			continue
 		}
 		schema := map[string]any{}
@@ -383,6 +395,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 			e := *r.Effects
 			Expect(e.Approval).To(Equal("denied"), "%s: a denial must attest approval: denied", o.File)
 			Expect(strings.TrimSpace(e.ApprovalRequestID)).NotTo(BeEmpty(), "%s: a denial must carry its approvalRequestId", o.File)
+			// Correlated: the ID of the approval/request the host sent for
+			// the call.
+			for _, a := range o.AskedFor("35-denied-run") {
+				Expect(e.ApprovalRequestID).To(Equal(a.RequestID), "%s: the denial's approvalRequestId %q is not the requestId %q of the approval/request the host sent for 35-denied-run", o.File, e.ApprovalRequestID, a.RequestID)
+			}
 			e.Approval, e.ApprovalRequestID = "", ""
 			Expect(e).To(BeZero(), "%s: a denial may carry no other effect; it carries %+v", o.File, e)
 		}),
@@ -396,4 +413,42 @@ var _ = matrix.PlanItem(matrix.Item{
 	ID: 51, Name: "pass-fail-pass", Area: "tools", Title: "pass→fail→pass for one validation ID selects the newest status",
 	Scope: matrix.ScopeCore, Tools: []string{"project.validate"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "For one stable validation ID the newest status MUST win, without weakening mutation-after-validation rejection.",
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 4, Name: "failed-stale-validation", Area: "tools", Title: "failed and stale validation",
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.write", "project.validate"}, Guarantees: nil,
+	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A failed validation, or one older than the latest write, MUST NOT let the run complete.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// The test fails on the written file: the gate refuses with
+		// VALIDATION_FAILED (catches gate-accept-failed-validation).
+		"failed-validation.json": kit.On("L4", func(o *kit.Outcome) {
+			attested(o, "04-failed-validate", "failed")
+			rejectedWith(o, []string{"VALIDATION_FAILED"}, []string{"WORKSPACE_EVIDENCE_STALE"})
+		}),
+		// The test passed, then the file it covers was rewritten: the
+		// validation is stale and the write unvalidated (catches
+		// gate-write-keeps-validation).
+		"stale-validation.json": kit.On("L4", func(o *kit.Outcome) {
+			attested(o, "04-stale-validate", "passed")
+			rejectedWith(o, []string{"WORKSPACE_EVIDENCE_STALE", "WRITE_NOT_VALIDATED"}, []string{"VALIDATION_FAILED"})
+		}),
+	})
+})
+
+var _ = matrix.DescribeItem(matrix.Item{
+	ID: 19, Name: "validation-supersedes", Area: "tools", Title: "a passing validation supersedes older failed evidence with the same ID",
+	Scope: matrix.ScopeCore, Tools: []string{"project.validate"}, Guarantees: nil,
+	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A newer passing validation with the same stable ID MUST supersede the older failure.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// Failed, fixed, passed under the same ID: the first final report
+		// is accepted (catches gate-oldest-validation-wins).
+		"fixed-after-failure.json": kit.On("L19", func(o *kit.Outcome) {
+			attested(o, "19-validate-failed", "failed")
+			attested(o, "19-validate-passed", "passed")
+			Expect(o.RejectionCodes()).To(BeEmpty(), "%s: the core refused the final report although the newer validation of %s passed", o.File, appValidation)
+		}),
+	})
 })

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/port"
@@ -15,102 +18,178 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// directTimeout bounds one wire call of a direct spec.
+// A Direct is a host process of the host under test that a check drives
+// request by request, on a workspace and store directory of its own (no
+// scenario, no core run): the way to put a precise question to the host
+// and read its answer as sent.
+type Direct struct {
+	c *TestContext
+	// H is the started host.
+	H *session.Host
+	// Workspace and Store are its directories.
+	Workspace, Store string
+	n                int
+}
+
+// directTimeout bounds one request of a Direct.
 const directTimeout = 20 * time.Second
 
-// A DirectSession is one host process a Go spec drives over the wire on a
-// workspace it lays out itself: the host tool profile, mode auto, every
-// approval granted, containment backends forbidden. The workspace is the
-// directory "workspace" in Parent, so a spec can put siblings beside it.
-type DirectSession struct {
-	c *TestContext
-	H *session.Host
-	// Parent holds Workspace and whatever the spec lays out beside it;
-	// both are real paths (no symlink in them).
-	Parent, Workspace string
-	n                 int
-}
-
-// A DirectResult is one tool/execute answer of a direct spec.
-type DirectResult struct {
-	port.ToolResult
-	// Out is the decoded content of an ok result (nil otherwise).
-	Out map[string]any
-}
-
-// StartDirect makes a temporary directory, writes files (workspace-
-// relative POSIX path → content) into its workspace, lets lay add entries
-// (lay may be nil) and starts the host under test on it. Everything is
-// removed when the spec ends.
-func StartDirect(c *TestContext, files map[string]string, lay func(s *DirectSession)) *DirectSession {
+// StartDirect starts the host under test on a fresh workspace holding
+// files (workspace-relative slash path → content) and a fresh store
+// directory, approving every approval request; both are removed and the
+// host closed when the spec ends.
+func StartDirect(c *TestContext, files map[string]string) *Direct {
 	GinkgoHelper()
 	dir, err := os.MkdirTemp("", "conform-direct-")
-	Expect(err).NotTo(HaveOccurred(), "the harness cannot make the spec's directory")
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot make a directory for the host")
 	DeferCleanup(func() { _ = os.RemoveAll(dir) })
-	parent, err := filepath.EvalSymlinks(dir)
-	Expect(err).NotTo(HaveOccurred(), "the harness cannot resolve the spec's directory")
-	s := &DirectSession{c: c, Parent: parent, Workspace: filepath.Join(parent, "workspace")}
-	store := filepath.Join(parent, "store")
-	for _, d := range []string{s.Workspace, store} {
-		Expect(os.Mkdir(d, 0o755)).To(Succeed(), "the harness cannot make %s", d)
+	d := &Direct{c: c, Workspace: filepath.Join(dir, "workspace"), Store: filepath.Join(dir, "store")}
+	for _, p := range []string{d.Workspace, d.Store} {
+		Expect(os.Mkdir(p, 0o755)).To(Succeed(), "the harness cannot make %s", p)
+	}
+	if d.Workspace, err = filepath.EvalSymlinks(d.Workspace); err != nil {
+		Fail(err.Error())
 	}
 	for rel, content := range files {
-		p := filepath.Join(s.Workspace, filepath.FromSlash(rel))
-		Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed(), "the harness cannot make the parent of %s", rel)
-		Expect(os.WriteFile(p, []byte(content), 0o644)).To(Succeed(), "the harness cannot write %s", rel)
+		p := filepath.Join(d.Workspace, filepath.FromSlash(rel))
+		Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+		Expect(os.WriteFile(p, []byte(content), 0o644)).To(Succeed(), "the harness cannot seed %s", rel)
 	}
-	if lay != nil {
-		lay(s)
-	}
-	t := c.Host()
-	cfg := session.HostConfig{Argv: t.Argv, Workspace: s.Workspace, StoreDir: store, PassEnv: t.Env,
-		ForbidContainment: true, Approvals: map[string]string{}}
-	ctx, cancel := context.WithTimeout(c.Ctx(), freshHostTimeout)
+	d.start()
+	return d
+}
+
+// start starts a host process of the host under test on d's directories.
+func (d *Direct) start() {
+	GinkgoHelper()
+	t := d.c.Host()
+	ctx, cancel := context.WithTimeout(d.c.Ctx(), freshHostTimeout)
 	defer cancel()
-	h, err := session.StartHost(ctx, cfg)
-	Expect(err).NotTo(HaveOccurred(), "the host does not start and initialize on the spec's workspace")
+	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: d.Workspace, StoreDir: d.Store,
+		PassEnv: t.Env, ForbidContainment: true, Approvals: map[string]string{"workspace.write": "allow", "workspace.edit": "allow", "command.run": "allow", "project.validate": "allow"},
+		ApprovalProfile: "trusted-workspace"})
+	Expect(err).NotTo(HaveOccurred(), "the host does not start and initialize on a workspace of its own")
 	DeferCleanup(func() { _ = h.Close() })
-	s.H = h
-	return s
+	d.H = h
 }
 
-// Ctx bounds one wire call of the spec beyond tool/execute.
-func (s *DirectSession) Ctx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(s.c.Ctx(), directTimeout)
-}
-
-// Call executes one tool call with a fresh call ID and idempotency key and
-// returns the host's result; a JSON-RPC error fails the spec.
-func (s *DirectSession) Call(model string, args map[string]any) DirectResult {
+// Fresh starts another process of the host under test on d's workspace and
+// store directory, as a fresh-host resume does.
+func (d *Direct) Fresh() *Direct {
 	GinkgoHelper()
+	f := &Direct{c: d.c, Workspace: d.Workspace, Store: d.Store}
+	f.start()
+	return f
+}
+
+// Kill ends the host process at once (SIGKILL on POSIX), as a crash
+// does, and waits until it is gone.
+func (d *Direct) Kill() {
+	GinkgoHelper()
+	pid := d.H.Client().PID()
+	Expect(pid).To(BeNumerically(">", 0), "the host process has no ID to kill")
+	p, err := os.FindProcess(pid)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(p.Kill()).To(Succeed(), "the harness cannot kill the host process %d", pid)
+	_ = d.H.Close()
+}
+
+// A DirectCall is one tool/execute of a Direct and the host's answer.
+type DirectCall struct {
+	wire.ExecuteParams
+	// Result is the envelope the host answered, nil when it answered an
+	// error (Err).
+	Result *port.ToolResult
+	Err    error
+}
+
+// Exec sends one tool/execute of model with args in mode ("" is auto),
+// with a call ID and idempotency key of its own.
+func (d *Direct) Exec(model string, args map[string]any, mode string) DirectCall {
+	GinkgoHelper()
+	return d.ExecKeyed(model, args, mode, "")
+}
+
+// ExecKeyed is Exec with the idempotency key key ("" is a key of the
+// call's own).
+func (d *Direct) ExecKeyed(model string, args map[string]any, mode, key string) DirectCall {
+	GinkgoHelper()
+	d.n++
+	if mode == "" {
+		mode = "auto"
+	}
 	raw, err := json.Marshal(args)
-	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the %s arguments %v", model, args)
-	s.n++
-	id := fmt.Sprintf("direct-%s-%d", model, s.n)
-	p := wire.ExecuteParams{CallID: id, ModelName: model, Arguments: raw, IdempotencyKey: id,
-		TimeoutMs: int(directTimeout / time.Millisecond), Context: wire.RunContext{RunID: "direct-run", TaskID: "direct-task", Mode: "auto"}}
-	ctx, cancel := context.WithTimeout(s.c.Ctx(), directTimeout+3*time.Second)
+	Expect(err).NotTo(HaveOccurred())
+	id := fmt.Sprintf("direct-%d-%s", d.n, model)
+	if key == "" {
+		key = id
+	}
+	p := wire.ExecuteParams{CallID: id, ModelName: model, Arguments: raw, IdempotencyKey: key, TimeoutMs: 10000,
+		Context: wire.RunContext{RunID: "direct-run", TaskID: "direct-task", Mode: mode}}
+	ctx, cancel := context.WithTimeout(d.c.Ctx(), directTimeout)
 	defer cancel()
-	r, err := s.H.Client().Execute(ctx, p)
-	Expect(err).NotTo(HaveOccurred(), "%s %s: the host did not answer with a result", model, raw)
-	res := DirectResult{ToolResult: r}
-	if r.OK {
-		Expect(json.Unmarshal([]byte(r.Content), &res.Out)).To(Succeed(), "%s %s: the content of the ok result is not a JSON object: %.200q", model, raw, r.Content)
+	r, err := d.H.Client().Execute(ctx, p)
+	call := DirectCall{ExecuteParams: p, Err: err}
+	if err == nil {
+		call.Result = &r
 	}
-	return res
+	return call
 }
 
-// OK is Call for a call that must succeed.
-func (s *DirectSession) OK(model string, args map[string]any) map[string]any {
+// Call sends one request of method and decodes its answer into out.
+func (d *Direct) Call(method string, params, out any) error {
+	ctx, cancel := context.WithTimeout(d.c.Ctx(), directTimeout)
+	defer cancel()
+	return d.H.Client().Call(ctx, method, params, directTimeout, out)
+}
+
+// Failed asserts the call was answered with an ok=false envelope, and
+// returns it with its content decoded.
+func (c DirectCall) Failed() (*port.ToolResult, map[string]any) {
 	GinkgoHelper()
-	r := s.Call(model, args)
-	Expect(r.OK).To(BeTrue(), "%s %v failed: %.300s", model, args, errorText(r.ToolResult))
-	return r.Out
+	Expect(c.Err).NotTo(HaveOccurred(), "%s (%s) was answered with an error instead of a failed result", c.CallID, c.Arguments)
+	Expect(c.Result.OK).To(BeFalse(), "%s (%s) succeeded; it must fail", c.CallID, c.Arguments)
+	Expect(c.Result.Error).NotTo(BeNil(), "the failed result of %s carries no error", c.CallID)
+	var content map[string]any
+	Expect(json.Unmarshal([]byte(c.Result.Content), &content)).To(Succeed(),
+		"the content of the failed result of %s is not a JSON object: %.200q", c.CallID, c.Result.Content)
+	return c.Result, content
 }
 
-func errorText(r port.ToolResult) string {
-	if r.Error != nil {
-		return r.Error.Code + ": " + r.Error.Message
+// Entries lists the workspace's paths (slash-separated, sorted), the
+// directories with a trailing slash.
+func (d *Direct) Entries() []string {
+	GinkgoHelper()
+	var out []string
+	err := filepath.WalkDir(d.Workspace, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || p == d.Workspace {
+			return err
+		}
+		rel, _ := filepath.Rel(d.Workspace, p)
+		rel = filepath.ToSlash(rel)
+		if e.IsDir() {
+			rel += "/"
+		}
+		out = append(out, rel)
+		return nil
+	})
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot walk the workspace")
+	sort.Strings(out)
+	return out
+}
+
+// Exists reports whether the workspace-relative path rel exists.
+func (d *Direct) Exists(rel string) bool {
+	_, err := os.Lstat(filepath.Join(d.Workspace, filepath.FromSlash(strings.TrimPrefix(rel, "/"))))
+	return err == nil
+}
+
+// Read returns the content of the workspace file rel, or "" when it cannot
+// be read.
+func (d *Direct) Read(rel string) string {
+	b, err := os.ReadFile(filepath.Join(d.Workspace, filepath.FromSlash(rel)))
+	if err != nil {
+		return ""
 	}
-	return r.Content
+	return string(b)
 }

@@ -141,7 +141,8 @@ type Result struct {
 	Reference *reports.Document `json:"reference"`
 	Faults    []FaultResult     `json:"faults"`
 	Items     []ItemResult      `json:"items"`
-	// Unchecked are the guarantee sentences no runnable item checks.
+	// Unchecked are the guarantee sentences no runnable item checks,
+	// leaving out those explicitly uncheckable through the protocol.
 	Unchecked []matrix.Guarantee `json:"unchecked"`
 	// Variants are the acceptance matrix: each permitted variation of the
 	// reference host certified against every runnable item.
@@ -355,11 +356,12 @@ func sortedIDs(items map[int]matrix.Item) []int {
 	return ids
 }
 
-// unchecked lists the guarantee sentences no runnable item checks.
+// unchecked lists the guarantee sentences no runnable item checks and
+// that are not explicitly uncheckable through the protocol.
 func unchecked() []matrix.Guarantee {
 	out := []matrix.Guarantee{}
 	for _, tr := range matrix.Traces() {
-		if len(tr.Runnable) == 0 {
+		if !tr.Checked() && tr.Uncheckable == nil {
 			out = append(out, tr.Guarantee)
 		}
 	}
