@@ -61,7 +61,7 @@ func ProjectFormat() Descriptor {
 	return WithDefaults(Descriptor{
 		ID: ProjectFormatID, ModelName: ProjectFormatModelName, Title: "Format project files",
 		Description: "Format 1 to 8 explicitly named source files of one project with the project's installed formatter (rustfmt, ruff or gofmt) and write back only the files whose formatted text differs. Name every file; nothing else is formatted and no formatter is installed. The call runs once and is never retried: when it reports stateChanged 'unknown', read the files before calling again. Returns the job ID, the recipe root and one three-state report per file.",
-		Category:    CategoryProject, Transport: TransportExtension, Risk: RiskMedium, Mutability: MutabilityWrite,
+		Category:    CategoryProject, Transport: TransportNative, Risk: RiskMedium, Mutability: MutabilityWrite,
 		Idempotency: IdempotencyUnsafe,
 		InputSchema: object(map[string]any{
 			"cwd":     described(workspacePath(), "Optional project directory the recipe root is searched from; defaults to the directory of the first file."),

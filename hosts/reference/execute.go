@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,6 +99,9 @@ var readOnlyCodes = map[string]bool{
 // idempotency key, apply mode and approval policy, dispatch, validate the
 // output and build the CONTRACTS §7.5 envelope.
 func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
+	if p.ModelName == catalog.ProjectFormatModelName && slices.Contains(s.extensions, catalog.FlagProjectFormat) {
+		return s.executeFormat(ctx, p)
+	}
 	desc, ok := s.registry.ResolveModelName(p.ModelName)
 	if !ok {
 		return errorResult(p.ModelName, p.CallID, &toolError{Code: "UNKNOWN_TOOL",

@@ -206,4 +206,6 @@ type Faults struct {
 	Command command.Faults
 	// Research are the faults of the public-research adapter.
 	Research research.Faults
+	// Format are the faults of the project.format extension tool.
+	Format FormatFaults
 }
