@@ -9,8 +9,9 @@ type FormatFaults struct {
 	// FormatUnselected also formats and writes the other files of the
 	// adapter beside the selected ones.
 	FormatUnselected bool
-	// SuccessOnPartialFailure reports a batch whose later write failed as
-	// a complete success.
+	// SuccessOnPartialFailure skips a file its formatter failed on, writes
+	// the others and reports the batch as a complete success; a batch
+	// whose later write failed is reported as a success too.
 	SuccessOnPartialFailure bool
 	// RetryMutatingJob runs a call again when its callId already has a
 	// job, instead of answering the recorded job.

@@ -209,6 +209,10 @@ func (s *session) runFormat(ctx context.Context, ws *os.Root, plan *formatPlan, 
 			if !errors.As(err, &ff) {
 				ff = &formatFailure{code: "FORMATTER_FAILED", msg: err.Error()}
 			}
+			if s.faults.Format.SuccessOnPartialFailure {
+				candidates[i] = f.original // the failed file is skipped, the others still written
+				continue
+			}
 			job.Files[i].Outcome = projectformat.FileFailed
 			if s.faults.Format.FormatterWritesInPlace {
 				job.Files[i].Outcome, job.Files[i].StateChanged = projectformat.FileUnknown, projectformat.Unknown
