@@ -46,6 +46,9 @@ type setup struct {
 	// approver "absent" answers no approval request (method not found);
 	// "silent" never answers one, so the host's approval timeout expires.
 	approver string
+	// onApproval, if set, runs on the host's workspace each time the host
+	// asks for approval, before the answer.
+	onApproval func(ws string)
 }
 
 // host is one host process under test with its own directories.
@@ -111,6 +114,9 @@ func (h *host) start() {
 		h.mu.Lock()
 		h.approvalAsked++
 		h.mu.Unlock()
+		if h.su.onApproval != nil {
+			h.su.onApproval(h.ws)
+		}
 		if h.su.approver == "silent" {
 			<-ctx.Done()
 			return wire.ApprovalDecision{}, ctx.Err()

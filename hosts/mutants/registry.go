@@ -230,6 +230,21 @@ func registry() []Mutant {
 		// Replay determinism, item 14.
 		{"timed-validation-ids", gReplay, "makes project.validate validation IDs unique with the wall-clock time and the process ID",
 			reference.Faults{TimedValidationIDs: true}},
+		// Project format, PF01–PF16.
+		{"format-write-without-compare", gFormatGuard, "writes a formatter candidate without checking the file still holds the bytes the formatter read",
+			pf(reference.FormatFaults{WriteWithoutCompare: true})},
+		{"format-unselected-files", gFormatSelected, "also formats the recipe root's files the call did not select",
+			pf(reference.FormatFaults{FormatUnselected: true})},
+		{"format-success-on-partial-failure", gFormatPartial, "skips a file its formatter failed on, writes the others and reports success",
+			pf(reference.FormatFaults{SuccessOnPartialFailure: true})},
+		{"format-retry-mutating-job", gFormatReplay, "runs a callId again instead of answering its recorded job",
+			pf(reference.FormatFaults{RetryMutatingJob: true})},
+		{"format-in-place", gFormatStdin, "lets gofmt rewrite the file itself (-w) and reports no change",
+			pf(reference.FormatFaults{FormatterWritesInPlace: true})},
+		{"format-symlink-target", gFormatTargets, "formats the file a symbolic link names",
+			pf(reference.FormatFaults{AcceptSymlinkTarget: true})},
+		{"format-lost-receipt-false", gFormatReceipt, "reports a job without its terminal receipt as stateChanged false",
+			pf(reference.FormatFaults{LostReceiptAsFalse: true})},
 	}
 }
 
@@ -244,6 +259,21 @@ const (
 	gResearchEffects     = "A fetched source or search snippet cannot grant workspace inspection, write, validation or plan effects."
 	gResearchScope       = "If source evidence is process-local, disclose that scope; do not reconstruct durable research success."
 )
+
+// The project-format guarantees the format mutants break (seed "Bounded
+// project formatting lifecycle", PF01–PF16).
+const (
+	gFormatGuard    = "Compare each selected file with the bytes the formatter read immediately before a guarded write; a change between plan and write is a conflict (PF09)."
+	gFormatSelected = "Guarded writes commit only the selected files (PF08)."
+	gFormatPartial  = "A formatter failure or partial batch never claims known full completion (PF10)."
+	gFormatReplay   = "A mutating job is never retried or redispatched; unknown cannot authorize replay (PF01, PF11)."
+	gFormatStdin    = "Formatters read stdin and write candidates to stdout, never editing project files; a change is reported stateChanged true (PF08, PF16)."
+	gFormatTargets  = "Symlink and non-regular file targets are refused without writing (PF04)."
+	gFormatReceipt  = "A job whose terminal receipt is missing is unknown, never false (PF11, PF12)."
+)
+
+// pf makes reference faults from project.format faults.
+func pf(f reference.FormatFaults) reference.Faults { return reference.Faults{Format: f} }
 
 // rs makes reference faults from research adapter faults.
 func rs(f research.Faults) reference.Faults { return reference.Faults{Research: f} }

@@ -9,6 +9,13 @@ import "slices"
 // with a kill only when an item fails on an assertion of one of these.
 var sentences = map[string][]string{
 	gEscapes:             {"W1", "W2"},
+	gFormatGuard:         {"PF09"},
+	gFormatSelected:      {"PF08"},
+	gFormatPartial:       {"PF10"},
+	gFormatReplay:        {"PF01", "PF11"},
+	gFormatStdin:         {"PF08", "PF16"},
+	gFormatTargets:       {"PF04"},
+	gFormatReceipt:       {"PF11", "PF12"},
 	gPrecondition:        {"W3"},
 	gUntouched:           {"W3", "L21", "L32"},
 	gUTF8:                {"W3", "L32"},

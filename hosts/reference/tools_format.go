@@ -209,7 +209,7 @@ func (s *session) runFormat(ctx context.Context, ws *os.Root, plan *formatPlan, 
 			if !errors.As(err, &ff) {
 				ff = &formatFailure{code: "FORMATTER_FAILED", msg: err.Error()}
 			}
-			if s.faults.Format.SuccessOnPartialFailure {
+			if s.faults.Format.SuccessOnPartialFailure || i >= len(plan.files) {
 				candidates[i] = f.original // the failed file is skipped, the others still written
 				continue
 			}
@@ -275,13 +275,15 @@ func (s *session) revalidate(ws *os.Root, plan *formatPlan, f plannedFile) error
 	if root, err := recipeRoot(ws, path.Dir(f.rel), plan.adapter); err != nil || root != plan.root {
 		return fmt.Errorf("the recipe root of %s changed after planning", f.rel)
 	}
-	fi, err := ws.Lstat(f.rel)
-	if err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is no longer a regular file", f.rel)
-	}
-	abs := filepath.Join(s.root.Dir(), filepath.FromSlash(f.rel))
-	if real, err := filepath.EvalSymlinks(abs); err != nil || real != abs {
-		return fmt.Errorf("%s no longer resolves to itself", f.rel)
+	if !s.faults.Format.AcceptSymlinkTarget {
+		fi, err := ws.Lstat(f.rel)
+		if err != nil || !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s is no longer a regular file", f.rel)
+		}
+		abs := filepath.Join(s.root.Dir(), filepath.FromSlash(f.rel))
+		if real, err := filepath.EvalSymlinks(abs); err != nil || real != abs {
+			return fmt.Errorf("%s no longer resolves to itself", f.rel)
+		}
 	}
 	cur, err := readBounded(ws, f.rel, formatMaxFileBytes)
 	if err != nil || !bytes.Equal(cur, f.original) {

@@ -351,7 +351,7 @@ var _ = matrix.DescribeItem(pfItem(10, "format-no-false-completion", "a formatte
 var _ = matrix.DescribeItem(pfItem(11, "format-job-recovery", "an interrupted call is observed as its original job from a fresh host and never replayed",
 	"A host MUST keep each call's job durable, answer it through job/observe from a fresh process on the same storeDir, report an unfinished job as unknown and never run it again.", "PF11", "PF12"),
 	func(c *kit.TestContext) {
-		c.It("a host stopped while it waits for approval leaves an unknown job that is not run again", "PF11 PF12 LPF11", func() {
+		c.It("a host that crashes while it waits for approval leaves an unknown job that is not run again", "PF11 PF12 LPF11", func() {
 			asked := make(chan struct{}, 1)
 			wait := func(ctx context.Context, _ wire.ApprovalParams) (wire.ApprovalDecision, error) {
 				asked <- struct{}{}
@@ -371,7 +371,7 @@ var _ = matrix.DescribeItem(pfItem(11, "format-job-recovery", "an interrupted ca
 			case <-done:
 			case <-time.After(30 * time.Second):
 			}
-			_ = s.Host.Close()
+			s.Crash()
 			<-done
 			fresh := s.Fresh(kit.FormatOptions{})
 			Expect(fresh.Read("m/a.go")).To(Equal(pfGoRaw))

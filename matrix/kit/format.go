@@ -232,3 +232,12 @@ func (s *FormatSession) RefusedWithoutWrite(what string, call FormatCall, before
 		Expect(s.Read(rel)).To(Equal(content), "%s: %s was written although the call was refused", what, rel)
 	}
 }
+
+// Crash kills the host process without a shutdown, as a crash or a lost
+// machine would, and closes the connection.
+func (s *FormatSession) Crash() {
+	if proc, err := os.FindProcess(s.Host.Client().PID()); err == nil {
+		_ = proc.Kill()
+	}
+	_ = s.Host.Close()
+}
