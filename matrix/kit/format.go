@@ -74,7 +74,7 @@ func StartFormat(c *TestContext, o FormatOptions) *FormatSession {
 	ctx, cancel := context.WithTimeout(c.Ctx(), freshHostTimeout)
 	defer cancel()
 	h, err := session.StartHost(ctx, session.HostConfig{
-		Argv: t.Argv, Workspace: s.Workspace, StoreDir: s.Store, PassEnv: t.Env, Env: formatEnv(o.WithoutFormatter),
+		Argv: t.Argv, Workspace: s.Workspace, StoreDir: s.Store, PassEnv: t.Env, Env: formatEnv(o.WithoutFormatter, t.Env),
 		ApprovalProfile: o.ApprovalProfile, Approve: approve,
 		EditInitialize: func(p *wire.InitializeParams) { p.Extensions = slices.Clone(offer) },
 	})
@@ -85,9 +85,10 @@ func StartFormat(c *TestContext, o FormatOptions) *FormatSession {
 }
 
 // formatEnv is the host's environment for a format check: PATH (less the
-// directories that hold without), LANG, a HOME of its own and the Rust
-// toolchain location.
-func formatEnv(without string) []string {
+// directories that hold without), LANG, a HOME of its own, the Rust
+// toolchain location and the variables pass names (--host-env; a name
+// ending in "*" is a prefix).
+func formatEnv(without string, pass []string) []string {
 	home := GinkgoT().TempDir()
 	path := os.Getenv("PATH")
 	if without != "" {
@@ -111,6 +112,15 @@ func formatEnv(without string) []string {
 	for _, name := range []string{"LANG", "SystemRoot", "SystemDrive", "ComSpec", "PATHEXT", "WINDIR"} {
 		if x, ok := os.LookupEnv(name); ok {
 			env = append(env, name+"="+x)
+		}
+	}
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		for _, p := range pass {
+			if prefix, ok := strings.CutSuffix(p, "*"); (ok && strings.HasPrefix(name, prefix)) || name == p {
+				env = append(env, kv)
+				break
+			}
 		}
 	}
 	return env
