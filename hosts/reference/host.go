@@ -222,7 +222,9 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	}
 	s.tasks = newTaskStore(storeDir, s.faults.LoseTaskCheckpoint)
 	s.idem = newIdempotency(storeDir)
-	s.extensions = negotiateExtensions(p.Extensions)
+	if !h.opts.Choices.NoExtensions {
+		s.extensions = negotiateExtensions(p.Extensions)
+	}
 	if s.formatJobs, err = newFormatJobs(storeDir); err != nil {
 		return nil, invalidParams("storeDir: %v", err)
 	}

@@ -47,6 +47,9 @@ type Choices struct {
 	// Workspace are the workspace library's choices (detection depth,
 	// traversal exclusions).
 	Workspace workspace.Choices
+	// NoExtensions advertises no extension capability flag, whatever
+	// initialize offers: the host keeps exactly the core tools.
+	NoExtensions bool
 }
 
 // Faults are the seams where a mutant may break exactly one guarantee: the
