@@ -49,6 +49,8 @@ type setup struct {
 	// onApproval, if set, runs on the host's workspace each time the host
 	// asks for approval, before the answer.
 	onApproval func(ws string)
+	// passEnv names variables of the test process the host inherits.
+	passEnv []string
 }
 
 // host is one host process under test with its own directories.
@@ -126,7 +128,7 @@ func (h *host) start() {
 	if h.su.approver == "absent" {
 		approver = nil
 	}
-	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver})
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver, PassEnv: h.su.passEnv})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	p := baseParams(h.ws, h.st)

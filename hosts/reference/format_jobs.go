@@ -21,8 +21,9 @@ import (
 type formatJobs struct {
 	dir string
 
-	mu   sync.Mutex
-	live map[string]bool // callIds whose job runs in this process
+	mu     sync.Mutex
+	live   map[string]bool              // callIds whose job runs in this process
+	memory map[string]projectformat.Job // reports kept in memory only (a fault)
 }
 
 // newFormatJobs opens the job store in storeDir; its directory is made
@@ -61,10 +62,21 @@ func (j *formatJobs) create(callID string) (job projectformat.Job, created bool,
 }
 
 // finish records the job's terminal report.
-func (j *formatJobs) finish(job projectformat.Job) error {
+func (j *formatJobs) finish(job projectformat.Job) error { return j.finishWith(job, false) }
+
+// finishWith is finish; memoryOnly (the ReportNotDurable fault) keeps the
+// report in this process and never writes it.
+func (j *formatJobs) finishWith(job projectformat.Job, memoryOnly bool) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	delete(j.live, job.CallID)
+	if memoryOnly {
+		if j.memory == nil {
+			j.memory = map[string]projectformat.Job{}
+		}
+		j.memory[job.CallID] = job
+		return nil
+	}
 	return j.writeLocked(job)
 }
 
@@ -76,6 +88,9 @@ func (j *formatJobs) observe(callID string) (projectformat.Job, bool, error) {
 }
 
 func (j *formatJobs) readLocked(callID string) (projectformat.Job, bool, error) {
+	if job, ok := j.memory[callID]; ok {
+		return job, true, nil
+	}
 	b, err := os.ReadFile(j.file(callID))
 	if errors.Is(err, fs.ErrNotExist) {
 		return projectformat.Job{}, false, nil

@@ -117,7 +117,11 @@ func (s *session) planFormat(ws *os.Root, a formatArgs) (*formatPlan, error) {
 	if err != nil {
 		return nil, refuse("INVALID_INPUT", "%v", err)
 	}
-	if err := projectformat.Admit(s.extensions, adapter); err != nil {
+	flags := s.extensions
+	if s.faults.Format.IgnoreGoFlag {
+		flags = append(slices.Clone(flags), catalog.FlagProjectFormatGo)
+	}
+	if err := projectformat.Admit(flags, adapter); err != nil {
 		return nil, refuse("UNAVAILABLE", "%v", err)
 	}
 	start := a.Cwd
@@ -134,7 +138,7 @@ func (s *session) planFormat(ws *os.Root, a formatArgs) (*formatPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if own != root {
+		if own != root && !s.faults.Format.AcceptCrossRoot {
 			return nil, refuse("INVALID_INPUT", "%s belongs to the recipe root %s, not %s; format each root in its own call", f, own, root)
 		}
 	}
@@ -146,6 +150,9 @@ func (s *session) planFormat(ws *os.Root, a formatArgs) (*formatPlan, error) {
 	}
 	if err := p.checkProfile(ws); err != nil {
 		return nil, err
+	}
+	if s.faults.Format.FixedRustEdition && p.adapter == catalog.AdapterRust {
+		p.edition = "2021"
 	}
 	total := 0
 	for _, f := range a.Files {

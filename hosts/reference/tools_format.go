@@ -119,7 +119,7 @@ func (s *session) executeFormat(ctx context.Context, p wire.ExecuteParams) (port
 		approvalEffect = "granted"
 	}
 	job, writes := s.runFormat(ctx, ws, plan, job)
-	if err := s.formatJobs.finish(job); err != nil {
+	if err := s.formatJobs.finishWith(job, s.faults.Format.ReportNotDurable); err != nil {
 		if len(writes) > 0 && !s.faults.Format.LostReceiptAsFalse {
 			return port.ToolResult{}, wire.UnknownOutcomeError(desc.ID, "the job's terminal report cannot be saved after a write: "+err.Error())
 		}
@@ -128,6 +128,13 @@ func (s *session) executeFormat(ctx context.Context, p wire.ExecuteParams) (port
 	if err == nil && res.OK {
 		res.Effects.Approval = approvalEffect
 		res.Effects.Writes = writes
+	}
+	if err == nil && !res.OK && s.faults.Format.FailureWriteEvidence {
+		res.Effects, res.EffectsAuthority = &port.Effects{}, effects.AuthorityHost
+		for _, f := range plan.files {
+			h := workspace.HashPrefix + workspace.SHA256Hex(f.original)
+			res.Effects.Writes = append(res.Effects.Writes, port.Write{Path: f.rel, BeforeKind: workspace.KindFile, BeforeHash: &h, AfterKind: workspace.KindFile, AfterHash: &h})
+		}
 	}
 	return res, err
 }
@@ -209,6 +216,13 @@ func (s *session) runFormat(ctx context.Context, ws *os.Root, plan *formatPlan, 
 			if !errors.As(err, &ff) {
 				ff = &formatFailure{code: "FORMATTER_FAILED", msg: err.Error()}
 			}
+			if s.faults.Format.UnavailableAsNoop && ff.code == "UNAVAILABLE" {
+				candidates[i] = f.original
+				continue
+			}
+			if s.faults.Format.TestCountFailures {
+				ff = &formatFailure{code: ff.code, msg: "0 tests passed, 1 failed: " + ff.msg}
+			}
 			if s.faults.Format.SuccessOnPartialFailure || i >= len(plan.files) {
 				candidates[i] = f.original // the failed file is skipped, the others still written
 				continue
@@ -234,7 +248,7 @@ func (s *session) runFormat(ctx context.Context, ws *os.Root, plan *formatPlan, 
 		return job, writes
 	}
 	for i, f := range files {
-		if bytes.Equal(candidates[i], f.original) {
+		if bytes.Equal(candidates[i], f.original) && !s.faults.Format.RewriteIdentical {
 			job.Files[i].Outcome, job.Files[i].StateChanged = projectformat.FileUnchanged, projectformat.Unchanged
 			continue
 		}
@@ -272,7 +286,7 @@ func (s *session) revalidate(ws *os.Root, plan *formatPlan, f plannedFile) error
 	if err != nil || !bytes.Equal(manifest, plan.manifest) {
 		return fmt.Errorf("the recipe manifest %s changed after planning; no further file is written", path.Join(plan.root, recipeMarkers[plan.adapter]))
 	}
-	if root, err := recipeRoot(ws, path.Dir(f.rel), plan.adapter); err != nil || root != plan.root {
+	if root, err := recipeRoot(ws, path.Dir(f.rel), plan.adapter); err != nil || (root != plan.root && !s.faults.Format.AcceptCrossRoot) {
 		return fmt.Errorf("the recipe root of %s changed after planning", f.rel)
 	}
 	if !s.faults.Format.AcceptSymlinkTarget {
