@@ -263,7 +263,7 @@ var _ = matrix.DescribeItem(pfItem(6, "format-python", "Ruff runs only when inst
 			}
 			s.RefusedWithoutWrite("a supported configuration without Ruff", call, map[string]string{"p4/a.py": raw})
 			Expect(call.Unknown()).To(BeFalse(), "a missing Ruff is a known failure before any write, not an unknown outcome")
-			kit.Unchecked("Ruff is not installed for the host; the configured Python project failed without a write: "+call.Result.Summary)
+			kit.Unchecked("Ruff is not installed for the host; the configured Python project failed without a write: " + call.Result.Summary)
 		})
 	})
 
