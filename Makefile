@@ -1,7 +1,8 @@
 # The test command of README.md; .ci/run runs exactly this target. The
 # tests run with a private TMPDIR and fail when they leave a file there or a
 # process running (.ci/leftovers.sh); then every fuzz target runs for 5 s
-# (.ci/fuzz.sh). actionlint (pinned, built through the Go module proxy and
+# (.ci/fuzz.sh), and the Node.js host (hosts/node) is certified against the
+# whole matrix when its packages are installed (make node, which test runs). actionlint (pinned, built through the Go module proxy and
 # cached after the first run) checks the GitHub workflows, and through the
 # workflow that uses it the inputs of the project's action (ci/action.yml;
 # actionlint does not lint an action's own steps); it runs shellcheck on
@@ -15,6 +16,9 @@ test: actionlint node
 	go vet ./...
 	.ci/leftovers.sh go test ./...
 	.ci/leftovers.sh .ci/fuzz.sh 5s
+	@if [ -d hosts/node/node_modules ]; then \
+		.ci/leftovers.sh go run ./cmd/conform certify --host 'node hosts/node/host.mjs' --parallel 2; \
+	else echo "hosts/node/node_modules is missing: the Node.js host is not certified (make node)"; fi
 
 actionlint:
 	go run github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION) .github/workflows/*.yml

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -52,6 +53,53 @@ var Volatile = map[string][]string{
 	"fixtures/matrix/05-canceled-model-command/canceled-command.json": {"pids.txt"},
 	"fixtures/matrix/05-canceled-model-command/canceled-model.json":   {"pids.txt"},
 }
+
+// VolatileOf returns the Volatile paths of the shipped scenario at file,
+// named from the repository root ("fixtures/matrix/…") or from anywhere in
+// a checkout ("../../fixtures/matrix/…"); nil for any other scenario.
+func VolatileOf(file string) []string {
+	p := path.Clean(filepath.ToSlash(file))
+	for k, v := range Volatile {
+		if p == k || strings.HasSuffix(p, "/"+k) {
+			return v
+		}
+	}
+	return nil
+}
+
+// UnreplayableOf returns why the shipped scenario at file (named as for
+// VolatileOf) has no golden transcript, or "".
+func UnreplayableOf(file string) string {
+	p := path.Clean(filepath.ToSlash(file))
+	for k, why := range Unreplayable {
+		if p == k || strings.HasSuffix(p, "/"+k) {
+			return why
+		}
+	}
+	return ""
+}
+
+// VolatileOfFixture returns the Volatile paths of the shipped scenario
+// whose fixture is named name, wherever a copy of it runs from (a repro
+// file, say); nil for any other name.
+func VolatileOfFixture(name string) []string {
+	volatileNamesOnce.Do(func() {
+		volatileNames = map[string][]string{}
+		for p, paths := range Volatile {
+			// A path under fixtures/matrix/ loads from the copy built into
+			// conform when it is not on disk.
+			if rs, err := runs.Load(p); err == nil && len(rs) == 1 {
+				volatileNames[rs[0].Fixture.Name] = paths
+			}
+		}
+	})
+	return volatileNames[name]
+}
+
+var (
+	volatileNamesOnce sync.Once
+	volatileNames     map[string][]string
+)
 
 // Unreplayable names the shipped scenarios that have no golden transcript,
 // with the reason: each is a part of an item's Go spec that means nothing

@@ -77,7 +77,7 @@ func (d def[F]) command() *command {
 var commands []*command
 
 // order is the order of commands in help; unlisted ones come last.
-var order = []string{"certify", "run", "report", "verify", "import", "golden", "selftest", "matrix", "tools", "host", "version"}
+var order = []string{"certify", "run", "compare", "report", "verify", "import", "golden", "selftest", "matrix", "tools", "host", "version"}
 
 // register adds d to the command table.
 func register[F any](d def[F]) bool {

@@ -22,7 +22,7 @@ import (
 
 var _ = register(def[runFlags]{
 	Name:      "run",
-	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
+	UsageLine: "conform run FIXTURE.json|SCENARIO.txtar|DIR... --host HOST [--transcript FILE] [--mutant NAME | --variant NAME] [--core-fault NAME] [--keep] [--json] [--task TEXT] [--timeout D] [--host-env NAME] [--forbid-containment] [--allow-uncontained-commands] [--max-fixture-size BYTES] [--max-fixture-files N] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] [--repro-dir DIR] [--repeat K | --resume-everywhere] | conform run --campaign DIR --host HOST [--keep] [--json] [--allow-uncontained-commands]",
 	Short:     "run original lab fixtures or a campaign against a host",
 	Long: `Run runs fixtures of the original lab's JSON format (schemaVersion 2, or 1)
 against one host and checks each with the original oracle: status, error code,
@@ -161,6 +161,40 @@ a regular file or a new path in a writable directory; anything else (a FIFO,
 a device node, a symbolic link, a directory) is refused with exit 2 and never
 replaced.
 
+--repro-dir DIR writes, for every fixture that fails, a self-contained txtar
+scenario DIR/NAME.txtar: the scenario itself (a JSON fixture as conform
+import turns it into one), its script comment headed by the failure and the
+command that runs it again, which becomes the failure's repro command in the
+result document. Without the flag the repros go to repro/ beside the file
+--json-report names, when it names one. The archive needs no checkout: conform
+run reads everything from it. It is a file from outside conform, so a repro
+of one of conform's own scenarios (whose commands run without containment)
+names --allow-uncontained-commands in its command.
+
+--repeat K runs each fixture K times (two or more), each time in fresh,
+perturbed surroundings: the temporary directory the workspaces are made in
+(another name and depth), TZ, the order of the host's environment
+variables, and the order the fixtures run in (as given, reversed,
+rotated); start times differ as the repetitions run one after another. It
+prints one verdict a fixture: deterministic (the same status and replay
+hash every time), nondeterministic (the same status, another hash: the
+first divergent transcript event and a go-cmp diff of it) or flaky (the
+status, or whether the oracle passed, varies), and exits 1 unless every
+fixture is deterministic and passed every time. The two shipped scenarios
+that mean nothing run alone (golden/README.md) are listed but not counted. It writes no reports or
+transcripts, and takes no --campaign or --keep.
+
+--resume-everywhere checks that each fixture (one that declares no controls
+or resume policy of its own) resumes from every step: it runs it once
+uninterrupted, then once per tool result with a pause there and a resume in
+a fresh host process on the same store, and requires the resumed run to end
+with the same status, tool calls and results, write evidence and final
+workspace (its outcome hash: the pause adds a checkpoint and an execution
+that the replay hash covers) and no tool/execute request sent twice for one
+call. A pause during a model round is listed as not resumable, by the
+runtime's rule that a pause aborts the round in flight. Exit 1 when a step
+fails.
+
 A failed assertion prints the fixture, the assertion and the expected and
 observed values. Exit status: 0 every fixture (or stage) passed; 1 some failed;
 2 the invocation is wrong: a malformed fixture (named with the file and the
@@ -183,6 +217,9 @@ stopped it.`,
 		f.timeout = addTimeoutFlag(fs)
 		f.env = addHostEnvFlag(fs)
 		f.reports = addReportFlags(fs, "the result document")
+		fs.StringVar(&f.reproDir, "repro-dir", "", "write a self-contained txtar repro of every failing fixture into `DIR` (default: repro/ beside --json-report)")
+		fs.BoolVar(&f.resumeAll, "resume-everywhere", false, "pause each fixture after every tool result in turn, resume it in a fresh host process, and check the outcome")
+		fs.IntVar(&f.repeat, "repeat", 1, "run each fixture `K` times in perturbed surroundings and say whether it is deterministic")
 		fs.StringVar(&f.transcript, "transcript", "", "write the normalized transcript of each run to `FILE` (one object, or an array for several fixtures)")
 		return f
 	},
@@ -193,11 +230,14 @@ stopped it.`,
 type runFlags struct {
 	*hostFlags
 	campaign, task, transcript string
+	reproDir                   string
 	keep, asJSON, forbid       bool
+	resumeAll                  bool
 	uncontained                bool
 	maxSize                    int64
 	caps                       *capFlags
 	maxFiles                   int
+	repeat                     int
 	timeout                    *time.Duration
 	env                        *hostEnv
 	reports                    *reportFlags
@@ -246,6 +286,13 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if err := f.reports.check("run", reportPath{"--transcript", f.transcript}); err != nil {
 		return err
 	}
+	if err := f.checkRepeat(); err != nil {
+		return err
+	}
+	reproDir, err := f.reproDirectory()
+	if err != nil {
+		return err
+	}
 	f.env.redactSecrets()
 	// With --keep the workspaces outlive the command, so they are
 	// made where the user's TMPDIR says.
@@ -266,7 +313,13 @@ func runRun(f *runFlags, paths []string, out streams) error {
 		Host: f.host, Mutant: f.mutant, CoreFault: f.coreFault, Argv: argv, HostEnv: *f.env,
 		Paths: paths, Campaign: f.campaign, Task: f.task,
 		ForbidContainment: f.forbid, AllowUncontained: f.uncontained, Keep: f.keep,
-		Grace: interruptGrace,
+		Grace: interruptGrace, ReproDir: reproDir,
+	}
+	if f.repeat > 1 {
+		return runRepeat(j, cfg, f, out)
+	}
+	if f.resumeAll {
+		return runResumeEverywhere(j, cfg, f, out)
 	}
 	if !f.asJSON {
 		cfg.Finished = func(rep *lab.Report) { printReport(out.stdout, "", rep) }
@@ -278,6 +331,7 @@ func runRun(f *runFlags, paths []string, out streams) error {
 	if f.campaign != "" {
 		return printCampaign(res, f, out.stdout)
 	}
+	printRepros(res, f.asJSON, out)
 	return printFixtures(res, f, out.stdout)
 }
 

@@ -204,7 +204,11 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 	var untargeted []string
 	for _, fr := range res.Faults {
 		if fr.Status == selftest.Untargeted {
-			untargeted = append(untargeted, fmt.Sprintf("%s %s (targets %s)", fr.Kind, fr.Name, orNone(joinInts(fr.Targets))))
+			line := fmt.Sprintf("%s %s (targets %s)", fr.Kind, fr.Name, orNone(joinInts(fr.Targets)))
+			if fr.Unreachable != "" {
+				line = fmt.Sprintf("%s %s: no host scenario reaches it: %s", fr.Kind, fr.Name, fr.Unreachable)
+			}
+			untargeted = append(untargeted, line)
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t", fr.Name)

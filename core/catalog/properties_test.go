@@ -85,6 +85,10 @@ func TestPropertyOrderIndependence(t *testing.T) {
 				t.Fatalf("Activate(%q) = %t, in snapshot %t", id, lres[i], inSnapshot[id])
 			}
 		}
-		_ = rres
+		for i, id := range reordered {
+			if rres[i] != inSnapshot[id] {
+				t.Fatalf("Activate(%q) in the other order = %t, in snapshot %t", id, rres[i], inSnapshot[id])
+			}
+		}
 	})
 }

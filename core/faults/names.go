@@ -27,6 +27,7 @@ const (
 	GateMissingFingerprintFresh = "gate-missing-fingerprint-fresh"
 	GateWriteKeepsValidation    = "gate-write-keeps-validation"
 	GateDocWriteVoidsValidation = "gate-doc-write-voids-validation"
+	GateOldestValidationWins    = "gate-oldest-validation-wins"
 
 	// Resume and persistence (RUNTIME §10.3, §20.3, §21; items 11, 12, 40, 41).
 	ResumeAcceptUntrustedCheckpoint = "resume-accept-untrusted-checkpoint"
@@ -39,6 +40,14 @@ const (
 	ResumeDropsCycleSuffix  = "resume-drops-cycle-suffix"
 	ResumeSkipsFinalization = "resume-skips-finalization"
 	ResumeDropsEditEvidence = "resume-drops-edit-evidence"
+
+	// No-progress guards (RUNTIME §18) and their restoration (§21.6).
+	GuardSkipIdenticalRepeat    = "guard-skip-identical-repeat"
+	GuardSkipFailedFamily       = "guard-skip-failed-family"
+	GuardSkipWriteHashCycle     = "guard-skip-write-hash-cycle"
+	GuardSkipRepeatedValidation = "guard-skip-repeated-validation"
+	ResumeDropsRepeatCount      = "resume-drops-repeat-count"
+	ResumeDropsFailedFamilies   = "resume-drops-failed-families"
 
 	// Checkpoint integrity (CONTRACTS §11.6).
 	CheckpointSkipContentHash = "checkpoint-skip-content-hash"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -49,7 +50,8 @@ type Report struct {
 func (g *Guard) AfterResult(c Call, r Result, ev Evidence) Report {
 	defer delete(g.flagged, c.ToolCallID)
 	var rep Report
-	if !r.OK && r.WriteCapable {
+	// Core fault: failed mutations are never counted per path and state.
+	if !r.OK && r.WriteCapable && !faults.On(faults.GuardSkipFailedFamily) {
 		state := r.FailureState
 		if state == "" {
 			state = g.stateVersion
@@ -139,7 +141,8 @@ func (g *Guard) recordWrites(c Call, writes []port.Write) (string, bool) {
 			returned = append(returned, w.Path)
 		}
 	}
-	if len(returned) == 0 {
+	// Core fault: the write-hash cycle guard is off.
+	if len(returned) == 0 || faults.On(faults.GuardSkipWriteHashCycle) {
 		return "", false
 	}
 	return g.incident(c, "workspace content returned to an earlier hash for: "+sortedUnique(returned),
@@ -160,7 +163,8 @@ func (g *Guard) recordValidations(c Call, vs []port.ValidationEntry, fp string) 
 			g.validationFails.deletePrefix(v.ID + ":")
 		}
 	}
-	if len(repeated) == 0 {
+	// Core fault: the repeated validation guard is off.
+	if len(repeated) == 0 || faults.On(faults.GuardSkipRepeatedValidation) {
 		return "", false
 	}
 	return g.incident(c, "validation failed repeatedly without a workspace change: "+sortedUnique(repeated),

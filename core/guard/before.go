@@ -1,6 +1,10 @@
 package guard
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/galaxy-stack/conform/core/faults"
+)
 
 // BeforeDispatch runs the pre-dispatch part of RUNTIME §15 for one call
 // that passed preflight, after the controller has counted it (steps 1–3)
@@ -64,7 +68,8 @@ func (g *Guard) BeforeDispatch(c Call) Decision {
 		d.Feedback = append(d.Feedback, strictNudgeFeedback(c, prior+1))
 	}
 	switch {
-	case g.repeated > int64(g.cfg.MaxRepeatedToolRequests):
+	// Core fault: the identical-repeat guard is off.
+	case g.repeated > int64(g.cfg.MaxRepeatedToolRequests) && !faults.On(faults.GuardSkipIdenticalRepeat):
 		d.Feedback = append(d.Feedback, g.incident(c,
 			c.Name+" repeated with identical arguments and workspace state",
 			"inspect a different source or choose a materially different tool"))

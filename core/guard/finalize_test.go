@@ -175,17 +175,17 @@ var _ = Describe("finalization (RUNTIME §19)", func() {
 })
 
 var _ = Describe("configuration", func() {
-	DescribeTable("New refuses impossible budgets", func(mut func(*guard.Config)) {
+	DescribeTable("New refuses impossible budgets, naming what is wrong", func(mut func(*guard.Config), want string) {
 		_, err := guard.New(cfgWith(mut))
-		Expect(err).To(HaveOccurred())
+		Expect(err).To(MatchError(ContainSubstring(want)))
 	},
-		Entry("unknown policy", func(c *guard.Config) { c.Policy = "aggressive" }),
-		Entry("no thresholds", func(c *guard.Config) { c.ObservationNudgeThresholds = nil }),
-		Entry("unsorted thresholds", func(c *guard.Config) { c.ObservationNudgeThresholds = []int64{5, 3} }),
-		Entry("duplicate thresholds", func(c *guard.Config) { c.ObservationNudgeThresholds = []int64{3, 3} }),
-		Entry("threshold 1", func(c *guard.Config) { c.ObservationNudgeThresholds = []int64{1} }),
-		Entry("nine thresholds", func(c *guard.Config) { c.ObservationNudgeThresholds = []int64{2, 3, 4, 5, 6, 7, 8, 9, 10} }),
-		Entry("zero episodes", func(c *guard.Config) { c.MaxNoProgressEpisodes = 0 }),
+		Entry("unknown policy", func(c *guard.Config) { c.Policy = "aggressive" }, `policy "aggressive" is not advisory or strict`),
+		Entry("no thresholds", func(c *guard.Config) { c.ObservationNudgeThresholds = nil }, "0 observation nudge thresholds, want 1 to 8"),
+		Entry("unsorted thresholds", func(c *guard.Config) { c.ObservationNudgeThresholds = []int64{5, 3} }, "thresholds [5 3] are not ascending unique"),
+		Entry("duplicate thresholds", func(c *guard.Config) { c.ObservationNudgeThresholds = []int64{3, 3} }, "thresholds [3 3] are not ascending unique"),
+		Entry("threshold 1", func(c *guard.Config) { c.ObservationNudgeThresholds = []int64{1} }, "thresholds [1] are not ascending unique integers >= 2"),
+		Entry("nine thresholds", func(c *guard.Config) { c.ObservationNudgeThresholds = []int64{2, 3, 4, 5, 6, 7, 8, 9, 10} }, "9 observation nudge thresholds"),
+		Entry("zero episodes", func(c *guard.Config) { c.MaxNoProgressEpisodes = 0 }, "maxNoProgressEpisodes 0 is not positive"),
 	)
 
 	It("knows the ten stable observation tools", func() {

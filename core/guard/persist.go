@@ -112,6 +112,10 @@ func (g *Guard) Restore(cp *checkpoint.Checkpoint) error {
 	if np != nil {
 		recorded = np.Episodes
 		for _, f := range np.FailedToolFamilies {
+			// Core fault: failed tool families are not restored.
+			if faults.On(faults.ResumeDropsFailedFamilies) {
+				break
+			}
 			g.failedFamilies.set(f.Key, f.Count)
 		}
 		for _, h := range np.HostStateVersions {
@@ -126,7 +130,8 @@ func (g *Guard) Restore(cp *checkpoint.Checkpoint) error {
 			}
 			g.cycle = append(g.cycle, cycleEntry{argumentsHash: e.ArgumentsHash, name: e.Name, stateVersion: sv})
 		}
-		if p := np.PreviousTool; p != nil {
+		// Core fault: the identical-repeat count is not restored.
+		if p := np.PreviousTool; p != nil && !faults.On(faults.ResumeDropsRepeatCount) {
 			g.previousFP = p.Name + ":" + p.ArgumentsHash + ":" + sv
 			g.repeated = p.Repetitions
 		}

@@ -249,7 +249,8 @@ func effectiveValidations(all []checkpoint.ValidationRecord) []checkpoint.Valida
 			out = append(out, v)
 			continue
 		}
-		if v.Sequence >= out[i].Sequence {
+		// Core fault: the oldest record of an id wins.
+		if v.Sequence >= out[i].Sequence && !faults.On(faults.GateOldestValidationWins) {
 			out[i] = v
 		}
 	}

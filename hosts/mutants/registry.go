@@ -55,6 +55,10 @@ const (
 	gVerify       = "Implement a full relevant-workspace fingerprint and coordinate AI Coder writes with capture/verify boundaries (item 11)."
 	gRestore      = "A checkpointed tool set restores only under the snapshot hash it was saved with (items 39, 49, 50)."
 	gClone        = "Clone on read/write or otherwise prevent mutable aliasing."
+	gAtomic       = "Writes are atomic (temporary file, rename) and checked against the precondition in the same commit (item 2)."
+	gHashes       = "Return deterministic SHA-256 content evidence."
+	gCreateNull   = "Represent file create as null-before and file delete as null-after."
+	gDirKinds     = "For directories, symlinks, and special entries, also emit canonical before/after kinds; a directory transition may have two null content hashes."
 	gSorted       = "Seeded checkpoint permutations remain deterministic, sorted, redacted and tamper-evident (item 39): the store returns a checkpoint's canonical bytes."
 )
 
@@ -170,6 +174,51 @@ func registry() []Mutant {
 			ws(workspace.Faults{ManifestDirectories: true})},
 		{"hide-traversal-exclusions", gExclusions, "leaves the excluded directory names out of project detection's warnings",
 			ws(workspace.Faults{HideTraversalExclusions: true})},
+		// Workspace bounds, containment, fingerprint and atomic writes (W1–W6).
+		{"read-ignores-max-bytes", gBounds, "answers read_file with up to its own default chunk whatever maxBytes was asked for",
+			ws(workspace.Faults{IgnoreReadMaxBytes: true})},
+		{"read-ignores-end-line", gBounds, "answers read_file to the end of the file whatever endLine was asked for",
+			ws(workspace.Faults{IgnoreReadEndLine: true})},
+		{"list-cursor-skips", gBounds, "points list_files' nextCursor one entry past the page, so paging skips an entry",
+			ws(workspace.Faults{ListCursorSkips: true})},
+		{"list-cursor-repeats", gBounds, "points list_files' nextCursor at the page's last entry, so paging repeats it",
+			ws(workspace.Faults{ListCursorRepeats: true})},
+		{"grep-ignores-limit", gBounds, "answers search_files with every match whatever limit was asked for",
+			ws(workspace.Faults{IgnoreSearchLimit: true})},
+		{"case-fold-containment", gEscapes, "follows a symlink to a sibling of the root whose name differs from the root's only by letter case",
+			ws(workspace.Faults{CaseFoldContainment: true})},
+		{"prefix-containment", gEscapes, "follows a symlink to a sibling of the root whose name starts with the root's (a string-prefix check)",
+			ws(workspace.Faults{PrefixContainment: true})},
+		{"detect-follows-symlinks", gEscapes, "lets detect_project enter symlinked directories that lead outside the workspace",
+			ws(workspace.Faults{DetectFollowsSymlinks: true})},
+		{"fingerprint-ignores-mode", gFingerprint, "leaves file modes out of the fingerprint, so a mode-only change goes unnoticed",
+			ws(workspace.Faults{FingerprintIgnoresMode: true})},
+		{"fingerprint-files-only", gFingerprint, "binds only files and symlinks into the fingerprint, so an added empty directory goes unnoticed",
+			ws(workspace.Faults{FingerprintFilesOnly: true})},
+		{"ignore-active-file-hash", gFingerprint, "captures a fingerprint for an active file whose declared content hash no longer holds",
+			ws(workspace.Faults{IgnoreActiveFileHash: true})},
+		{"write-in-place", gAtomic, "replaces a file by rewriting it in place (same inode) instead of renaming a temporary file over it",
+			ws(workspace.Faults{WriteInPlace: true})},
+		{"read-hash-of-range", gHashes, "answers read_file's contentHash as the hash of the returned range, not of the whole file",
+			ws(workspace.Faults{ReadHashOfRange: true})},
+		{"list-ignores-depth", gBounds, "lists every level below the directory whatever depth list_files asked for",
+			ws(workspace.Faults{IgnoreListDepth: true})},
+		{"glob-ignores-limit", gBounds, "answers glob_files with every match whatever limit was asked for",
+			ws(workspace.Faults{IgnoreGlobLimit: true})},
+		{"search-follows-symlinks", gEscapes, "lets search_text enter symlinked directories that lead outside the workspace",
+			ws(workspace.Faults{SearchFollowsSymlinks: true})},
+		{"fingerprint-skips-dotfiles", gFingerprint, "leaves entries whose names start with '.' out of the fingerprint",
+			ws(workspace.Faults{FingerprintSkipsDotfiles: true})},
+		{"create-as-replace", gCreateNull, "attests a file write_file created as a replacement of an empty file, with a before hash",
+			ws(workspace.Faults{CreateAsReplace: true})},
+		{"untyped-created-dirs", gDirKinds, "attests the parent directories write_file created as files with a content hash",
+			ws(workspace.Faults{UntypedCreatedDirs: true})},
+		{"grep-hash-of-line", gHashes, "answers each search_text match's contentHash as the hash of the line, not of the whole file",
+			ws(workspace.Faults{GrepHashOfLine: true})},
+		{"create-through-dangling-link", gEscapes, "creates a file through a dangling symlink, wherever its target lies",
+			ws(workspace.Faults{CreateThroughDanglingLink: true})},
+		{"raw-bytes-mutations", gUTF8, "edits and replaces a file that is not UTF-8 as raw bytes instead of refusing it",
+			ws(workspace.Faults{RawBytesMutations: true})},
 		// Approval outcomes, item 7.
 		{"approval-timeout-approves", gApprovalOut, "runs a call whose approval request timed out, as if it were approved",
 			reference.Faults{ApprovalTimeoutApproves: true}},
@@ -227,6 +276,32 @@ func registry() []Mutant {
 			cmd(command.Faults{TruncateSpill: true})},
 		{"terminal-stdin", gStdin, "gives commands a pseudo-terminal as stdin",
 			cmd(command.Faults{TerminalStdin: true})},
+		// Commands: dialect, process lifetime, deadlines, exits and spills
+		// (items 5, 6, 52, 53).
+		{"publish-login-shell", gDialect, "publishes zsh, a login shell's name, as the command dialect while /bin/sh runs commands",
+			reference.Faults{PublishLoginShell: true}},
+		{"term-without-kill", gCancel, "ends a command with SIGTERM only, so a member that ignores it outlives the answer",
+			cmd(command.Faults{TermWithoutKill: true})},
+		{"timeout-kills-child-only", gTimeout, "kills only the interpreter at the timeout and leaves the rest of its process group running",
+			cmd(command.Faults{TimeoutSignalsChildOnly: true})},
+		{"ignore-call-deadline", gTimeout, "bounds a command by its own timeoutMs only, ignoring the deadline of the call",
+			cmd(command.Faults{IgnoreCallDeadline: true})},
+		{"signal-exit-zero", gExit, "reports a command ended by a signal as exit code 0",
+			cmd(command.Faults{SignalExitZero: true})},
+		{"merge-spill", gStreams, "spills both streams of a truncated command into one file, interleaved as they arrive",
+			cmd(command.Faults{MergeSpill: true})},
+		{"unbounded-stderr", gStreams, "bounds stdout but returns the whole of a huge stderr",
+			cmd(command.Faults{UnboundedStderr: true})},
+		{"spill-stdout-only", gStreams, "keeps a spill file for stdout alone, so a truncated stderr has no complete copy",
+			cmd(command.Faults{SpillStdoutOnly: true})},
+		{"spawn-login-shell", gSpawn, "spawns the user's login shell ($SHELL) while publishing /bin/sh",
+			cmd(command.Faults{SpawnLoginShell: true})},
+		{"cwd-prefix-check", gCwd, "takes a cwd whose real path only starts with the root's, such as <root>-sibling, as inside",
+			cmd(command.Faults{CwdPrefixCheck: true})},
+		{"validate-skips-containment-gate", gContainment, "gates run_command on required containment but runs declared validation scripts ungated",
+			reference.Faults{ValidateSkipsContainmentGate: true}},
+		{"cwd-lexical-only", gCwd, "refuses '..' in a cwd but follows a workspace symlink out of the workspace",
+			cmd(command.Faults{CwdLexicalOnly: true})},
 		// Replay determinism, item 14.
 		{"timed-validation-ids", gReplay, "makes project.validate validation IDs unique with the wall-clock time and the process ID",
 			reference.Faults{TimedValidationIDs: true}},
@@ -304,6 +379,10 @@ func pf(f reference.FormatFaults) reference.Faults { return reference.Faults{For
 
 // rs makes reference faults from research adapter faults.
 func rs(f research.Faults) reference.Faults { return reference.Faults{Research: f} }
+
+// gDialect is the command guarantee the dialect mutants break (S000
+// "Commands": C1, C3).
+const gDialect = "Publish the shell dialect of the interpreter that runs commands, never the name of a login shell that does not run them."
 
 // gReplay is the guarantee of item 14 the replay mutants break.
 const gReplay = "Two isolated runs of the same scenario give the same replay hash: IDs and effects carry no time, process ID or absolute path (item 14)."

@@ -71,6 +71,10 @@ var sentences = map[string][]string{
 	gRestore:             {"L39", "L49", "L50"},
 	gClone:               {"S2"},
 	gSorted:              {"S2", "L39"},
+	gAtomic:              {"W3", "L2"},
+	gHashes:              {"W4"},
+	gCreateNull:          {"T7"},
+	gDirKinds:            {"T8"},
 	gResearchAdapter:     {"R1"},
 	gResearchCredentials: {"R3", "S5"},
 	gResearchBounds:      {"R4"},
@@ -79,6 +83,8 @@ var sentences = map[string][]string{
 	gResearchEffects:     {"R6"},
 	gResearchScope:       {"R8", "R9"},
 	gReplay:              {"S3", "L14"},
+	// Commands.
+	gDialect: {"C1", "C3"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

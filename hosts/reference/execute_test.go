@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/catalog"
@@ -34,7 +35,9 @@ var _ = Describe("argument validation", func() {
 
 	It("is what stops the write: a host that skips it writes", func() {
 		e := start(setup{opts: reference.Options{Faults: reference.Faults{SkipArgumentValidation: true}}})
-		_, _ = e.call("write_file", map[string]any{"path": "a.txt", "content": "x", "precondition": map[string]any{"kind": "must_not_exist"}, "mode": "0777"})
+		r, err := e.call("write_file", map[string]any{"path": "a.txt", "content": "x", "precondition": map[string]any{"kind": "must_not_exist"}, "mode": "0777"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.OK).To(BeTrue(), "the host that skips argument validation answers the write as done: %s", r.Content)
 		Expect(e.exists("a.txt")).To(BeTrue())
 	})
 
@@ -155,7 +158,9 @@ var _ = Describe("idempotency keys", func() {
 			return nil, err
 		}
 		var m map[string]any
-		_ = json.Unmarshal([]byte(r.Content), &m)
+		if err := json.Unmarshal([]byte(r.Content), &m); err != nil {
+			return nil, fmt.Errorf("content of %s is not a JSON object: %w", key, err)
+		}
 		m["_ok"] = r.OK
 		return m, nil
 	}

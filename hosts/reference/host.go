@@ -171,6 +171,10 @@ type session struct {
 	// noApprover is set once the harness answered an approval/request
 	// with "method not found": it has no approver (see approval.go).
 	noApprover atomic.Bool
+
+	// scriptRunner runs project.validate's declared scripts: runner,
+	// unless a fault gives the scripts a runner of their own.
+	scriptRunner *command.Runner
 }
 
 func (h *Host) open(p wire.InitializeParams) (*session, error) {
@@ -290,10 +294,21 @@ func (s *session) openCommands() error {
 		return nil
 	}
 	s.runner = r
+	s.scriptRunner = r
+	if s.faults.ValidateSkipsContainmentGate {
+		f := s.faults.Command
+		f.SkipContainmentGate = true
+		if sr, err := command.New(command.Options{Root: s.root.Dir(), Containment: command.Mode(s.params.Containment), Probe: &probe, SpillDir: spill, Faults: f}); err == nil {
+			s.scriptRunner = sr
+		}
+	}
 	s.published = r.Environment()
 	if s.faults.PublishOtherEnvironment {
 		s.published.Command.Executable = "/bin/bash"
 		s.published.Command.Shell = "bash"
+	}
+	if s.faults.PublishLoginShell {
+		s.published.Command.Shell = "zsh"
 	}
 	return nil
 }

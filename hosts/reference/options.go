@@ -203,6 +203,17 @@ type Faults struct {
 	// scenario attest different IDs (item 14).
 	TimedValidationIDs bool
 
+	// Commands.
+
+	// PublishLoginShell publishes "zsh", a login shell's name, as the
+	// command dialect while commands still run in the published
+	// executable, /bin/sh.
+	PublishLoginShell bool
+	// ValidateSkipsContainmentGate runs project.validate's declared scripts
+	// through a runner without the containment gate, so required
+	// containment refuses run_command alone.
+	ValidateSkipsContainmentGate bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

@@ -188,7 +188,7 @@ func (s *session) runChecks(ctx context.Context, c *call, rel string, checks []s
 			results = append(results, checkResult{Check: ch, Status: "skipped", Summary: fmt.Sprintf("No '%s' script was detected.", ch)})
 			continue
 		}
-		res, err := s.runner.Run(ctx, command.Request{
+		res, err := s.scriptRunner.Run(ctx, command.Request{
 			Command: cmdText, Cwd: rel, TimeoutMs: timeoutMs, Deadline: c.deadline,
 			Env: map[string]string{"PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"},
 		})

@@ -193,6 +193,7 @@ func writeFile(ctx context.Context, s *session, c *call) (outcome, error) {
 	if err := s.checkTargetWrite(diff, res.Path, res.BeforeContentSha256, res.AfterContentSha256, res.Writes); err != nil {
 		return outcome{}, err
 	}
+	diff.Writes = s.root.Attested(diff.Writes)
 	out := struct {
 		workspace.WriteResult
 		DerivedMutations *workspace.DerivedMutations `json:"derivedMutations,omitempty"`
@@ -230,6 +231,7 @@ func editFile(ctx context.Context, s *session, c *call) (outcome, error) {
 	if err := s.checkTargetWrite(diff, res.Path, res.BeforeContentSha256, res.AfterContentSha256, res.Writes); err != nil {
 		return outcome{}, err
 	}
+	diff.Writes = s.root.Attested(diff.Writes)
 	out := struct {
 		workspace.PatchResult
 		DerivedMutations *workspace.DerivedMutations `json:"derivedMutations,omitempty"`

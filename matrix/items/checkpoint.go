@@ -76,6 +76,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"file-to-directory.json": kit.On("W6 L11", changed),
 		"file-to-symlink.json":   kit.On("W6 L11", changed),
 	})
+	c.It("the fingerprint sees a mode-only change, a dotfile edit and an added empty directory, and refuses a stale active-file hash", "W6 L11", func() {
+		kit.FailRepro(c)
+		fingerprintSeesEveryEntry(c)
+	})
 })
 
 // failedClosed reads the run's checkpoints, final reports and trace back

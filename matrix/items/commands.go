@@ -1,6 +1,7 @@
 package items
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -16,14 +17,16 @@ var _ = matrix.DescribeItem(matrix.Item{
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
 		// The harness cancels the running call: the result says canceled,
-		// and nothing of the command outlives it (catches
-		// ignore-cancellation, leave-process-group).
+		// every process of the command, a child that ignores SIGTERM
+		// included, is gone when the answer arrives (observed then, while
+		// the session is open), and nothing outlives it (catches
+		// ignore-cancellation, leave-process-group, term-without-kill).
 		"canceled-command.json": kit.On("C8 L5", func(o *kit.Outcome) {
 			c := o.ContentOf("05-canceled-command-run")
 			Expect(c["cancelled"]).To(Equal(true), "%s: the call canceled 500 ms after dispatch must answer cancelled: true; it answered %v", o.File, c["cancelled"])
-			Expect(c["timedOut"]).To(Equal(false), "%s: the call was canceled long before its 3 s timeout, yet the host answered timedOut: true", o.File)
+			Expect(c["timedOut"]).To(Equal(false), "%s: the call was canceled long before its 5 s timeout, yet the host answered timedOut: true", o.File)
 			o.CommandGone("pids.txt", "late.txt")
-		}),
+		}).AtAnswer("05-canceled-command-run", kit.GroupGoneAtAnswer("05-canceled-command-run", "pids.txt")),
 		// The run is canceled at its next model request, after a command
 		// that left a background child: the run ends canceled, and the
 		// child went with its command (catches leave-process-group).
@@ -52,6 +55,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(c["stdout"]).To(Equal("checked 2 files\n"), "%s: stdout must hold exactly what the command wrote to stdout", o.File)
 			Expect(c["stderr"]).To(Equal("lint: 1 problem\n"), "%s: stderr must hold exactly what the command wrote to stderr", o.File)
 			Expect(c["truncated"]).To(Equal(false), "%s: 32 bytes of output are not truncated", o.File)
+			// A command its own signal killed has no exit status of 0
+			// (catches signal-exit-zero: a `code ?? 0` default).
+			c = o.ContentOf("06-signal-exit-run")
+			Expect(c["stdout"]).To(Equal("started\n"), "%s: stdout must hold what the killed command wrote before it died", o.File)
+			Expect(c["exitCode"]).To(BeAssignableToTypeOf(float64(0)), "%s: the killed command's exitCode must be an integer; the host answered %v", o.File, c["exitCode"])
+			Expect(c["exitCode"]).NotTo(BeEquivalentTo(0), "%s: the command was killed by SIGKILL, yet the host answered exitCode 0, which says it succeeded; a command ended by a signal must report a non-zero exit code", o.File)
 		}),
 		// A huge stdout is bounded and spilled whole; the small stderr
 		// beside it is intact (catches unbounded-output,
@@ -63,6 +72,24 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(c["stderr"]).To(Equal("generator: done\n"), "%s: the small stderr must stay intact while stdout is truncated", o.File)
 			Expect(c["exitCode"]).To(BeEquivalentTo(4), "%s: the command exited 4; the host answered exitCode %v", o.File, c["exitCode"])
 			o.Spilled("06-huge-stdout-run", "stdout", full)
+		}),
+		// Both streams huge and written in turns: each is bounded, and the
+		// spill keeps each complete stream as one piece, never the two
+		// interleaved as they arrived (catches merge-spill).
+		"huge-both.json": kit.On("C9 L6", func(o *kit.Outcome) {
+			digits := kit.SeqOutput(100000)
+			letters := bytes.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return 'a' + r - '0'
+				}
+				return r
+			}, digits)
+			c := o.ContentOf("06-huge-both-run")
+			o.Bounded(c, "stdout", letters)
+			o.Bounded(c, "stderr", digits)
+			Expect(c["exitCode"]).To(BeEquivalentTo(0), "%s: the command exited 0; the host answered exitCode %v", o.File, c["exitCode"])
+			o.Spilled("06-huge-both-run", "stdout", letters)
+			o.Spilled("06-huge-both-run", "stderr", digits)
 		}),
 		// The same with the streams swapped: bounds are per stream.
 		"huge-stderr.json": kit.On("C9 L6", func(o *kit.Outcome) {
@@ -83,14 +110,16 @@ var _ = matrix.DescribeItem(matrix.Item{
 // reports no verified backend.
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 28, Name: "required-containment", Area: "commands", Title: "required command containment refuses to spawn when unavailable or unverified",
-	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C11", "C12"},
+	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C11", "C12", "T11"},
 	Contract: "hosts/wire/tools/command.run.md#errors", Guarantee: "When containment is required and no verified backend exists, a host MUST refuse to spawn.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
 		// Catches spawn-without-containment (forbidden.txt exists, the
 		// result is ok) and sandbox-label-best-effort (initialize claims
 		// a verified backend although every backend is forbidden).
-		"unavailable-refuses.json": kit.On("C12 L28", func(o *kit.Outcome) {
+		// Then the same gate must refuse a declared validation script
+		// (catches validate-skips-containment-gate).
+		"unavailable-refuses.json": kit.On("C12 T11 L28", func(o *kit.Outcome) {
 			c := o.Containment()
 			Expect(c.Mode).To(Equal(wire.ContainmentRequired), "%s: initialize reports containment mode %q; the harness asked for required", o.File, c.Mode)
 			kit.Unverified(o, c)
@@ -101,6 +130,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 				Expect(r.Effects.Writes).To(BeEmpty(), "%s: a command refused before spawn attests writes", o.File)
 				Expect(r.Effects.StateVersion).To(BeEmpty(), "%s: a command refused before spawn attests a state change", o.File)
 			}
+			o.ValidationGated()
 		}),
 		// Catches sandbox-label-best-effort: the command runs, and
 		// nothing calls it sandboxed.
@@ -141,6 +171,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(pub.TTY).To(BeFalse(), "%s: the host publishes tty: true; commands run with no terminal", o.File)
 			Expect(pub.Interactive).To(BeFalse(), "%s: the host publishes interactive: true; commands are not interactive", o.File)
 			o.SpawnedAsPublished("52-probe-interpreter", env)
+			o.DialectAsPublished("52-probe-interpreter", env)
+			o.LoginShellIgnored("52-probe-interpreter", env)
 			// stdin is closed: cat ends at once with EOF, and it is no
 			// terminal (catches stdin-open, terminal-stdin).
 			c := o.ContentOf("52-probe-stdin")
@@ -155,11 +187,11 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 53, Name: "dialect-probes", Area: "commands", Title: "POSIX-sh and Windows-cmd dialect probes",
-	Scope: matrix.ScopeHost, Tools: []string{"command.run", "git.exec"}, Guarantees: []string{"C1", "C7", "C8", "C9"},
+	Scope: matrix.ScopeHost, Tools: []string{"command.run", "git.exec"}, Guarantees: []string{"C1", "C6", "C7", "C8", "C9"},
 	Contract: "hosts/wire/tools/command.run.md#choices", Guarantee: "Native dialect probes MUST cover variables, chaining, redirection, Unicode and space paths, cancellation, timeouts and output bounds.",
 }, func(c *kit.TestContext) {
 	kit.DialectProbes(c,
-		kit.Dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix-sh.json", Sentences: "C1 C7 C8 C9 L53",
+		kit.Dialect{Shell: "sh", Platforms: "Linux and macOS", File: "posix-sh.json", Sentences: "C1 C6 C7 C8 C9 L53",
 			Check: func(o *kit.Outcome) {
 				kit.DialectChecks("53-posix-", map[string]string{
 					"variables":          "sh-ok\nor-ok\nafter; semicolon\n[default]\nenv-ok\n",
@@ -167,7 +199,9 @@ var _ = matrix.DescribeItem(matrix.Item{
 					"redirection-stderr": "only-err\n",
 					"unicode-cwd":        "shell-ok\ndir ü\n",
 				}, "small\n")(o)
-				o.CallTimeoutHonored("sleep 3")
+				o.CallTimeoutHonored()
+				o.CallDeadlineHonored()
+				o.CwdStaysInside()
 			}},
 		kit.Dialect{Shell: "cmd", Platforms: "Windows", File: "windows-cmd.json", Sentences: "C1 C7 C8 C9 L53",
 			Check: kit.DialectChecks("53-cmd-", map[string]string{

@@ -26,36 +26,6 @@ var _ = matrix.DescribeItem(matrix.Item{
 })
 
 var _ = matrix.PlanItem(matrix.Item{
-	ID: 21, Name: "identical-stale-edit", Area: "runtime", Title: "identical stale edits are blocked without changing file content or inode",
-	Scope: matrix.ScopeBoth, Tools: []string{"workspace.edit"}, Guarantees: []string{"W3"},
-	Contract: "hosts/wire/tools/workspace.edit.md#choices", Guarantee: "A repeated identical stale edit MUST be blocked without changing the file's bytes or inode.",
-})
-
-var _ = matrix.PlanItem(matrix.Item{
-	ID: 22, Name: "varied-stale-edit", Area: "runtime", Title: "varied stale edit arguments on one path/state still reach a bounded pause",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.edit"}, Guarantees: nil,
-	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Varied failed edits on one path and state MUST reach a bounded pause.",
-})
-
-var _ = matrix.PlanItem(matrix.Item{
-	ID: 23, Name: "write-hash-cycle", Area: "runtime", Title: "A→B→A→B write-hash cycles pause rather than oscillate indefinitely",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.write"}, Guarantees: nil,
-	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Write-hash cycles MUST pause the run rather than oscillate.",
-})
-
-var _ = matrix.PlanItem(matrix.Item{
-	ID: 24, Name: "repeated-validation-failure", Area: "runtime", Title: "repeated validation failure on one workspace fingerprint is bounded",
-	Scope: matrix.ScopeCore, Tools: []string{"project.validate"}, Guarantees: nil,
-	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Repeated validation failure on one fingerprint MUST be bounded.",
-})
-
-var _ = matrix.PlanItem(matrix.Item{
-	ID: 31, Name: "counters-survive-resume", Area: "runtime", Title: "exact-repeat and failed-mutation-family counters survive pause/resume",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.edit"}, Guarantees: nil,
-	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "No-progress counters MUST survive pause and resume.",
-})
-
-var _ = matrix.PlanItem(matrix.Item{
 	ID: 42, Name: "budget-vs-persistence", Area: "runtime", Title: "context limits report CONTEXT_BUDGET, storage failures PERSISTENCE_ERROR",
 	Scope: matrix.ScopeCore, Tools: nil, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#context-and-prompt", Guarantee: "Context assembly limits MUST report CONTEXT_BUDGET and durable-storage failures PERSISTENCE_ERROR, never a provider failure.",

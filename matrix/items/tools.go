@@ -69,12 +69,6 @@ func violation(callID string) string {
 	return map[string]string{"08-schema-extra": "mode", "08-schema-missing": "precondition", "08-schema-type": "content", "08-schema-edit-extra": "backup"}[callID]
 }
 
-var _ = matrix.PlanItem(matrix.Item{
-	ID: 4, Name: "failed-stale-validation", Area: "tools", Title: "failed and stale validation",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.write", "project.validate"}, Guarantees: []string{"W6"},
-	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A failed validation, or one older than the latest write, MUST NOT let the run complete.",
-})
-
 // Item 7: every approval outcome other than a grant leaves the call
 // unexecuted and says why, for command.run and a write tool alike. The
 // fixtures' oracle checks the marker files are absent and the error codes;
@@ -228,12 +222,6 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"forged-diff-review-on-list.json": kit.On("T3 L9", names("diff")),
 		"canonical-ids.json":              kit.On("T2 T3 L9", nil),
 	})
-})
-
-var _ = matrix.PlanItem(matrix.Item{
-	ID: 19, Name: "validation-supersedes", Area: "tools", Title: "a passing validation supersedes older failed evidence with the same ID",
-	Scope: matrix.ScopeCore, Tools: []string{"project.validate"}, Guarantees: nil,
-	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A newer passing validation with the same stable ID MUST supersede the older failure.",
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

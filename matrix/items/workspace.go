@@ -13,7 +13,7 @@ import (
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 1, Name: "read-only-inspect", Area: "workspace", Title: "read-only inspect and report",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.list", "workspace.read", "project.detect"}, Guarantees: []string{"W1", "W4", "W5", "T2", "T5"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.list", "workspace.read", "workspace.grep", "project.detect"}, Guarantees: []string{"W1", "W4", "W5", "T2", "T5"},
 	Contract: "hosts/wire/CONTRACTS.md#evidence-types", Guarantee: "A host MUST serve list, read and detect calls on a real workspace with host-attested inspect evidence, and MUST NOT change the workspace while doing so.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
@@ -35,16 +35,38 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(c["nextCursor"]).NotTo(BeEmpty(), "%s: a truncated page must carry the nextCursor that continues it", o.File)
 		}),
 	})
+
+	// Walked to the end through the host's own cursors, the pages hold
+	// the unpaged answer exactly once, within the depth asked for, and a
+	// match carries its whole file's hash (catches list-cursor-skips,
+	// list-cursor-repeats, list-ignores-depth, glob-ignores-limit,
+	// grep-ignores-limit, grep-hash-of-line).
+	c.It("list_files, glob_files and search_text pages, walked to the end, hold every entry once and at most the limit each", "W4 W5 L1", func() {
+		kit.FailRepro(c)
+		s := kit.StartDirect(c, boundedFiles(), nil)
+		listPagesCoverListing(s)
+		globPagesCoverMatches(s)
+		searchPagesBounded(s)
+	})
+	// A read answers the range and the byte bound it was asked for, with
+	// the hash of the whole file (catches read-ignores-max-bytes,
+	// read-ignores-end-line, read-hash-of-range).
+	c.It("read_file answers at most maxBytes a chunk and only the lines asked for, with the whole file's hash", "W4 W5 L1", func() {
+		kit.FailRepro(c)
+		s := kit.StartDirect(c, boundedFiles(), nil)
+		readChunksBounded(s)
+		readLinesBounded(s)
+	})
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 2, Name: "preconditioned-write", Area: "workspace", Title: "preconditioned create and edit",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.write", "workspace.edit"}, Guarantees: []string{"W3", "W4", "T7"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.write", "workspace.edit"}, Guarantees: []string{"W3", "W4", "T7", "T8"},
 	Contract: "hosts/wire/tools/workspace.write.md#errors", Guarantee: "A host MUST create only when the path does not exist and replace or edit only when the content hash matches, checked in the same serialized commit, with typed before/after evidence.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
 		// A create is typed missing → file, never a replacement.
-		"create-new.json": kit.On("W3 W4 T7 L2", func(o *kit.Outcome) {
+		"create-new.json": kit.On("W3 W4 T7 T8 L2", func(o *kit.Outcome) {
 			o.TypedWrite("create", "docs", "missing", "", "directory", "")
 			o.TypedWrite("create", "docs/notes.txt", "missing", "", "file", kit.HashOf("first note\n"))
 		}),
@@ -54,7 +76,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 			edit := o.TypedWrite("edit", "settings.txt", "file", "*", "file", "*")
 			o.TypedWrite("replace", "settings.txt", "file", *edit.AfterHash, "file", o.FileHash("settings.txt"))
 		}),
-		"failure-keeps-inode.json":  kit.On("W3 W4 L2", func(o *kit.Outcome) { o.KeptInode("settings.txt") }),
+		"failure-keeps-inode.json": kit.On("W3 W4 L2", func(o *kit.Outcome) { o.KeptInode("settings.txt") }),
+		// A successful replacement is a new file renamed over the target,
+		// never the old one rewritten in place (catches write-in-place).
+		"replace-atomic.json":       kit.On("W3 L2", func(o *kit.Outcome) { o.ReplacedInode("settings.txt") }),
 		"create-over-existing.json": kit.On("W3 L2", nil),
 		"edit-conflict.json":        kit.On("W3 L2", nil),
 	})
@@ -87,7 +112,7 @@ func noLeak(o *kit.Outcome) {
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 13, Name: "symlink-traversal", Area: "workspace", Title: "symlink and path traversal attempts",
-	Scope: matrix.ScopeHost, Tools: []string{"workspace.read", "workspace.write", "command.run"}, Guarantees: []string{"W1", "W2", "C6"},
+	Scope: matrix.ScopeHost, Tools: []string{"workspace.read", "workspace.write", "workspace.grep", "command.run", "project.detect"}, Guarantees: []string{"W1", "W2", "C6"},
 	Contract: "hosts/wire/CONTRACTS.md#tool-error-codes", Guarantee: "A host MUST resolve every path beneath the workspace root and reject lexical and symlink escapes without touching anything outside it.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
@@ -97,6 +122,31 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"dotdot.json":        kit.On("W1 W2 L13", noLeak),
 		"absolute.json":      kit.On("W1 W2 L13", nil),
 		"cwd-escape.json":    kit.On("C6 L13", nil),
+		// A write never follows a dangling symlink out; the harness's
+		// outside snapshot sees a file made there (catches
+		// create-through-dangling-link).
+		"dangling-symlink.json": kit.On("W2 L13", noLeak),
+		// Detection never enters a symlinked directory that leads out
+		// (catches detect-follows-symlinks).
+		"detect-symlink.json": kit.On("W2 L13", func(o *kit.Outcome) {
+			noLeak(o)
+			c := o.ContentOf("detect")
+			Expect(c["languages"]).NotTo(ContainElement("Python"), "%s: the only .py file lies outside the workspace, behind the symlink linked/; detection must not follow it", o.File)
+			manifests, _ := c["manifests"].([]any)
+			for _, m := range manifests {
+				p, _ := m.(string)
+				Expect(p).NotTo(HavePrefix("linked/"), "%s: detect_project reports the manifest %s, which lies outside the workspace behind the symlink linked/", o.File, p)
+			}
+		}),
+	})
+
+	// A sibling of the root that a string comparison takes for the root
+	// is outside it (catches case-fold-containment, prefix-containment).
+	c.It("a symlink to a sibling named like the root, in other letter case or with a suffix, is an escape", "W2 L13", func() {
+		kit.FailRepro(c)
+		var made []sibling
+		s := kit.StartDirect(c, map[string]string{"notes.txt": "inside\n"}, func(s *kit.DirectSession) { made = laySiblings(s) })
+		siblingsRefused(s, made)
 	})
 })
 

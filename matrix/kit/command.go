@@ -2,7 +2,6 @@ package kit
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,9 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/internal/proc"
-	"github.com/galaxy-stack/conform/matrix/session"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -56,7 +53,7 @@ func (o *Outcome) CommandGone(pids, late string) {
 	for _, pid := range live {
 		proc.Kill(pid)
 	}
-	Expect(live).To(BeEmpty(), "%s: %d process(es) of the command were still alive %s after the run ended (the harness killed them); a host must end the command's whole process group before it answers the call",
+	Expect(len(live)).To(BeZero(), "%s: %d process(es) of the command were still alive %s after the run ended (the harness killed them); a host must end the command's whole process group before it answers the call",
 		o.File, len(live), lateWindow)
 	_, err := os.Lstat(filepath.Join(o.Workspace, late))
 	Expect(os.IsNotExist(err)).To(BeTrue(), "%s: %s appeared in the workspace after the run ended: a process of the canceled command outlived the call and made its late write", o.File, late)
@@ -135,42 +132,26 @@ func (o *Outcome) Spilled(callID, stream string, want []byte) {
 		o.File, stream, callID, len(want), wantHash, r.ArtifactRef, join(seen))
 }
 
-// commandHost starts a fresh process of the host under test on the run's
-// workspace and store with command.run approved, for a check that calls
-// the host itself, and shuts it down when the spec ends.
-func (o *Outcome) commandHost() *session.Host {
-	GinkgoHelper()
-	t := o.TestContext.Host()
-	ctx, cancel := context.WithTimeout(o.Ctx(), freshHostTimeout)
-	defer cancel()
-	h, err := session.StartHost(ctx, session.HostConfig{Argv: t.Argv, Workspace: o.Workspace, StoreDir: o.Store,
-		PassEnv: t.Env, Approvals: map[string]string{"command.run": "allow"}})
-	Expect(err).NotTo(HaveOccurred(), "%s: a fresh host process on the run's workspace does not start", o.File)
-	DeferCleanup(func() { _ = h.Close() })
-	return h
-}
-
 // CallTimeoutHonored calls run_command on a fresh host with a timeoutMs
 // argument far below the dispatch bound the harness gives the call: the
 // command's own timeout must end it, not the dispatch bound (catches
 // ignore-call-timeout, which the core's run cannot show: it sends the
-// argument as the dispatch bound too).
-func (o *Outcome) CallTimeoutHonored(command string) {
+// argument as the dispatch bound too), and must end its whole process
+// group, a background child included, before the host answers (catches
+// timeout-kills-child-only, term-without-kill: PROTOCOL.md "killed with its
+// process group").
+func (o *Outcome) CallTimeoutHonored() {
 	GinkgoHelper()
-	h := o.commandHost()
-	args, err := json.Marshal(map[string]any{"command": command, "timeoutMs": 500})
-	Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the run_command arguments")
-	ctx, cancel := context.WithTimeout(o.Ctx(), 30*time.Second)
-	defer cancel()
-	start := time.Now()
-	r, err := h.Client().Execute(ctx, wire.ExecuteParams{CallID: "call-timeout", ModelName: "run_command", Arguments: args,
-		IdempotencyKey: "call-timeout", TimeoutMs: 20000, Context: wire.RunContext{RunID: "call-timeout", TaskID: "call-timeout", Mode: "auto"}})
-	took := time.Since(start)
+	h := o.uncontainedHost()
+	const pids = "timeout-pids.txt"
+	command := pidsCommand(pids, 5)
+	r, took, live, err := o.executeTimed(h, "run_command", "call-timeout", map[string]any{"command": command, "timeoutMs": 500}, 20000, pids)
 	Expect(err).NotTo(HaveOccurred(), "%s: run_command with timeoutMs 500 under a 20 s dispatch bound failed", o.File)
 	Expect(r.OK).To(BeTrue(), "%s: a command that timed out is a structured result; the host answered %s", o.File, r.Content)
 	var c map[string]any
 	Expect(json.Unmarshal([]byte(r.Content), &c)).To(Succeed(), "%s: the host's result for call call-timeout (tool run_command) has content that is not a JSON object: %.200q", o.File, r.Content)
 	Expect(c["timedOut"]).To(Equal(true), "%s: run_command %q with timeoutMs 500 ran %s and answered timedOut %v; the host must enforce the call's own timeoutMs, not only the dispatch bound", o.File, command, took.Round(time.Millisecond), c["timedOut"])
+	Expect(len(live)).To(BeZero(), "%s: %d process(es) of the timed-out command (its interpreter and a background child) were alive %s after the host answered timedOut (the harness killed them); a timeout must end the command's whole process group before the host answers", o.File, len(live), answerGrace)
 	Expect(took).To(BeNumerically("<", 2500*time.Millisecond), "%s: run_command with timeoutMs 500 took %s", o.File, took.Round(time.Millisecond))
 }
 

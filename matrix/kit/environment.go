@@ -3,6 +3,7 @@ package kit
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -68,17 +69,56 @@ func (o *Outcome) SpawnedAsPublished(callID string, env prompt.HostEnvironment) 
 	}
 	c := o.ContentOf(callID)
 	stdout, _ := c["stdout"].(string)
+	o.spawnedAs(stdout, sent, env, "")
+}
+
+// spawnedAs asserts that a probe's stdout shows the published interpreter
+// running command sent; context says under what conditions it ran, for
+// the messages ("" for the run itself).
+func (o *Outcome) spawnedAs(stdout, sent string, env prompt.HostEnvironment, context string) {
+	GinkgoHelper()
 	p := probeLines(stdout)
 	pub := env.Command
-	Expect(p["zero"]).To(Equal(pub.Executable), "%s: the command's $0 is %q, but the host published executable %q: the host spawns another interpreter than the one the model was told about", o.File, p["zero"], pub.Executable)
+	Expect(p["zero"]).To(Equal(pub.Executable), "%s: %sthe command's $0 is %q, but the host published executable %q: the host spawns another interpreter than the one the model was told about", o.File, context, p["zero"], pub.Executable)
 	if exe, ok := p["exe"]; ok {
-		Expect(realExecutable(exe)).To(Equal(realExecutable(pub.Executable)), "%s: /proc shows the command's interpreter is %s, but the host published %s", o.File, exe, pub.Executable)
+		Expect(realExecutable(exe)).To(Equal(realExecutable(pub.Executable)), "%s: %s/proc shows the command's interpreter is %s, but the host published %s", o.File, context, exe, pub.Executable)
 	}
 	if enc, ok := p["argv"]; ok {
 		raw, err := base64.StdEncoding.DecodeString(enc)
 		Expect(err).NotTo(HaveOccurred(), "%s: the probe's argv line is not base64: %q", o.File, enc)
 		got := strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00")
 		want := slices.Concat([]string{pub.Executable}, pub.ArgumentsPrefix, []string{sent})
-		Expect(got).To(Equal(want), "%s: /proc shows the interpreter was spawned with argv %q; a host must spawn exactly the published executable, then the published argumentsPrefix %q, then the command string as one argument", o.File, got, pub.ArgumentsPrefix)
+		Expect(got).To(Equal(want), "%s: %s/proc shows the interpreter was spawned with argv %q; a host must spawn exactly the published executable, then the published argumentsPrefix %q, then the command string as one argument", o.File, context, got, pub.ArgumentsPrefix)
+	}
+}
+
+// DialectAsPublished asserts that the published shell dialect is the one
+// the interpreter probe of call callID ran in. The probe is POSIX sh and
+// prints $BASH_VERSION and $ZSH_VERSION: a host that publishes bash or zsh
+// must run that shell (the model writes that dialect's extensions), and
+// one that publishes fish, cmd, powershell or unknown cannot have run the
+// probe at all. Publishing sh is right for any POSIX shell, bash and zsh
+// included (catches publish-login-shell: the user's login shell named
+// while /bin/sh runs the commands).
+func (o *Outcome) DialectAsPublished(callID string, env prompt.HostEnvironment) {
+	GinkgoHelper()
+	c := o.ContentOf(callID)
+	stdout, _ := c["stdout"].(string)
+	p := probeLines(stdout)
+	shell := env.Command.Shell
+	ran := "a POSIX sh"
+	if p["bash"] != "" {
+		ran = "bash " + p["bash"]
+	} else if p["zsh"] != "" {
+		ran = "zsh " + p["zsh"]
+	}
+	switch shell {
+	case prompt.ShellSh:
+	case prompt.ShellBash:
+		Expect(p["bash"]).NotTo(BeEmpty(), "%s: the host publishes shell %q with executable %s, but the command ran in %s ($BASH_VERSION is empty): the published dialect must be that of the interpreter that runs commands", o.File, shell, env.Command.Executable, ran)
+	case prompt.ShellZsh:
+		Expect(p["zsh"]).NotTo(BeEmpty(), "%s: the host publishes shell %q with executable %s, but the command ran in %s ($ZSH_VERSION is empty): the published dialect must be that of the interpreter that runs commands, never a login shell's name", o.File, shell, env.Command.Executable, ran)
+	default:
+		Fail(fmt.Sprintf("%s: the host publishes shell %q with executable %s, but a POSIX sh probe ran in it (in %s): the published dialect must be that of the interpreter that runs commands", o.File, shell, env.Command.Executable, ran))
 	}
 }

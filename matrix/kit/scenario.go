@@ -15,6 +15,7 @@ import (
 	"github.com/galaxy-stack/conform/fixtures"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -34,6 +35,10 @@ type Outcome struct {
 	File string
 	// Workspace, Outside and Store are the run's directories.
 	Workspace, Outside, Store string
+
+	// uncontained is the fresh uncontained host the check's calls share,
+	// started on first use.
+	uncontained *session.Host
 }
 
 // Scenarios registers one spec per scenario file of the item being
@@ -60,7 +65,7 @@ func (c *TestContext) Scenarios(cases map[string]Case) {
 		if !ok {
 			c.Bug(fmt.Errorf("matrix item %d: scenario %s/%s has no case: say which contract sentences it enforces (kit.On)", c.ID, dir, name))
 		}
-		c.It(strings.TrimSuffix(name, ".json"), strings.Join(cs.Sentences, " "), func() { c.RunScenario(file, cs.Check) })
+		c.It(strings.TrimSuffix(name, ".json"), strings.Join(cs.Sentences, " "), func() { c.runScenario(file, cs.Check, cs.watch) })
 	}
 }
 
@@ -97,6 +102,12 @@ func loadScenario(rel string) (*fixture.Fixture, string, error) {
 // alone, then runs chk, if any, on the outcome.
 func (c *TestContext) RunScenario(rel string, chk Check) {
 	GinkgoHelper()
+	c.runScenario(rel, chk, nil)
+}
+
+// runScenario is RunScenario with an optional watch on one call's answer.
+func (c *TestContext) runScenario(rel string, chk Check, watch *answerWatch) {
+	GinkgoHelper()
 	fx, file, err := loadScenario(rel)
 	if err != nil {
 		Fail(fmt.Sprintf("scenario %s does not load: %v", rel, err))
@@ -106,7 +117,13 @@ func (c *TestContext) RunScenario(rel string, chk Check) {
 		NotApplicable(reason)
 	}
 	ctx := c.Ctx()
-	rep, err := lab.Run(ctx, fx, t.LabOptions(), true)
+	opts := t.LabOptions()
+	if watch != nil {
+		// Each spec run gets a watch of its own.
+		watch = &answerWatch{callID: watch.callID, probe: watch.probe}
+		opts.Interpose = watch.interpose
+	}
+	rep, err := lab.Run(ctx, fx, opts, true)
 	if rep != nil && rep.Workspace != "" {
 		defer os.RemoveAll(filepath.Dir(rep.Workspace))
 	}
@@ -120,6 +137,12 @@ func (c *TestContext) RunScenario(rel string, chk Check) {
 	}
 	for _, inc := range rep.Incidents {
 		AddReportEntry(IncidentEntry, inc)
+	}
+	if watch != nil {
+		if answered, finding := watch.result(); answered && finding != "" {
+			AddReportEntry(ReproEntry, t.RunRepro(file))
+			Fail(fmt.Sprintf("%s: %s", file, finding))
+		}
 	}
 	if rep.NotApplicable != "" {
 		NotApplicable(rep.NotApplicable)
@@ -195,4 +218,16 @@ func (o *Outcome) KeptInode(rel string) {
 	same, err := o.InitialFiles.SameFile(o.Workspace, rel)
 	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot compare %s with the file before the run", o.File, rel)
 	Expect(same).To(BeTrue(), "%s: %s was replaced by another inode; a rejected mutation must leave its target untouched", o.File, rel)
+}
+
+// ReplacedInode asserts that the regular file rel is another inode than
+// the one the run started with: a successful write_file replacement is
+// atomic, a temporary file renamed over the target (workspace.write,
+// "Required"), so a host that truncates and rewrites the target in place,
+// where a reader can see it half written, fails.
+func (o *Outcome) ReplacedInode(rel string) {
+	GinkgoHelper()
+	same, err := o.InitialFiles.SameFile(o.Workspace, rel)
+	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot compare %s with the file before the run", o.File, rel)
+	Expect(same).To(BeFalse(), "%s: %s keeps the inode it had before write_file replaced it; a replacement must be atomic, a temporary file renamed over the target, not the target rewritten in place", o.File, rel)
 }

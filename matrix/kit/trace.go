@@ -21,6 +21,19 @@ const SentenceLabel = "sentence:"
 type Case struct {
 	Sentences []string
 	Check     Check
+	// watch, when set, probes the workspace at the moment the host
+	// answers one call (see AtAnswer).
+	watch *answerWatch
+}
+
+// AtAnswer adds to the case a probe run at the moment the host answers the
+// call callID, while the session is still open and before the harness
+// reads the answer: a guarantee about that moment (a canceled command's
+// processes are gone when its result arrives) is observed then, not after
+// the run. A finding fails the spec under the case's sentences.
+func (c Case) AtAnswer(callID string, probe AnswerProbe) Case {
+	c.watch = &answerWatch{callID: callID, probe: probe}
+	return c
 }
 
 // On declares a scenario's case: the space-separated keys of the sentences

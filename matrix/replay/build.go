@@ -16,6 +16,11 @@ import (
 // gives a transcript of its status alone.
 func Build(rep *lab.Report) *Transcript {
 	t := &Transcript{Version: Version, Fixture: rep.Fixture, RunID: rep.RunID, Events: []Event{}}
+	var initial snapshot.Snapshot
+	if rep.Observed != nil {
+		initial = rep.Observed.Initial
+	}
+	c := newContents(initial)
 	requests := 0
 	emitRequests := func(upTo int) {
 		for ; requests < upTo && requests < len(rep.ModelRequests); requests++ {
@@ -27,7 +32,7 @@ func Build(rep *lab.Report) *Transcript {
 		if e.Event == nil {
 			continue
 		}
-		t.Events = append(t.Events, event(*e.Event))
+		t.Events = append(t.Events, event(*e.Event, c))
 	}
 	emitRequests(len(rep.ModelRequests))
 	t.Final = final(rep)
@@ -39,7 +44,7 @@ func request(r model.RequestRecord) *Request {
 		ToolFree: r.ToolFree, Think: r.Think, ContainsTask: r.ContainsTask, CheckpointsSeen: len(r.CheckpointHashes)}
 }
 
-func event(ev run.Event) Event {
+func event(ev run.Event, c *contents) Event {
 	e := Event{Kind: ev.Type, Execution: ev.ExecutionID, Turn: ev.ModelTurn}
 	switch ev.Type {
 	case run.EventModel:
@@ -56,6 +61,7 @@ func event(ev run.Event) Event {
 	case run.EventToolStart:
 		if ev.Call != nil {
 			e.Call = call(*ev.Call)
+			c.started(ev.Call)
 		}
 	case run.EventToolResult:
 		r := &Result{}
@@ -68,6 +74,7 @@ func event(ev run.Event) Event {
 				r.ErrorCode = res.Error.Code
 			}
 			r.Effects = effects(res.Effects)
+			c.result(r, res.Effects)
 		}
 		e.Result = r
 	case run.EventCheckpoint:

@@ -59,6 +59,10 @@ type Config struct {
 	// Finished, when set, is called with each fixture's report as it
 	// finishes (not for campaign stages).
 	Finished func(*lab.Report)
+	// ReproDir, when set, is where a fixture that fails gets its repro: a
+	// self-contained txtar scenario (ReproArchive), whose run command
+	// becomes the item's repro in the result document.
+	ReproDir string
 }
 
 // Result is what a run found.
@@ -72,6 +76,10 @@ type Result struct {
 	// Transcripts are the normalized transcripts of the fixtures that
 	// ran, in run order.
 	Transcripts []*replay.Transcript
+	// Repros are the repro files written, in run order; ReproErrors the
+	// repros that could not be written.
+	Repros      []string
+	ReproErrors []error
 	// Stopped is ctx's cause when a signal (a matrix.Interruption) stopped
 	// the run; TimedOut is ctx's cause when it ended otherwise.
 	Stopped, TimedOut error
@@ -240,6 +248,9 @@ func runFixtures(ctx context.Context, cfg Config, opts lab.Options, rd *runDoc) 
 		}
 		res.Reports = append(res.Reports, rep)
 		rd.add(fx.Name, rep, time.Since(t0))
+		if cfg.ReproDir != "" && !rep.Passed && rep.NotApplicable == "" {
+			reproduce(cfg, r, rep, rd, out)
+		}
 		if tr != nil {
 			out.Transcripts = append(out.Transcripts, tr)
 		}
@@ -263,6 +274,27 @@ func runFixtures(ctx context.Context, cfg Config, opts lab.Options, rd *runDoc) 
 	}
 	out.Document = rd.document(res.Interrupted)
 	return out, nil
+}
+
+// reproduce writes the repro of the failed fixture r and makes its run
+// command the repro of the item rd added last.
+func reproduce(cfg Config, r Runnable, rep *lab.Report, rd *runDoc, out *Result) {
+	var cmd string
+	file, err := writeRepro(cfg.ReproDir, r, rep, func(file string) string {
+		cmd = rd.repro(file)
+		// conform's own scenarios and allowed runs sent their commands
+		// to the host uncontained; the repro is a stranger's file.
+		if r.Trusted || len(rep.Allowances) > 0 {
+			cmd += " " + lab.AllowUncontainedFlag
+		}
+		return cmd
+	})
+	if err != nil {
+		out.ReproErrors = append(out.ReproErrors, fmt.Errorf("%s: repro: %w", r.Fixture.File, err))
+		return
+	}
+	out.Repros = append(out.Repros, file)
+	rd.items[len(rd.items)-1].Repro = cmd
 }
 
 // timedOutReport fails the report of fx, the fixture running when the

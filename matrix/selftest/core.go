@@ -17,7 +17,12 @@ func coreFaults() []Fault {
 		for i, id := range f.Items {
 			keys[i] = matrix.LineKey(id)
 		}
-		out = append(out, Fault{Name: f.Name, Kind: KindCore, Description: f.Description, Breaks: f.Rule, Sentences: keys, Targets: slices.Clone(f.Items)})
+		fault := Fault{Name: f.Name, Kind: KindCore, Description: f.Description, Breaks: f.Rule, Sentences: keys, Targets: slices.Clone(f.Items)}
+		if why := faults.HostUnreachable(f.Name); why != "" {
+			// No host scenario reaches it: listed untargeted, with why.
+			fault.Targets, fault.Unreachable = []int{}, why
+		}
+		out = append(out, fault)
 	}
 	return out
 }

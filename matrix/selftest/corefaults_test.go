@@ -20,7 +20,8 @@ const matrixDir = "../../fixtures/matrix"
 
 // itemDirs are the items whose fixtures this test runs; each fixture must
 // pass on the reference host with every core fault off.
-var itemDirs = []string{"43-multi-call-order", "44-batch-preflight", "45-batch-stop-policy"}
+var itemDirs = []string{"21-identical-stale-edit", "22-varied-stale-edit", "23-write-hash-cycle", "31-counters-survive-resume",
+	"43-multi-call-order", "44-batch-preflight", "45-batch-stop-policy"}
 
 // catches says, per core fault, which fixtures (by name) it must fail and
 // the oracle assertions (JSON paths, by prefix) that must report it. A
@@ -40,6 +41,11 @@ var catches = []struct {
 	{faults.UnknownOutcomeAsFailure, []string{"45-unknown-outcome-stops", "45-output-schema-failure-stops"}, []string{"expected.toolSequence"}},
 	{faults.BatchContinueAfterPendingApproval, []string{"45-pending-approval-blocks"}, []string{"expected.status", "expected.toolResults"}},
 	{faults.BatchStopAfterFailedResult, []string{"45-structured-failure-continues"}, []string{"expected.status", "expected.toolSequence"}},
+	{faults.GuardSkipIdenticalRepeat, []string{"21 identical stale edits are refused by the host twice, then blocked before dispatch until the run pauses"}, []string{"expected.toolSequence"}},
+	{faults.GuardSkipFailedFamily, []string{"22 stale edits of one path with different arguments each reach the host, fail, and pause the run"}, []string{"expected.status"}},
+	{faults.GuardSkipWriteHashCycle, []string{"23 writes that toggle mode.txt between two contents pause the run"}, []string{"expected.status"}},
+	{faults.ResumeDropsRepeatCount, []string{"31 the identical-repeat count survives a fresh-host resume: the third identical stale edit is blocked before dispatch"}, []string{"expected.toolSequence"}},
+	{faults.ResumeDropsFailedFamilies, []string{"31 the failed-mutation family count survives a fresh-host resume: three more varied stale edits pause the run"}, []string{"expected.status"}},
 }
 
 // loadItems loads the fixtures of itemDirs, by name.
@@ -99,7 +105,7 @@ func failures(rep *lab.Report) []string {
 	return out
 }
 
-// TestItemFixturesCatchCoreFaults runs the fixtures of items 43–45 against
+// TestItemFixturesCatchCoreFaults runs the fixtures of itemDirs against
 // the reference host with every core fault off (each must pass), then with
 // each fault of catches on (each listed fixture must fail, on the listed
 // assertions).

@@ -72,6 +72,9 @@ type Fault struct {
 	Sentences []string `json:"sentences"`
 	// Targets are the items that could catch the fault.
 	Targets []int `json:"targets"`
+	// Unreachable, for a core fault, says why no scenario run through a
+	// host can reach it (its unit specs catch it); it has no targets.
+	Unreachable string `json:"unreachable,omitempty"`
 }
 
 // flag is the certify flag that switches the fault on.

@@ -1,6 +1,8 @@
 package command
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -53,6 +55,44 @@ type Faults struct {
 	// TerminalStdin gives the command a pseudo-terminal as stdin (where the
 	// platform has one), as a host that runs commands in a terminal does.
 	TerminalStdin bool
+
+	// Process lifetime, deadlines, exits and spills (items 5, 6, 53).
+
+	// TermWithoutKill ends a canceled or timed-out command with SIGTERM to
+	// its process group only: no SIGKILL follows, and the host answers once
+	// the interpreter is gone, so a member that ignores SIGTERM runs on.
+	TermWithoutKill bool
+	// TimeoutSignalsChildOnly kills only the interpreter when the timeout
+	// fires, as exec.CommandContext does, and leaves the rest of its
+	// process group running; cancellation still ends the whole group.
+	TimeoutSignalsChildOnly bool
+	// IgnoreCallDeadline ignores the deadline of the call (tool/execute
+	// timeoutMs): only the command's own timeoutMs bounds it, while a
+	// cancellation still ends it.
+	IgnoreCallDeadline bool
+	// SignalExitZero reports a command ended by a signal as exit code 0
+	// (a `code ?? 0` default) instead of a non-zero code.
+	SignalExitZero bool
+	// MergeSpill writes both streams into the stdout spill file as they
+	// arrive, interleaved, and keeps no stderr spill file.
+	MergeSpill bool
+	// UnboundedStderr bounds stdout but retains up to UnboundedOutputBytes
+	// of stderr: the bound applied to one stream and not its neighbour.
+	UnboundedStderr bool
+	// SpillStdoutOnly keeps a spill file for stdout alone, so a truncated
+	// stderr has no complete copy.
+	SpillStdoutOnly bool
+	// SpawnLoginShell spawns the interpreter named by the host's SHELL
+	// variable, when set, with the published argument prefix, while the
+	// published executable stays /bin/sh.
+	SpawnLoginShell bool
+	// CwdPrefixCheck decides that a cwd's real path lies beneath the root
+	// when it starts with the root's path as a string, so <root>-other
+	// passes as well.
+	CwdPrefixCheck bool
+	// CwdLexicalOnly refuses a cwd that leaves the workspace lexically
+	// ('..', absolute) but follows a symlink out of it.
+	CwdLexicalOnly bool
 }
 
 // OtherInterpreterPath is the interpreter the OtherInterpreter fault
@@ -72,6 +112,8 @@ func (r *Runner) argv(command string) []string {
 		argv[0] = OtherInterpreterPath
 	case r.faults.ImplicitShell:
 		argv = r.env.Command.Argv(strings.Join(argv, " "))
+	case r.faults.SpawnLoginShell && r.loginShell != "":
+		argv[0] = r.loginShell
 	}
 	return argv
 }
@@ -87,4 +129,20 @@ func escapingCwd(root, rel string) (string, error) {
 		return "", &hosterr.Error{Library: library, Code: hosterr.NotFound, Message: "Command cwd was not found: '" + rel + "'.", Err: err}
 	}
 	return real, nil
+}
+
+// withoutDeadline returns a context that ends when ctx is canceled but not
+// when its deadline passes, as the IgnoreCallDeadline fault wants; stop
+// releases it.
+func withoutDeadline(ctx context.Context) (context.Context, func()) {
+	nctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	unhook := context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.Canceled) {
+			cancel()
+		}
+	})
+	return nctx, func() {
+		unhook()
+		cancel()
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/prompt"
@@ -55,6 +56,8 @@ type Runner struct {
 	spillDir    string
 	unshareUser bool
 	faults      Faults
+	// loginShell is the host's SHELL, read for the SpawnLoginShell fault.
+	loginShell string
 }
 
 // New returns a Runner for opts.Root. It fails if the root is not a
@@ -93,6 +96,9 @@ func New(opts Options) (*Runner, error) {
 		hostEnv:     hostEnvMap(hostEnv),
 		unshareUser: os.Geteuid() == 0,
 		faults:      opts.Faults,
+	}
+	if opts.Faults.SpawnLoginShell {
+		r.loginShell = os.Getenv("SHELL")
 	}
 	if opts.SpillDir != "" {
 		if r.spillDir, err = r.checkSpillDir(opts.SpillDir); err != nil {
@@ -145,9 +151,24 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if r.faults.IgnoreCallTimeout {
 		req.TimeoutMs = 0
 	}
+	if r.faults.IgnoreCallDeadline {
+		var stop func()
+		ctx, stop = withoutDeadline(ctx)
+		defer stop()
+		req.Deadline = time.Time{}
+	}
 	resolve := resolveCwd
-	if r.faults.CwdEscape {
+	switch {
+	case r.faults.CwdEscape:
 		resolve = escapingCwd
+	case r.faults.CwdPrefixCheck:
+		resolve = func(root, rel string) (string, error) {
+			return resolveCwdWith(root, rel, func(root, c string) bool { return strings.HasPrefix(c, root) })
+		}
+	case r.faults.CwdLexicalOnly:
+		resolve = func(root, rel string) (string, error) {
+			return resolveCwdWith(root, rel, func(string, string) bool { return true })
+		}
 	}
 	cwd, err := resolve(r.root, req.Cwd)
 	if err != nil {
@@ -179,18 +200,38 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	out, errs := &stream{tail: newTailBuffer(limit)}, &stream{tail: newTailBuffer(limit)}
+	errLimit := limit
+	if r.faults.UnboundedStderr {
+		errLimit = UnboundedOutputBytes
+	}
+	out, errs := &stream{tail: newTailBuffer(limit)}, &stream{tail: newTailBuffer(errLimit)}
 	if err := r.openSpills(req.SpillDir, out, errs); err != nil {
 		return Result{}, err
+	}
+	if r.faults.SpillStdoutOnly {
+		closeSpill(errs)
 	}
 	if r.faults.TruncateSpill {
 		out.spillMax, errs.spillMax = int64(limit), int64(limit)
 	}
+	if r.faults.MergeSpill && errs.spill != nil {
+		closeSpill(errs)
+		errs.spill, errs.keepOpen, out.keepOpen = out.spill, true, true
+	}
 	o, err := supervise(ctx, l, timeout, out, errs, r.faults)
+	if out.keepOpen {
+		if cerr := out.spill.Close(); cerr != nil && out.spillErr == nil {
+			out.spillErr = cerr
+		}
+	}
 	if err != nil {
 		closeSpill(out)
 		closeSpill(errs)
 		return Result{}, err
+	}
+	if r.faults.SignalExitZero && o.exitCode == nil && o.status == StatusExited {
+		zero := 0
+		o.exitCode = &zero
 	}
 	res := Result{
 		Command:         req.Command,

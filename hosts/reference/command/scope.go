@@ -57,6 +57,12 @@ func isAbsolute(rel string) bool {
 // symlink escape are PERMISSION_DENIED, a missing path NOT_FOUND, a
 // non-directory INVALID_INPUT. It returns the real path.
 func resolveCwd(root, rel string) (string, error) {
+	return resolveCwdWith(root, rel, inside)
+}
+
+// resolveCwdWith is resolveCwd with in deciding whether the real path
+// lies beneath the root.
+func resolveCwdWith(root, rel string, in func(root, candidate string) bool) (string, error) {
 	if rel == "" {
 		rel = "."
 	}
@@ -77,7 +83,7 @@ func resolveCwd(root, rel string) (string, error) {
 		}
 		return "", &hosterr.Error{Library: library, Code: codeOfFS(err), Message: fmt.Sprintf("Command cwd could not be resolved: '%s'.", rel), Err: err}
 	}
-	if !inside(root, real) {
+	if !in(root, real) {
 		return "", fail(hosterr.PermissionDenied, "Workspace symlink escapes the configured root: '%s'.", rel)
 	}
 	info, err := os.Lstat(real)

@@ -14,6 +14,10 @@ import (
 // still holds a pipe would otherwise keep the call open forever.
 const abandonAfter = 2 * time.Second
 
+// termOnlyAbandon is how long the TermWithoutKill fault reads output after
+// its SIGTERM before it answers, whoever still holds the pipes.
+const termOnlyAbandon = 100 * time.Millisecond
+
 // A launch is one process to start: the resolved program, its argv (argv[0]
 // included), working directory and complete environment.
 type launch struct {
@@ -34,6 +38,9 @@ type stream struct {
 	// (the TruncateSpill fault); 0 keeps them all.
 	spillMax int64
 	spilled  int64
+	// keepOpen leaves the spill file open at EOF: the MergeSpill fault
+	// shares one file between both streams, and the runner closes it.
+	keepOpen bool
 }
 
 // drain copies r into the stream until EOF or error, then closes the spill
@@ -61,7 +68,7 @@ func (s *stream) drain(r io.Reader, done chan<- struct{}) {
 			break
 		}
 	}
-	if s.spill != nil {
+	if s.spill != nil && !s.keepOpen {
 		if err := s.spill.Close(); err != nil && s.spillErr == nil {
 			s.spillErr = err
 		}
@@ -86,7 +93,9 @@ type outcome struct {
 // Faults change exactly what they name: IgnoreCancellation stops watching
 // ctx, LeaveProcessGroup signals the interpreter alone and leaves
 // survivors, StdinOpen gives the command an open pipe as stdin,
-// TerminalStdin a pseudo-terminal.
+// TerminalStdin a pseudo-terminal, TermWithoutKill never follows SIGTERM
+// with SIGKILL, and TimeoutSignalsChildOnly kills the interpreter alone at
+// the timeout.
 func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *stream, faults Faults) (outcome, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -153,6 +162,9 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 	defer timer.Stop()
 	status := StatusExited
 	terminating := false
+	// childOnly is set when the TimeoutSignalsChildOnly fault killed the
+	// interpreter alone at the timeout.
+	childOnly := false
 	var kill, abandon <-chan time.Time
 	stop := func(s ExitStatus) {
 		if terminating {
@@ -160,6 +172,10 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 		}
 		terminating, status = true, s
 		signalTree(cmd.Process, false, faults)
+		if faults.TermWithoutKill {
+			abandon = time.After(termOnlyAbandon)
+			return
+		}
 		kill = time.After(KillGrace)
 	}
 	done := ctx.Done()
@@ -177,6 +193,12 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 				stop(StatusCanceled)
 			}
 		case <-timer.C:
+			if faults.TimeoutSignalsChildOnly && !terminating {
+				terminating, status, childOnly = true, StatusTimedOut, true
+				_ = cmd.Process.Kill()
+				abandon = time.After(abandonAfter)
+				continue
+			}
 			stop(StatusTimedOut)
 		case <-kill:
 			kill = nil
@@ -196,7 +218,7 @@ func supervise(ctx context.Context, l launch, timeout time.Duration, out, errs *
 	}
 	outR.Close()
 	errR.Close()
-	if !faults.LeaveProcessGroup {
+	if !faults.LeaveProcessGroup && !childOnly && !(faults.TermWithoutKill && terminating) {
 		reapGroup(cmd.Process.Pid, KillGrace)
 	}
 	o := outcome{status: status, duration: time.Since(start)}

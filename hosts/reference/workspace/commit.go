@@ -51,7 +51,7 @@ func (r *Root) readTarget(abs, rel string) (targetState, error) {
 	if st.data, err = os.ReadFile(abs); err != nil {
 		return targetState{}, ioError(rel, err)
 	}
-	if !utf8.Valid(st.data) {
+	if !utf8.Valid(st.data) && !r.faults.RawBytesMutations {
 		if r.faults.DecodeInvalidUTF8 {
 			st.data = lossyUTF8(st.data)
 			return st, nil
@@ -193,7 +193,11 @@ func (r *Root) commitLocked(ctx context.Context, abs, clean string, decide func(
 	if latest.exists != cur.exists || latest.regular != cur.regular || !bytes.Equal(latest.data, cur.data) {
 		return committed{}, fail(hosterr.PreconditionFailed, "The target changed while preparing the write.")
 	}
-	if cur.exists {
+	if cur.exists && r.faults.WriteInPlace {
+		if err := rewriteInPlace(abs, next); err != nil {
+			return committed{}, ioError(clean, err)
+		}
+	} else if cur.exists {
 		if err := os.Rename(tmp, abs); err != nil {
 			return committed{}, ioError(clean, err)
 		}

@@ -74,6 +74,9 @@ func (r *Root) DetectProject(ctx context.Context, rel string) (Project, error) {
 	if err != nil {
 		return Project{}, err
 	}
+	if r.faults.DetectFollowsSymlinks {
+		entries = append(entries, r.followedLinks(entries)...)
+	}
 	rootFiles := map[string]bool{}
 	for _, name := range rootProbeNames {
 		p := projectPath(root, name)

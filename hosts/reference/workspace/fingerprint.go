@@ -99,7 +99,11 @@ func (f *fingerprinter) recordFile(tag, rel, abs string, fi fs.FileInfo) (string
 	if f.hashed += fi.Size(); f.hashed > defaultMaxHashedBytes {
 		return "", fail(hosterr.LimitExceeded, "Workspace evidence capture exceeded %d hashed bytes.", defaultMaxHashedBytes)
 	}
-	f.record(tag, rel, strconv.FormatUint(uint64(metaOf(fi).mode), 10), strconv.FormatInt(fi.Size(), 10))
+	mode := strconv.FormatUint(uint64(metaOf(fi).mode), 10)
+	if f.r.faults.FingerprintIgnoresMode {
+		mode = ""
+	}
+	f.record(tag, rel, mode, strconv.FormatInt(fi.Size(), 10))
 	if f.r.faults.MetadataFingerprint {
 		meta := strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 		f.record(meta)
@@ -131,6 +135,9 @@ func (f *fingerprinter) walk(dirRel, dirAbs, tag string, main bool) error {
 		return err
 	}
 	for _, name := range names {
+		if f.r.faults.FingerprintSkipsDotfiles && strings.HasPrefix(name, ".") {
+			continue
+		}
 		p, abs := joinRel(dirRel, name), filepath.Join(dirAbs, name)
 		fi, err := os.Lstat(abs)
 		if err != nil {
@@ -145,7 +152,9 @@ func (f *fingerprinter) walk(dirRel, dirAbs, tag string, main bool) error {
 		}
 		switch kind {
 		case KindDirectory:
-			f.record(tag+"directory", p)
+			if !f.r.faults.FingerprintFilesOnly {
+				f.record(tag+"directory", p)
+			}
 			if err := f.walk(p, abs, tag, main); err != nil {
 				return err
 			}
@@ -262,7 +271,7 @@ func (f *fingerprinter) active(af port.ActiveFile) error {
 		if err != nil {
 			return err
 		}
-		if want != nil && *want != got {
+		if want != nil && *want != got && !f.r.faults.IgnoreActiveFileHash {
 			return hashChanged
 		}
 	case KindDirectory:

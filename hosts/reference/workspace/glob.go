@@ -98,6 +98,9 @@ func (r *Root) Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
 		}
 	}
 	slices.SortFunc(matches, compareUTF16)
+	if r.faults.IgnoreGlobLimit {
+		req.Limit = MaxPageLimit
+	}
 	page, p, err := pageOf(matches, req.Cursor, req.Limit)
 	if err != nil {
 		return GlobResult{}, err

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -73,9 +74,15 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 	if err != nil {
 		return GrepResult{}, err
 	}
+	if r.faults.IgnoreSearchLimit {
+		limit = MaxPageLimit
+	}
 	base, entries, err := r.traverse(ctx, defaultPath(req.Path), -1)
 	if err != nil {
 		return GrepResult{}, err
+	}
+	if r.faults.SearchFollowsSymlinks {
+		entries = append(entries, r.followedLinks(entries)...)
 	}
 	var filter *regexp.Regexp
 	if req.Glob != "" {
@@ -92,6 +99,9 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 			continue
 		}
 		real, _, err := r.resolveExisting(e.Path)
+		if err != nil && r.faults.SearchFollowsSymlinks {
+			real, err = filepath.EvalSymlinks(r.absOf(e.Path))
+		}
 		if err != nil {
 			return GrepResult{}, err
 		}
@@ -130,6 +140,9 @@ func (r *Root) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 				break
 			}
 			m.ContentSha256 = hash
+			if r.faults.GrepHashOfLine {
+				m.ContentSha256 = SHA256Hex([]byte(m.Preview))
+			}
 			matches = append(matches, m)
 		}
 		if hasMore {

@@ -42,6 +42,9 @@ func (r *Root) List(ctx context.Context, req ListRequest) (ListResult, error) {
 	if depth < 1 || depth > MaxListDepth {
 		return ListResult{}, fail(hosterr.InvalidInput, "Depth must be between 1 and %d.", MaxListDepth)
 	}
+	if r.faults.IgnoreListDepth {
+		depth = MaxListDepth
+	}
 	_, entries, err := r.traverse(ctx, req.Path, depth)
 	if err != nil {
 		return ListResult{}, err
@@ -50,6 +53,7 @@ func (r *Root) List(ctx context.Context, req ListRequest) (ListResult, error) {
 	if err != nil {
 		return ListResult{}, err
 	}
+	p.NextCursor = r.misplacedCursor(p.NextCursor)
 	return ListResult{Entries: page, Pagination: p}, nil
 }
 

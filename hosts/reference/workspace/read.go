@@ -124,7 +124,7 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 	if req.StartLine != 0 {
 		start = req.StartLine
 	}
-	if req.EndLine != 0 {
+	if req.EndLine != 0 && !r.faults.IgnoreReadEndLine {
 		end = min(req.EndLine, lineCount)
 	}
 	if cur != nil {
@@ -140,6 +140,9 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 	if maxBytes < MinReadMaxBytes || maxBytes > DefaultReadMaxBytes {
 		return ReadResult{}, fail(hosterr.InvalidInput, "maxBytes must be between %d and %d.", MinReadMaxBytes, DefaultReadMaxBytes)
 	}
+	if r.faults.IgnoreReadMaxBytes {
+		maxBytes = DefaultReadMaxBytes
+	}
 	selected := selectLines(data, start, end)
 	offset := 0
 	if cur != nil {
@@ -154,6 +157,9 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 	}
 	chunk := selected[offset:chunkEnd]
 	first := start + bytes.Count(selected[:offset], []byte{'\n'})
+	if r.faults.ReadHashOfRange {
+		hash = SHA256Hex(chunk)
+	}
 	res := ReadResult{
 		Content:       string(chunk),
 		ContentSha256: hash,

@@ -91,6 +91,9 @@ func hasDriveLetter(p string) bool {
 
 // inside reports whether the absolute path p is the root or beneath it.
 func (r *Root) inside(p string) bool {
+	if r.faults.CaseFoldContainment || r.faults.PrefixContainment {
+		return r.insideByString(p)
+	}
 	rel, err := filepath.Rel(r.dir, p)
 	if err != nil || filepath.IsAbs(rel) {
 		return false
@@ -163,6 +166,9 @@ func (r *Root) resolveForWrite(rel string, allowFinalLink bool) (abs, clean stri
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			if final && allowFinalLink {
 				break
+			}
+			if target, ok := r.danglingTarget(cur, final); ok {
+				return target, clean, nil
 			}
 			return "", "", fail(hosterr.PermissionDenied, "Workspace mutation cannot follow symlink '%s'.", rel)
 		}
