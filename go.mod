@@ -3,6 +3,7 @@ module github.com/galaxy-stack/conform
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.5.0
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
 	github.com/google/go-cmp v0.7.0

@@ -78,7 +78,7 @@ var guarantees = []Guarantee{
 func Guarantees() []Guarantee { return append([]Guarantee(nil), guarantees...) }
 
 func guaranteeByKey(key string) (Guarantee, bool) {
-	for _, g := range guarantees {
+	for _, g := range append(Guarantees(), formatSentences...) {
 		if g.Key == key {
 			return g, true
 		}

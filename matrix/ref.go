@@ -17,6 +17,11 @@ const (
 	ExtensionBase = 100
 	// researchPrefix is the reference prefix of the research items.
 	researchPrefix = "R"
+	// FormatBase is the ID before the first project-format item: PF01 is
+	// ID 201.
+	FormatBase = 200
+	// formatPrefix is the reference prefix of the project-format items.
+	formatPrefix = "PF"
 )
 
 // Ref is how the item is named to people: its number for a seed item
@@ -25,16 +30,27 @@ func (it Item) Ref() string { return RefOf(it.ID) }
 
 // RefOf is the reference of item id (see Item.Ref).
 func RefOf(id int) string {
+	if id > FormatBase {
+		return fmt.Sprintf("%s%02d", formatPrefix, id-FormatBase)
+	}
 	if id > ExtensionBase {
 		return fmt.Sprintf("%s%d", researchPrefix, id-ExtensionBase)
 	}
 	return strconv.Itoa(id)
 }
 
-// ParseRef reads an item reference, "13" or "R1" (case-insensitive), and
-// returns the item's ID. It does not check that the item exists.
+// ParseRef reads an item reference, "13", "R1" or "PF01"
+// (case-insensitive), and returns the item's ID. It does not check that the
+// item exists.
 func ParseRef(s string) (int, error) {
 	s = strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(strings.ToUpper(s), formatPrefix); ok {
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 1 || n >= 100 {
+			return 0, fmt.Errorf("%q is not an item reference such as 13, R1 or PF01", s)
+		}
+		return FormatBase + n, nil
+	}
 	if rest, ok := strings.CutPrefix(strings.ToUpper(s), researchPrefix); ok {
 		n, err := strconv.Atoi(rest)
 		if err != nil || n < 1 || n >= ExtensionBase {

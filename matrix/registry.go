@@ -14,7 +14,7 @@ import (
 )
 
 // Areas of the matrix.
-var Areas = []string{"workspace", "commands", "model", "research", "prompt", "tools", "checkpoint", "runtime"}
+var Areas = []string{"workspace", "commands", "model", "research", "prompt", "tools", "checkpoint", "runtime", "project-format"}
 
 // An Item is one numbered guarantee of the host-conformance matrix.
 type Item struct {

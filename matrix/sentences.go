@@ -26,18 +26,27 @@ const (
 	sourceGuarantee = "seed HOST_CONFORMANCE, Required host guarantees: "
 	sourceLine      = "seed HOST_CONFORMANCE, Minimum deterministic test matrix, line "
 	sourceExtension = "seed public research profile, item "
+	sourceFormat    = "seed project formatting lifecycle, Regression boundary: "
+	sourceFormatRow = "seed project formatting lifecycle, item "
 )
 
 // Sentences returns every sentence a check may name: the guarantees in
 // the seed's order, then the matrix lines in item order.
 func Sentences() []Sentence {
 	var out []Sentence
-	for _, g := range guarantees {
-		out = append(out, Sentence{Key: g.Key, Source: sourceGuarantee + g.Section, Text: g.Text})
+	for _, g := range append(Guarantees(), formatSentences...) {
+		src := sourceGuarantee + g.Section
+		if g.Section == formatSection {
+			src = sourceFormat + g.Key
+		}
+		out = append(out, Sentence{Key: g.Key, Source: src, Text: g.Text})
 	}
 	for _, it := range Items() {
 		src := sourceLine + it.Ref()
-		if it.ID > ExtensionBase {
+		switch {
+		case it.ID > FormatBase:
+			src = sourceFormatRow + it.Ref()
+		case it.ID > ExtensionBase:
 			src = sourceExtension + it.Ref()
 		}
 		out = append(out, Sentence{Key: LineKey(it.ID), Source: src, Text: it.Title})

@@ -60,6 +60,9 @@ func CheckToolSet(ts port.ToolSet) (map[string][]string, error) {
 		if err := AssertCoreCapabilities(id, normalized); err != nil {
 			return nil, toolExecution(err.Error())
 		}
+		if err := AssertExtensionCapabilities(id, normalized); err != nil {
+			return nil, toolExecution(err.Error())
+		}
 		policy[id] = normalized
 	}
 	var missing []string

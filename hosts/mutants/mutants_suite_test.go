@@ -46,6 +46,11 @@ type setup struct {
 	// approver "absent" answers no approval request (method not found);
 	// "silent" never answers one, so the host's approval timeout expires.
 	approver string
+	// onApproval, if set, runs on the host's workspace each time the host
+	// asks for approval, before the answer.
+	onApproval func(ws string)
+	// passEnv names variables of the test process the host inherits.
+	passEnv []string
 }
 
 // host is one host process under test with its own directories.
@@ -111,6 +116,9 @@ func (h *host) start() {
 		h.mu.Lock()
 		h.approvalAsked++
 		h.mu.Unlock()
+		if h.su.onApproval != nil {
+			h.su.onApproval(h.ws)
+		}
 		if h.su.approver == "silent" {
 			<-ctx.Done()
 			return wire.ApprovalDecision{}, ctx.Err()
@@ -120,7 +128,7 @@ func (h *host) start() {
 	if h.su.approver == "absent" {
 		approver = nil
 	}
-	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver})
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver, PassEnv: h.su.passEnv})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	p := baseParams(h.ws, h.st)

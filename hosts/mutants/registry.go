@@ -349,6 +349,39 @@ func registry() []Mutant {
 			reference.Faults{IdempotencyKeyOnly: true}},
 		{"failure-inspected", gFailed, "attests the path a failed call named as inspected",
 			reference.Faults{FailureInspected: true}},
+		// Project format, PF01–PF16.
+		{"format-write-without-compare", gFormatGuard, "writes a formatter candidate without checking the file still holds the bytes the formatter read",
+			pf(reference.FormatFaults{WriteWithoutCompare: true})},
+		{"format-unselected-files", gFormatSelected, "also formats the recipe root's files the call did not select",
+			pf(reference.FormatFaults{FormatUnselected: true})},
+		{"format-success-on-partial-failure", gFormatPartial, "skips a file its formatter failed on, writes the others and reports success",
+			pf(reference.FormatFaults{SuccessOnPartialFailure: true})},
+		{"format-retry-mutating-job", gFormatReplay, "runs a callId again instead of answering its recorded job",
+			pf(reference.FormatFaults{RetryMutatingJob: true})},
+		{"format-in-place", gFormatStdin, "lets gofmt rewrite the file itself (-w) and reports no change",
+			pf(reference.FormatFaults{FormatterWritesInPlace: true})},
+		{"format-symlink-target", gFormatTargets, "formats the file a symbolic link names",
+			pf(reference.FormatFaults{AcceptSymlinkTarget: true})},
+		{"format-lost-receipt-false", gFormatReceipt, "reports a job without its terminal receipt as stateChanged false",
+			pf(reference.FormatFaults{LostReceiptAsFalse: true})},
+		{"format-ignore-go-flag", gFormatGate, "runs the Go adapter without project_format_go_v1",
+			pf(reference.FormatFaults{IgnoreGoFlag: true})},
+		{"format-cross-root", gFormatRoot, "formats files of several recipe roots in one call",
+			pf(reference.FormatFaults{AcceptCrossRoot: true})},
+		{"format-fixed-edition", gFormatEdition, "runs rustfmt with edition 2021 whatever Cargo.toml says",
+			pf(reference.FormatFaults{FixedRustEdition: true})},
+		{"format-unavailable-as-noop", gFormatNoInstall, "answers a formatter that is not installed as a successful no-op",
+			pf(reference.FormatFaults{UnavailableAsNoop: true})},
+		{"format-rewrite-identical", gFormatNoop, "rewrites a file whose candidate equals it",
+			pf(reference.FormatFaults{RewriteIdentical: true})},
+		{"format-report-not-durable", gFormatDurable, "keeps the job's terminal report in process memory only",
+			pf(reference.FormatFaults{ReportNotDurable: true})},
+		{"format-failure-write-evidence", gFormatEvidence, "attaches write evidence of the selected files to a failed call",
+			pf(reference.FormatFaults{FailureWriteEvidence: true})},
+		{"format-test-counts", gFormatKind, "words a formatter failure as a test summary",
+			pf(reference.FormatFaults{TestCountFailures: true})},
+		{"format-lists-extension", gFormatCore, "adds format_project to the tools/list core tool set when the extension is offered",
+			pf(reference.FormatFaults{ListFormatTool: true})},
 	}
 }
 
@@ -363,6 +396,30 @@ const (
 	gResearchEffects     = "A fetched source or search snippet cannot grant workspace inspection, write, validation or plan effects."
 	gResearchScope       = "If source evidence is process-local, disclose that scope; do not reconstruct durable research success."
 )
+
+// The project-format guarantees the format mutants break (seed "Bounded
+// project formatting lifecycle", PF01–PF16).
+const (
+	gFormatGuard     = "Compare each selected file with the bytes the formatter read immediately before a guarded write; a change between plan and write is a conflict (PF09)."
+	gFormatSelected  = "Guarded writes commit only the selected files (PF08)."
+	gFormatPartial   = "A formatter failure or partial batch never claims known full completion (PF10)."
+	gFormatReplay    = "A mutating job is never retried or redispatched; unknown cannot authorize replay (PF01, PF11)."
+	gFormatStdin     = "Formatters read stdin and write candidates to stdout, never editing project files; a change is reported stateChanged true (PF08, PF16)."
+	gFormatTargets   = "Symlink and non-regular file targets are refused without writing (PF04)."
+	gFormatReceipt   = "A job whose terminal receipt is missing is unknown, never false (PF11, PF12)."
+	gFormatGate      = "The Go adapter, explicit or inferred, requires project_format_go_v1 as well as project_format_v1, and is rejected without dispatch otherwise (PF02)."
+	gFormatRoot      = "Files of another recipe root than the nearest one fail closed (PF03)."
+	gFormatEdition   = "rustfmt runs with the edition of the bounded local Cargo.toml (PF05)."
+	gFormatNoInstall = "A missing Ruff fails closed, with no fallback (PF06)."
+	gFormatNoop      = "An identical candidate is a no-op without a write (PF07)."
+	gFormatDurable   = "The durable terminal report and the synchronous result retain the same mutation truth (PF12)."
+	gFormatEvidence  = "A failed format call attests no write (PF13)."
+	gFormatKind      = "A format failure names its exact kind, with no test counts or validation summary (PF14)."
+	gFormatCore      = "Existing tools stay unchanged: offering the extension leaves the core tool set as it was (PF15)."
+)
+
+// pf makes reference faults from project.format faults.
+func pf(f reference.FormatFaults) reference.Faults { return reference.Faults{Format: f} }
 
 // rs makes reference faults from research adapter faults.
 func rs(f research.Faults) reference.Faults { return reference.Faults{Research: f} }

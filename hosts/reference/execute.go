@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,6 +108,9 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 }
 
 func (s *session) executeCall(ctx context.Context, p wire.ExecuteParams) (port.ToolResult, error) {
+	if p.ModelName == catalog.ProjectFormatModelName && slices.Contains(s.extensions, catalog.FlagProjectFormat) {
+		return s.executeFormat(ctx, p)
+	}
 	desc, ok := s.resolve(p.ModelName)
 	if !ok {
 		return errorResult(p.ModelName, p.CallID, &toolError{Code: "UNKNOWN_TOOL",

@@ -75,6 +75,7 @@ func NewWith(opts Options) *Host {
 	m.Register(wire.MethodTraceAppend, kit.Typed(withSession(h, (*session).traceAppend)))
 	m.Register(wire.MethodTraceFlush, kit.Typed(withSession(h, (*session).traceFlush)))
 	m.Register(wire.MethodTraceList, kit.Typed(withSession(h, (*session).traceList)))
+	m.Register(wire.MethodJobObserve, kit.Typed(withSession(h, (*session).observeJob)))
 	m.Register(wire.MethodShutdown, kit.Typed(h.shutdown))
 	h.mux = m
 	return h
@@ -162,7 +163,11 @@ type session struct {
 	trace     *fileTrace
 	tasks     *taskStore
 	idem      *idempotency
-	now       func() time.Time
+	// extensions are the negotiated extension flags; formatJobs is
+	// project.format's durable job store.
+	extensions []string
+	formatJobs *formatJobs
+	now        func() time.Time
 	// noApprover is set once the harness answered an approval/request
 	// with "method not found": it has no approver (see approval.go).
 	noApprover atomic.Bool
@@ -221,6 +226,12 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	}
 	s.tasks = newTaskStore(storeDir, s.faults.LoseTaskCheckpoint)
 	s.idem = newIdempotency(storeDir, s.faults.IdempotencyInMemory)
+	if !h.opts.Choices.NoExtensions {
+		s.extensions = negotiateExtensions(p.Extensions)
+	}
+	if s.formatJobs, err = newFormatJobs(storeDir); err != nil {
+		return nil, invalidParams("storeDir: %v", err)
+	}
 	if err := s.buildRegistry(); err != nil {
 		return nil, err
 	}
@@ -380,6 +391,7 @@ func (s *session) initResult() wire.InitializeResult {
 		Host:            wire.HostInfo{Name: Name, Version: Version},
 		Tools:           append([]string{}, s.backed...),
 		Capabilities:    wire.HostCapabilities{Store: true, Trace: true, Spill: s.runner != nil, Fingerprint: true},
+		Extensions:      append([]string(nil), s.extensions...),
 	}
 	if s.runner != nil {
 		env := s.published.Clone()

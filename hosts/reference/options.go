@@ -47,6 +47,9 @@ type Choices struct {
 	// Workspace are the workspace library's choices (detection depth,
 	// traversal exclusions).
 	Workspace workspace.Choices
+	// NoExtensions advertises no extension capability flag, whatever
+	// initialize offers: the host keeps exactly the core tools.
+	NoExtensions bool
 }
 
 // Faults are the seams where a mutant may break exactly one guarantee: the
@@ -293,4 +296,6 @@ type Faults struct {
 	Command command.Faults
 	// Research are the faults of the public-research adapter.
 	Research research.Faults
+	// Format are the faults of the project.format extension tool.
+	Format FormatFaults
 }

@@ -23,12 +23,14 @@ func (s *session) toolSet(ctx context.Context, _ struct{}) (port.ToolSet, error)
 	if defs == nil {
 		defs = []port.ToolDefinition{}
 	}
-	return port.ToolSet{
+	ts := port.ToolSet{
 		Definitions:        defs,
 		CanonicalToolIDs:   meta.CanonicalToolIDs,
 		EffectCapabilities: meta.EffectCapabilities,
 		SnapshotHash:       s.registry.ActiveHash(),
-	}, nil
+	}
+	s.listFormatTool(&ts)
+	return ts, nil
 }
 
 // restore answers tools/restore (LAB §20.1): it re-activates each named

@@ -11,11 +11,12 @@ import (
 
 // The host's choices the variants take, in the words of the contract.
 const (
-	cWording = "Free text is the host's own: a tool result's summary is never evidence, and warnings and messages are prose for the model (CONTRACTS.md, \"Host's choices\")."
-	cOrder   = "JSON member order is the host's own: an object is an unordered set of members (RFC 8259 §4), and the tool pages list members, not their order."
-	cDepth   = "Project detection's depth limit is the host's: the seed asks only to \"Bound traversal\", and scan.maxDepth declares the bound (project.detect)."
-	cStreams = "How a stream is cut and how the complete output is kept are the host's: the seed asks to \"Bound stdout and stderr independently; preserve complete output only through an artifact/spill port\", naming neither a head-only cut nor one file per stream."
-	cExclude = "Traversal exclusions are the host's: the seed asks project detection to \"disclose host traversal exclusions\", not to use a given set (project.detect)."
+	cWording   = "Free text is the host's own: a tool result's summary is never evidence, and warnings and messages are prose for the model (CONTRACTS.md, \"Host's choices\")."
+	cOrder     = "JSON member order is the host's own: an object is an unordered set of members (RFC 8259 §4), and the tool pages list members, not their order."
+	cDepth     = "Project detection's depth limit is the host's: the seed asks only to \"Bound traversal\", and scan.maxDepth declares the bound (project.detect)."
+	cStreams   = "How a stream is cut and how the complete output is kept are the host's: the seed asks to \"Bound stdout and stderr independently; preserve complete output only through an artifact/spill port\", naming neither a head-only cut nor one file per stream."
+	cExtension = "Offering an extension tool is the host's: project.format is offered only by a host that advertises project_format_v1, and a host without it keeps the core tools unchanged (seed \"Bounded project formatting lifecycle\")."
+	cExclude   = "Traversal exclusions are the host's: the seed asks project detection to \"disclose host traversal exclusions\", not to use a given set (project.detect)."
 )
 
 // registry builds the variants; each takes exactly one choice.
@@ -43,6 +44,9 @@ func registry() []Variant {
 			Description: "also excludes build, target, vendor and .venv from traversal and project detection, and discloses them",
 			Options:     reference.Options{Choices: reference.Choices{Workspace: workspace.Choices{ExtraExclusions: []string{".venv", "build", "target", "vendor"}}}}},
 		preconditionFirst(),
+		{Name: "no-project-format", Choice: cExtension,
+			Description: "advertises no extension flag, so it offers no project.format",
+			Options:     reference.Options{Choices: reference.Choices{NoExtensions: true}}},
 	}
 }
 

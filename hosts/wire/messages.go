@@ -5,6 +5,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/projectformat"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
 
@@ -28,6 +29,8 @@ const (
 	MethodTraceList    = "trace/list"
 	MethodShutdown     = "shutdown"
 	MethodApproval     = "approval/request"
+	// MethodJobObserve returns the durable job of an extension call.
+	MethodJobObserve = "job/observe"
 	// MethodCancel is the notification that cancels an in-flight request.
 	MethodCancel = "$/cancelRequest"
 )
@@ -39,7 +42,7 @@ func Methods() []string {
 		MethodInitialize, MethodToolsList, MethodToolsRestore, MethodExecute,
 		MethodFingerprint, MethodStorePut, MethodStoreGet, MethodStoreList,
 		MethodTraceAppend, MethodTraceFlush, MethodTraceList, MethodShutdown,
-		MethodApproval,
+		MethodApproval, MethodJobObserve,
 	}
 }
 
@@ -76,6 +79,10 @@ type InitializeParams struct {
 	// Research, if set, adjusts the public-research tools for this
 	// session; nil (the default) changes nothing.
 	Research *ResearchParams `json:"research,omitempty"`
+	// Extensions are the extension capability flags the harness offers
+	// (catalog.ExtensionFlags); empty means none, and the host then
+	// offers only the core tools.
+	Extensions []string `json:"extensions,omitempty"`
 }
 
 // ResearchParams adjust the public-research tools for one session.
@@ -108,6 +115,10 @@ type InitializeResult struct {
 	Containment        *Containment            `json:"containment,omitempty"`
 	Capabilities       HostCapabilities        `json:"capabilities"`
 	Doubles            []string                `json:"doubles,omitempty"`
+	// Extensions are the offered extension capability flags the host
+	// advertises; an extension tool is callable only when its flag is
+	// both offered and advertised.
+	Extensions []string `json:"extensions,omitempty"`
 }
 
 // HostInfo names a host implementation.
@@ -316,4 +327,16 @@ type ApprovalDecision struct {
 type UnknownOutcome struct {
 	CanonicalToolID string `json:"canonicalToolId"`
 	Reason          string `json:"reason"`
+}
+
+// JobObserveParams asks for the durable job of one extension call, by the
+// callId it was executed with.
+type JobObserveParams struct {
+	CallID string `json:"callId"`
+}
+
+// JobObserveResult holds the job record, or a JSON null when the host
+// has no job for the call.
+type JobObserveResult struct {
+	Job *projectformat.Job `json:"job"`
 }

@@ -42,6 +42,7 @@ var schemaBase = map[string]string{
 	MethodTraceList:    "trace-list",
 	MethodShutdown:     "shutdown",
 	MethodApproval:     "approval-request",
+	MethodJobObserve:   "job-observe",
 	MethodCancel:       "cancel-request",
 }
 

@@ -1,6 +1,7 @@
 // Package items is the host-conformance matrix itself: one file per area
 // (workspace.go, commands.go, tools.go, checkpoint.go, runtime.go,
-// research.go, model.go, prompt.go), each item's metadata beside its body.
+// research.go, model.go, prompt.go, project-format.go), each item's metadata
+// beside its body.
 //
 // An item is registered at package level, as Kubernetes keeps Testname
 // and Description beside ConformanceIt:

@@ -47,6 +47,10 @@ type HostConfig struct {
 	// timeout expires (the request's context ends when the host cancels
 	// it or the connection closes).
 	Approver string
+	// Approve, if set, answers every approval/request in place of
+	// Approvals and Approver: a check's way to act while the host waits
+	// for a decision.
+	Approve func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error)
 	// ApprovalTimeoutMs is sent in initialize; 0 means the host's default.
 	ApprovalTimeoutMs int
 	// Interpose wraps the host's pipes, for the fault proxy; nil connects
@@ -191,6 +195,9 @@ const (
 // approverFor is the approver cfg asks for: none for ApproverAbsent, one
 // that never answers for ApproverSilent, else the decisions' approver.
 func (h *Host) approverFor(cfg HostConfig) func(context.Context, wire.ApprovalParams) (wire.ApprovalDecision, error) {
+	if cfg.Approve != nil {
+		return cfg.Approve
+	}
 	switch cfg.Approver {
 	case ApproverAbsent:
 		return nil

@@ -1,0 +1,70 @@
+package reference
+
+import (
+	"slices"
+
+	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/port"
+)
+
+// FormatFaults are the seams of the project.format extension tool where a
+// mutant breaks exactly one PF guarantee.
+type FormatFaults struct {
+	// WriteWithoutCompare writes a candidate without checking that the
+	// file still holds the bytes the formatter read.
+	WriteWithoutCompare bool
+	// FormatUnselected also formats and writes the other files of the
+	// adapter beside the selected ones.
+	FormatUnselected bool
+	// SuccessOnPartialFailure skips a file its formatter failed on, writes
+	// the others and reports the batch as a complete success; a batch
+	// whose later write failed is reported as a success too.
+	SuccessOnPartialFailure bool
+	// RetryMutatingJob runs a call again when its callId already has a
+	// job, instead of answering the recorded job.
+	RetryMutatingJob bool
+	// FormatterWritesInPlace lets the formatter rewrite the file itself
+	// (gofmt -w) instead of producing a candidate on stdout.
+	FormatterWritesInPlace bool
+	// AcceptSymlinkTarget formats the file a symbolic link names.
+	AcceptSymlinkTarget bool
+	// LostReceiptAsFalse reports stateChanged false when the job record
+	// could not be saved after a write, instead of unknown.
+	LostReceiptAsFalse bool
+	// IgnoreGoFlag runs the Go adapter without project_format_go_v1.
+	IgnoreGoFlag bool
+	// AcceptCrossRoot formats files of other recipe roots in one call.
+	AcceptCrossRoot bool
+	// FixedRustEdition runs rustfmt with edition 2021 whatever Cargo.toml
+	// says.
+	FixedRustEdition bool
+	// UnavailableAsNoop answers a formatter that is not installed as a
+	// successful no-op instead of a failure.
+	UnavailableAsNoop bool
+	// RewriteIdentical writes a candidate even when it equals the file.
+	RewriteIdentical bool
+	// ReportNotDurable keeps the job's terminal report in memory only.
+	ReportNotDurable bool
+	// FailureWriteEvidence attaches write evidence of the selected files
+	// to a failed call.
+	FailureWriteEvidence bool
+	// TestCountFailures words a formatter failure as a test summary.
+	TestCountFailures bool
+	// ListFormatTool adds format_project to tools/list, changing the core
+	// tool set, when the extension is offered.
+	ListFormatTool bool
+}
+
+// listFormatTool adds project.format to a tool set under the
+// ListFormatTool fault, when the extension was negotiated.
+func (s *session) listFormatTool(ts *port.ToolSet) {
+	if !s.faults.Format.ListFormatTool || !slices.Contains(s.extensions, catalog.FlagProjectFormat) {
+		return
+	}
+	d := catalog.ProjectFormat()
+	caps, _ := effects.ExtensionCapabilities(d.ID)
+	ts.Definitions = append(ts.Definitions, catalog.ModelDefinition(d))
+	ts.CanonicalToolIDs[d.ModelName] = d.ID
+	ts.EffectCapabilities[d.ID] = caps
+}
