@@ -385,8 +385,8 @@ func registry() []Mutant {
 			pf(reference.FormatFaults{FailureWriteEvidence: true})},
 		{"format-test-counts", gFormatKind, "words a formatter failure as a test summary",
 			pf(reference.FormatFaults{TestCountFailures: true})},
-		{"format-lists-extension", gFormatCore, "adds format_project to the tools/list core tool set when the extension is offered",
-			pf(reference.FormatFaults{ListFormatTool: true})},
+		{"format-hidden-from-model", gFormatCore, "keeps format_project out of tools/list when the extension is negotiated, so the model never sees it",
+			pf(reference.FormatFaults{HideFormatTool: true})},
 	}
 }
 

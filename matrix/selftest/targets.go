@@ -20,7 +20,7 @@ var mutantTargets = map[string][]int{
 	"format-report-not-durable":         {212},
 	"format-failure-write-evidence":     {213},
 	"format-test-counts":                {214},
-	"format-lists-extension":            {215},
+	"format-hidden-from-model":          {215},
 	"symlink-escape":                    {13},
 	"dotdot-escape":                     {13},
 	"cwd-escape":                        {13},
