@@ -20,7 +20,10 @@ func Hash(v any) (string, error) {
 // HashBytes returns "sha256:" and the lowercase hex SHA-256 of b.
 func HashBytes(b []byte) string {
 	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	var text [len("sha256:") + 2*sha256.Size]byte
+	copy(text[:], "sha256:")
+	hex.Encode(text[len("sha256:"):], sum[:])
+	return string(text[:])
 }
 
 // HashText returns [HashBytes] of the UTF-8 bytes of s (the prompt's

@@ -47,11 +47,28 @@ func (e encoder) marshal(v any) ([]byte, error) {
 		return nil, fmt.Errorf("canon: %w", err)
 	}
 	raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	t := transformer{compare: e.compare, out: make([]byte, 0, len(raw))}
+	t := transformers.Get().(*transformer)
+	defer t.release()
+	t.compare, t.out = e.compare, make([]byte, 0, len(raw))
 	if err := t.transform(string(raw)); err != nil {
 		return nil, err
 	}
 	return t.out, nil
+}
+
+// transformers holds transformers with their member stacks and scratch
+// space grown by earlier calls.
+var transformers = sync.Pool{New: func() any { return &transformer{members: make([]member, 0, 64)} }}
+
+// release clears what t refers to and returns it to the pool, unless one
+// large value made its buffers large.
+func (t *transformer) release() {
+	if cap(t.scratch) > 1<<20 || cap(t.members) > 1<<14 {
+		return
+	}
+	clear(t.keys)
+	*t = transformer{members: t.members[:0], keys: t.keys[:0], scratch: t.scratch[:0]}
+	transformers.Put(t)
 }
 
 // jsonBuffers holds the buffers encoding/json writes into before the

@@ -23,16 +23,27 @@ type transformer struct {
 	pos     int      // next byte of src
 	out     []byte   // canonical output
 	members []member // object members being ordered, a stack across nesting levels
+	keys    []string // keys that had escapes, decoded
 	scratch []byte   // spans copied while an object is reordered
 	compare func(a, b string) int
 	numErr  error // the first number error; reported after structural errors, as Parse ran before write
 }
 
-// member is one object member: its decoded key and the output span of
-// `"key":value`.
+// member is one object member: where its decoded key is and the output
+// span of `"key":value`. It holds no pointers, so that the stack of members
+// costs no write barriers: the key is src[key:keyEnd], or t.keys[-key-1]
+// when it had to be unescaped.
 type member struct {
-	key        string
-	start, end int
+	key, keyEnd int
+	start, end  int
+}
+
+// keyOf returns the decoded key of m.
+func (t *transformer) keyOf(m member) string {
+	if m.key < 0 {
+		return t.keys[-m.key-1]
+	}
+	return t.src[m.key:m.keyEnd]
 }
 
 // errSyntax reports JSON text this transformer does not accept. encoding/json
@@ -150,14 +161,15 @@ func (t *transformer) object() error {
 			return errSyntax
 		}
 		start := len(t.out)
-		key, err := t.key()
+		k, kEnd, err := t.key()
 		if err != nil {
 			return err
 		}
-		if n := len(t.members); n > base && (!inOrder || !t.follows(t.members[n-1].key, key)) {
+		m := member{key: k, keyEnd: kEnd, start: start}
+		if n := len(t.members); n > base && (!inOrder || !t.follows(t.keyOf(t.members[n-1]), t.keyOf(m))) {
 			inOrder = false
-			if seen.has(t.members[base:], key) {
-				return fmt.Errorf("canon: duplicate object key %q", key)
+			if seen.has(t, t.members[base:], t.keyOf(m)) {
+				return fmt.Errorf("canon: duplicate object key %q", t.keyOf(m))
 			}
 		}
 		t.skipSpace()
@@ -169,7 +181,8 @@ func (t *transformer) object() error {
 		if err := t.value(); err != nil {
 			return err
 		}
-		t.members = append(t.members, member{key: key, start: start, end: len(t.out)})
+		m.end = len(t.out)
+		t.members = append(t.members, m)
 		t.skipSpace()
 		if t.pos >= len(t.src) {
 			return errSyntax
@@ -208,10 +221,10 @@ type keySet map[string]struct{}
 
 // has reports whether key is the key of one of ms (the members before it)
 // and adds it.
-func (s *keySet) has(ms []member, key string) bool {
+func (s *keySet) has(t *transformer, ms []member, key string) bool {
 	if *s == nil && len(ms) < 32 {
 		for _, m := range ms {
-			if m.key == key {
+			if t.keyOf(m) == key {
 				return true
 			}
 		}
@@ -220,7 +233,7 @@ func (s *keySet) has(ms []member, key string) bool {
 	if *s == nil {
 		*s = make(keySet, 2*len(ms))
 		for _, m := range ms {
-			(*s)[m.key] = struct{}{}
+			(*s)[t.keyOf(m)] = struct{}{}
 		}
 	}
 	if _, ok := (*s)[key]; ok {
@@ -235,7 +248,7 @@ func (s *keySet) has(ms []member, key string) bool {
 func (t *transformer) reorder(ms []member) {
 	first, last := ms[0].start, ms[len(ms)-1].end
 	t.scratch = append(t.scratch[:0], t.out[first:last]...)
-	slices.SortFunc(ms, func(a, b member) int { return t.compare(a.key, b.key) })
+	slices.SortFunc(ms, func(a, b member) int { return t.compare(t.keyOf(a), t.keyOf(b)) })
 	t.out = t.out[:first]
 	for i, m := range ms {
 		if i > 0 {
@@ -245,17 +258,19 @@ func (t *transformer) reorder(ms []member) {
 	}
 }
 
-// key writes the object key at pos and returns it decoded.
-func (t *transformer) key() (string, error) {
+// key writes the object key at pos and returns where its decoded form is
+// (see [member]).
+func (t *transformer) key() (int, int, error) {
 	begin := t.pos + 1
 	if err := t.str(); err != nil {
-		return "", err
+		return 0, 0, err
 	}
-	raw := t.src[begin : t.pos-1]
-	if strings.IndexByte(raw, '\\') < 0 {
-		return raw, nil
+	end := t.pos - 1
+	if strings.IndexByte(t.src[begin:end], '\\') < 0 {
+		return begin, end, nil
 	}
-	return unquote(raw), nil
+	t.keys = append(t.keys, unquote(t.src[begin:end]))
+	return -len(t.keys), 0, nil
 }
 
 // str writes the JSON string at pos escaped as JSON.stringify escapes it.
@@ -263,18 +278,18 @@ func (t *transformer) key() (string, error) {
 // raw controls, quotes or backslashes); otherwise each escape is decoded as
 // encoding/json decodes it and written again.
 func (t *transformer) str() error {
-	i := t.pos + 1
-	for i < len(t.src) && t.src[i] != '"' && t.src[i] != '\\' {
-		i++
-	}
-	if i >= len(t.src) {
+	q := strings.IndexByte(t.src[t.pos+1:], '"')
+	if q < 0 {
 		return errSyntax
 	}
-	if t.src[i] == '"' {
-		t.out = append(t.out, t.src[t.pos:i+1]...)
-		t.pos = i + 1
+	body := t.src[t.pos+1 : t.pos+1+q]
+	b := strings.IndexByte(body, '\\')
+	if b < 0 {
+		t.out = append(t.out, t.src[t.pos:t.pos+q+2]...)
+		t.pos += q + 2
 		return nil
 	}
+	i := t.pos + 1 + b
 	end := stringEnd(t.src, i)
 	if end < 0 {
 		return errSyntax
