@@ -3,10 +3,12 @@ package canon
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gowebpki/jcs"
 	"pgregory.net/rapid"
 )
 
@@ -89,7 +91,30 @@ func propSameAsLegacy(t *rapid.T) {
 			t.Fatalf("input %#v:\n got %q, %v\nwant %q, %v", in, got, gotErr, want, wantErr)
 		}
 	}
+	want, _ := legacyMarshal(v)
+	if got, err := Marshal(v); err != nil || string(got) != string(want) {
+		t.Fatalf("Marshal(%#v) = %q, %v; want %q", v, got, err, want)
+	}
 }
+
+// propNumberSameAsJCS: appendNumber writes what jcs.NumberToJSON writes.
+func propNumberSameAsJCS(t *rapid.T) {
+	f := rapid.OneOf(rapid.Float64(), rapid.SampledFrom([]float64{
+		0, math.Copysign(0, -1), 1e21, 1e-6, 9.999999999999999e-7, 1e20, 5e-324, math.MaxFloat64, 1e-7, 1e100, 123e-20,
+	})).Draw(t, "f")
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return
+	}
+	want, err := jcs.NumberToJSON(f)
+	if err != nil {
+		t.Fatalf("jcs.NumberToJSON(%v): %v", f, err)
+	}
+	if got := string(appendNumber(nil, f)); got != want {
+		t.Fatalf("appendNumber(%v) = %q, want %q", f, got, want)
+	}
+}
+
+func TestPropertyNumberSameAsJCS(t *testing.T) { rapid.Check(t, propNumberSameAsJCS) }
 
 func TestPropertySameAsLegacy(t *testing.T) { rapid.Check(t, propSameAsLegacy) }
 

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -9,8 +10,6 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/gowebpki/jcs"
 )
 
 // transformer rewrites compact JSON text (encoding/json's output, so
@@ -294,9 +293,72 @@ func (t *transformer) str() error {
 	if end < 0 {
 		return errSyntax
 	}
-	t.out = appendString(t.out, unquote(t.src[t.pos+1:end]))
+	t.out = appendUnquoted(t.out, t.src[t.pos+1:end])
 	t.pos = end + 1
 	return nil
+}
+
+// appendUnquoted appends the JSON string whose body (between the quotes)
+// is s, decoded as encoding/json decodes it and escaped again as
+// [appendString] escapes it, without building the decoded string.
+func appendUnquoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '\\')
+		if j < 0 {
+			b = append(b, s[i:]...)
+			break
+		}
+		b = append(b, s[i:i+j]...)
+		i += j
+		var r rune
+		r, i = unescape(s, i)
+		b = appendRune(b, r)
+	}
+	return append(b, '"')
+}
+
+// unescape decodes the escape at s[i] (a backslash), returning the rune
+// and the index after the escape: an escaped lone surrogate is U+FFFD, as
+// encoding/json decodes it.
+func unescape(s string, i int) (rune, int) {
+	if i+1 >= len(s) {
+		return '\\', i + 1
+	}
+	switch e := s[i+1]; e {
+	case 'b':
+		return '\b', i + 2
+	case 'f':
+		return '\f', i + 2
+	case 'n':
+		return '\n', i + 2
+	case 'r':
+		return '\r', i + 2
+	case 't':
+		return '\t', i + 2
+	case 'u':
+		r := hex4(s[i+2:])
+		i += 6
+		if !utf16.IsSurrogate(r) {
+			return r, i
+		}
+		if i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
+			if dec := utf16.DecodeRune(r, hex4(s[i+2:])); dec != utf8.RuneError {
+				return dec, i + 6
+			}
+		}
+		return utf8.RuneError, i
+	default: // '"', '\\', '/'
+		return rune(e), i + 2
+	}
+}
+
+// appendRune appends r as it stands inside a canonical JSON string.
+func appendRune(b []byte, r rune) []byte {
+	if r >= 0x20 && r != '"' && r != '\\' {
+		return utf8.AppendRune(b, r)
+	}
+	return appendEscaped(b, byte(r))
 }
 
 // stringEnd returns the index of the closing quote of the string whose
@@ -320,42 +382,14 @@ func stringEnd(s string, i int) int {
 func unquote(s string) string {
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b = append(b, c)
+		if s[i] != '\\' {
+			b = append(b, s[i])
 			i++
 			continue
 		}
-		switch e := s[i+1]; e {
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r := hex4(s[i+2:])
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
-					if dec := utf16.DecodeRune(r, hex4(s[i+2:])); dec != utf8.RuneError {
-						b = utf8.AppendRune(b, dec)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			b = utf8.AppendRune(b, r)
-			continue
-		default: // '"', '\\', '/'
-			b = append(b, e)
-		}
-		i += 2
+		var r rune
+		r, i = unescape(s, i)
+		b = utf8.AppendRune(b, r)
 	}
 	return string(b)
 }
@@ -384,7 +418,7 @@ func hex4(s string) rune {
 
 // number writes the ECMAScript form of the number at pos. An integer of at
 // most 15 digits is exact in a float64 and already in that form (except
-// -0); anything else goes through strconv.ParseFloat and jcs.NumberToJSON.
+// -0); anything else goes through strconv.ParseFloat and [appendNumber].
 func (t *transformer) number() {
 	i := t.pos
 	if t.src[i] == '-' {
@@ -409,12 +443,31 @@ func (t *transformer) number() {
 		t.noteNumberError(text)
 		return
 	}
-	s, err := jcs.NumberToJSON(f)
-	if err != nil {
-		t.noteNumberError(text)
-		return
+	t.out = appendNumber(t.out, f)
+}
+
+// appendNumber appends the ECMAScript (JSON.stringify) form of the finite
+// number f, as jcs.NumberToJSON writes it: shortest round trip, fixed
+// notation from 1e-6 up to 1e21, else an exponent without leading zeros,
+// and 0 for -0.
+func appendNumber(b []byte, f float64) []byte {
+	if f == 0 {
+		return append(b, '0')
 	}
-	t.out = append(t.out, s...)
+	if f < 0 {
+		b = append(b, '-')
+		f = -f
+	}
+	if f >= 1e-6 && f < 1e21 {
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'e', -1, 64)
+	// Go writes at least two exponent digits ("1e+09"); ECMAScript does not.
+	if e := bytes.IndexByte(b[start:], 'e'); e > 0 && b[start+e+2] == '0' {
+		b = append(b[:start+e+2], b[start+e+3:]...)
+	}
+	return b
 }
 
 func (t *transformer) noteNumberError(text string) {
@@ -426,36 +479,38 @@ func (t *transformer) noteNumberError(text string) {
 // appendString appends s as a JSON string escaped as JSON.stringify does
 // (CONTRACTS §1.4). s is valid UTF-8.
 func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			b = append(b, s[start:i]...)
+			b = appendEscaped(b, c)
+			start = i + 1
 		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"':
-			b = append(b, `\"`...)
-		case '\\':
-			b = append(b, `\\`...)
-		case '\b':
-			b = append(b, `\b`...)
-		case '\f':
-			b = append(b, `\f`...)
-		case '\n':
-			b = append(b, `\n`...)
-		case '\r':
-			b = append(b, `\r`...)
-		case '\t':
-			b = append(b, `\t`...)
-		default:
-			b = append(b, `\u00`...)
-			b = append(b, hex[c>>4], hex[c&0xF])
-		}
-		start = i + 1
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendEscaped appends the escape of c, a quote, a backslash or a control
+// character: the short form where JSON has one, else \u00xx in lowercase.
+func appendEscaped(b []byte, c byte) []byte {
+	const hex = "0123456789abcdef"
+	switch c {
+	case '"':
+		return append(b, `\"`...)
+	case '\\':
+		return append(b, `\\`...)
+	case '\b':
+		return append(b, `\b`...)
+	case '\f':
+		return append(b, `\f`...)
+	case '\n':
+		return append(b, `\n`...)
+	case '\r':
+		return append(b, `\r`...)
+	case '\t':
+		return append(b, `\t`...)
+	}
+	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 }
