@@ -261,11 +261,12 @@ func (t *transformer) reorder(ms []member) {
 // (see [member]).
 func (t *transformer) key() (int, int, error) {
 	begin := t.pos + 1
-	if err := t.str(); err != nil {
+	escaped, err := t.quoted()
+	if err != nil {
 		return 0, 0, err
 	}
 	end := t.pos - 1
-	if strings.IndexByte(t.src[begin:end], '\\') < 0 {
+	if !escaped {
 		return begin, end, nil
 	}
 	t.keys = append(t.keys, unquote(t.src[begin:end]))
@@ -273,29 +274,36 @@ func (t *transformer) key() (int, int, error) {
 }
 
 // str writes the JSON string at pos escaped as JSON.stringify escapes it.
-// Without a backslash the text is already canonical (JSON text cannot hold
-// raw controls, quotes or backslashes); otherwise each escape is decoded as
-// encoding/json decodes it and written again.
 func (t *transformer) str() error {
-	q := strings.IndexByte(t.src[t.pos+1:], '"')
-	if q < 0 {
-		return errSyntax
+	_, err := t.quoted()
+	return err
+}
+
+// quoted writes the JSON string at pos escaped as JSON.stringify escapes
+// it, and reports whether its text had escapes. Without a backslash the
+// text is already canonical (JSON text cannot hold raw controls, quotes or
+// backslashes); otherwise each escape is decoded as encoding/json decodes
+// it and written again.
+func (t *transformer) quoted() (bool, error) {
+	i := t.pos + 1
+	for i < len(t.src) && t.src[i] != '"' && t.src[i] != '\\' {
+		i++
 	}
-	body := t.src[t.pos+1 : t.pos+1+q]
-	b := strings.IndexByte(body, '\\')
-	if b < 0 {
-		t.out = append(t.out, t.src[t.pos:t.pos+q+2]...)
-		t.pos += q + 2
-		return nil
+	if i >= len(t.src) {
+		return false, errSyntax
 	}
-	i := t.pos + 1 + b
+	if t.src[i] == '"' {
+		t.out = append(t.out, t.src[t.pos:i+1]...)
+		t.pos = i + 1
+		return false, nil
+	}
 	end := stringEnd(t.src, i)
 	if end < 0 {
-		return errSyntax
+		return true, errSyntax
 	}
 	t.out = appendUnquoted(t.out, t.src[t.pos+1:end])
 	t.pos = end + 1
-	return nil
+	return true, nil
 }
 
 // appendUnquoted appends the JSON string whose body (between the quotes)
@@ -429,7 +437,7 @@ func (t *transformer) number() {
 		i++
 	}
 	intEnd := i
-	for i < len(t.src) && strings.IndexByte("0123456789.eE+-", t.src[i]) >= 0 {
+	for i < len(t.src) && isNumberByte(t.src[i]) {
 		i++
 	}
 	text := t.src[t.pos:i]
@@ -468,6 +476,11 @@ func appendNumber(b []byte, f float64) []byte {
 		b = append(b[:start+e+2], b[start+e+3:]...)
 	}
 	return b
+}
+
+// isNumberByte reports whether c can appear in a JSON number.
+func isNumberByte(c byte) bool {
+	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }
 
 func (t *transformer) noteNumberError(text string) {
