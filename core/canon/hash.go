@@ -2,8 +2,8 @@ package canon
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 )
 
 // Hash returns "sha256:" and the lowercase hex SHA-256 of the canonical
@@ -62,5 +62,11 @@ func ContextHashText(text string) string {
 			mix(uint32(r))
 		}
 	}
-	return fmt.Sprintf("fnv1a64:%08x%08x", first, second)
+	var lanes [8]byte
+	binary.BigEndian.PutUint32(lanes[:4], first)
+	binary.BigEndian.PutUint32(lanes[4:], second)
+	var out [len("fnv1a64:") + 2*len(lanes)]byte
+	copy(out[:], "fnv1a64:")
+	hex.Encode(out[len("fnv1a64:"):], lanes[:])
+	return string(out[:])
 }
