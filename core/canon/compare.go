@@ -12,6 +12,23 @@ import (
 // starting with U+D800–U+DBFF) sorts before any code point in
 // U+E000–U+FFFF. Invalid UTF-8 bytes compare as U+FFFD.
 func CompareText(a, b string) int {
+	// Equal bytes decode alike, and an ASCII byte is never inside another
+	// rune's encoding, so when the first difference is between two ASCII
+	// bytes it decides, as it does in UTF-16.
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case i == n && len(a) == len(b):
+		return 0
+	case i < n && a[i] < utf8.RuneSelf && b[i] < utf8.RuneSelf:
+		if a[i] < b[i] {
+			return -1
+		}
+		return 1
+	}
 	for a != "" && b != "" {
 		ra, na := utf8.DecodeRuneInString(a)
 		rb, nb := utf8.DecodeRuneInString(b)

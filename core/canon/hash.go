@@ -2,8 +2,8 @@ package canon
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 )
 
 // Hash returns "sha256:" and the lowercase hex SHA-256 of the canonical
@@ -20,7 +20,10 @@ func Hash(v any) (string, error) {
 // HashBytes returns "sha256:" and the lowercase hex SHA-256 of b.
 func HashBytes(b []byte) string {
 	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	var text [len("sha256:") + 2*sha256.Size]byte
+	copy(text[:], "sha256:")
+	hex.Encode(text[len("sha256:"):], sum[:])
+	return string(text[:])
 }
 
 // HashText returns [HashBytes] of the UTF-8 bytes of s (the prompt's
@@ -59,5 +62,11 @@ func ContextHashText(text string) string {
 			mix(uint32(r))
 		}
 	}
-	return fmt.Sprintf("fnv1a64:%08x%08x", first, second)
+	var lanes [8]byte
+	binary.BigEndian.PutUint32(lanes[:4], first)
+	binary.BigEndian.PutUint32(lanes[4:], second)
+	var out [len("fnv1a64:") + 2*len(lanes)]byte
+	copy(out[:], "fnv1a64:")
+	hex.Encode(out[len("fnv1a64:"):], lanes[:])
+	return string(out[:])
 }

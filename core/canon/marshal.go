@@ -5,11 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"slices"
-	"strconv"
-
-	"github.com/gowebpki/jcs"
+	"sync"
 )
 
 // Marshal returns the canonical JSON (RFC 8785 JCS, CONTRACTS §1.3–§1.4) of
@@ -34,27 +30,57 @@ type encoder struct {
 // canonicalEncoder is the RFC 8785 encoder: keys by UTF-16 code units.
 var canonicalEncoder = encoder{compare: CompareText}
 
-// marshal converts v to JSON text with encoding/json, parses it and writes
-// the canonical form.
+// marshal converts v to JSON text with encoding/json (whose struct tags,
+// omitempty/omitzero rules and Marshaler methods decide what the value is)
+// and rewrites that text in canonical form in one pass.
 func (e encoder) marshal(v any) ([]byte, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	defer putJSONBuffer(buf)
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		var unsupported *json.UnsupportedValueError
 		if errors.As(err, &unsupported) && isNonFiniteText(unsupported.Str) {
 			return nil, fmt.Errorf("%w: %s", ErrNonFinite, unsupported.Str)
 		}
 		return nil, fmt.Errorf("canon: %w", err)
 	}
-	tree, err := Parse(raw)
-	if err != nil {
+	raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	t := transformers.Get().(*transformer)
+	defer t.release()
+	t.compare, t.out = e.compare, make([]byte, 0, len(raw))
+	if err := t.transform(string(raw)); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	b.Grow(len(raw))
-	if err := e.write(&b, tree); err != nil {
-		return nil, err
+	return t.out, nil
+}
+
+// transformers holds transformers with their member stacks and scratch
+// space grown by earlier calls.
+var transformers = sync.Pool{New: func() any { return &transformer{members: make([]member, 0, 64)} }}
+
+// release clears what t refers to and returns it to the pool, unless one
+// large value made its buffers large.
+func (t *transformer) release() {
+	if cap(t.scratch) > 1<<20 || cap(t.members) > 1<<14 {
+		return
 	}
-	return b.Bytes(), nil
+	clear(t.keys)
+	*t = transformer{members: t.members[:0], keys: t.keys[:0], scratch: t.scratch[:0]}
+	transformers.Put(t)
+}
+
+// jsonBuffers holds the buffers encoding/json writes into before the
+// canonical rewrite.
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putJSONBuffer returns buf to the pool unless one large value made it
+// large, which the pool would then hold on to.
+func putJSONBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= 1<<20 {
+		jsonBuffers.Put(buf)
+	}
 }
 
 // isNonFiniteText reports whether s is how encoding/json names a
@@ -63,99 +89,8 @@ func isNonFiniteText(s string) bool {
 	return s == "NaN" || s == "+Inf" || s == "-Inf"
 }
 
-// write appends the canonical form of a [Parse] tree to b.
-func (e encoder) write(b *bytes.Buffer, v any) error {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		b.WriteString(strconv.FormatBool(x))
-	case string:
-		writeString(b, x)
-	case json.Number:
-		s, err := formatNumber(x)
-		if err != nil {
-			return err
-		}
-		b.WriteString(s)
-	case []any:
-		b.WriteByte('[')
-		for i, item := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := e.write(b, item); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	case Object:
-		members := x
-		if e.compare != nil {
-			members = slices.Clone(x)
-			slices.SortStableFunc(members, func(p, q Member) int { return e.compare(p.Key, q.Key) })
-		}
-		b.WriteByte('{')
-		for i, m := range members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeString(b, m.Key)
-			b.WriteByte(':')
-			if err := e.write(b, m.Value); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	default:
-		return fmt.Errorf("canon: unexpected %T in a parsed JSON tree", v)
-	}
-	return nil
-}
-
-// formatNumber returns the ECMAScript form of a JSON number.
-func formatNumber(n json.Number) (string, error) {
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return "", fmt.Errorf("%w: %s", ErrNonFinite, n)
-	}
-	return jcs.NumberToJSON(f)
-}
-
 // writeString appends s as a JSON string escaped as JSON.stringify does
-// (CONTRACTS §1.4). s is valid UTF-8 (it came from [Parse]).
+// (CONTRACTS §1.4). s is valid UTF-8.
 func writeString(b *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b.WriteString(s[start:i])
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xF])
-		}
-		start = i + 1
-	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b.Write(appendString(b.AvailableBuffer(), s))
 }

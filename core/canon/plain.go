@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"unicode/utf8"
-
-	"github.com/gowebpki/jcs"
 )
 
 // maxPlainDepth bounds the nesting [writePlain] follows before it gives the
@@ -41,11 +39,7 @@ func writePlain(b *bytes.Buffer, v any, depth int) bool {
 		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return false
 		}
-		s, err := jcs.NumberToJSON(x)
-		if err != nil {
-			return false
-		}
-		b.WriteString(s)
+		b.Write(appendNumber(b.AvailableBuffer(), x))
 	case []any:
 		b.WriteByte('[')
 		for i, item := range x {

@@ -10,11 +10,13 @@ import (
 // stay literal), in Go's field and sorted map-key order. It is for
 // model-visible text and length estimates; hashes use Marshal.
 func Stringify(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	b := jsonBuffers.Get().(*bytes.Buffer)
+	defer putJSONBuffer(b)
+	b.Reset()
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return bytes.Clone(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }

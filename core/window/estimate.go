@@ -193,14 +193,14 @@ func (e *Estimator) Messages(msgs []port.Message) int {
 	sum := 0
 	for _, m := range msgs {
 		sum += MessageOverhead + e.Text(m.Content)
-		calls := []port.ToolCall{}
 		if m.Role == "assistant" {
 			sum += e.Text(m.Thinking)
-			if len(m.ToolCalls) > 0 {
-				calls = normalizeCalls(m.ToolCalls)
-			}
 		}
-		sum += e.Serializable(calls)
+		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
+			sum += e.Text("[]") // the JSON text of no tool calls
+			continue
+		}
+		sum += e.Serializable(normalizeCalls(m.ToolCalls))
 	}
 	return sum
 }
