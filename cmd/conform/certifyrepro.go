@@ -1,0 +1,70 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+
+	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/runs"
+)
+
+// certifyReproHelp is what certify's help says of --repro-dir.
+const certifyReproHelp = `Repros: --repro-dir DIR writes, for every scenario of a failed item whose
+own expectations failed, a self-contained txtar scenario
+DIR/REF-NAME-SCENARIO.txtar (item 13's scenario cwd-escape:
+13-symlink-traversal-cwd-escape.txtar): the scenario (as conform import
+turns a JSON fixture into one), its script comment headed by the item, the
+failure and the command that runs it again. The item's reason names it on a
+"repro file:" line, and that command (conform run FILE --host HOST ...
+--allow-uncontained-commands: the file is a stranger's to conform run)
+becomes the item's repro in the result document. The archive needs no
+checkout. Without the flag the repros go to repro/ beside the file
+--json-report names, when it names one; --repro-dir - writes none. Specs
+that are Go code rather than a scenario file, and scenarios that passed
+their own expectations but failed an item's further assertions, get no
+archive (conform run checks a scenario's expectations alone): their repro
+stays the conform run or conform certify --only command.`
+
+// addCertifyReproFlag declares certify's --repro-dir.
+func addCertifyReproFlag(fs *flag.FlagSet) *string {
+	return fs.String("repro-dir", "", "write a self-contained txtar repro of every failed scenario of an item into `DIR` (default: repro/ beside --json-report; - for none)")
+}
+
+// certifyReproDir is where certify writes its repros: --repro-dir, or
+// repro/ beside --json-report, or "" for none. A path that is there and is
+// not a directory (a symbolic link included) is refused.
+func certifyReproDir(dir, jsonReport string) (string, error) {
+	switch {
+	case dir == "-":
+		return "", nil
+	case dir == "" && jsonReport != "":
+		dir = filepath.Join(filepath.Dir(jsonReport), "repro")
+	case dir == "":
+		return "", nil
+	}
+	return dir, checkReproDir("certify", dir)
+}
+
+// certifyRepro returns the matrix's repro writer for dir, nil for none.
+func certifyRepro(dir string) func(matrix.ReproRequest) (string, error) {
+	if dir == "" {
+		return nil
+	}
+	return func(req matrix.ReproRequest) (string, error) {
+		rs, err := runs.Load(req.File)
+		if err != nil {
+			return "", err
+		}
+		if len(rs) != 1 {
+			return "", fmt.Errorf("%s loads as %d fixtures, not one", req.File, len(rs))
+		}
+		name := runs.ReproName(req.Name)
+		file := filepath.Join(dir, name)
+		data, err := runs.Repro(rs[0], req.Title, req.Reasons, req.Command(file))
+		if err != nil {
+			return "", err
+		}
+		return file, runs.WriteRepro(dir, name, data)
+	}
+}
