@@ -37,24 +37,21 @@ func (t *target) scenarioRepro(id int, r types.SpecReport, reason string) (strin
 		return reason, ""
 	}
 	meta := registry[id]
-	var cmd string
+	// conform's own scenarios send their commands to the host uncontained;
+	// the repro is a stranger's file to conform run.
+	command := func(path string) string { return t.host.RunRepro(path) + " " + lab.AllowUncontainedFlag }
 	req := ReproRequest{
 		Name:    fmt.Sprintf("%s-%s-%s", RefOf(id), meta.Name, r.LeafNodeText),
 		File:    file,
 		Title:   fmt.Sprintf("matrix item %s (%s), scenario %s, failed against the host of the command below.", RefOf(id), meta.Title, r.LeafNodeText),
 		Reasons: strings.Split(reason, "\n"),
-		Command: func(path string) string {
-			// conform's own scenarios send their commands to the host
-			// uncontained; the repro is a stranger's file to conform run.
-			cmd = t.host.RunRepro(path) + " " + lab.AllowUncontainedFlag
-			return cmd
-		},
+		Command: command,
 	}
 	path, err := t.cfg.Repro(req)
 	if err != nil {
 		return strings.TrimSpace(reason + "\nrepro not written: " + err.Error()), ""
 	}
-	return strings.TrimSpace(reason + "\nrepro file: " + path), cmd
+	return strings.TrimSpace(reason + "\nrepro file: " + path), command(path)
 }
 
 // specScenario returns the scenario file whose expectations r failed, or "".
