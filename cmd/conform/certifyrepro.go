@@ -3,10 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"path/filepath"
+	"strings"
 
+	"github.com/galaxy-stack/conform/fixtures"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/runs"
+	"github.com/galaxy-stack/conform/matrix/scenariofile"
 )
 
 // certifyReproHelp is what certify's help says of --repro-dir.
@@ -52,19 +56,22 @@ func certifyRepro(dir string) func(matrix.ReproRequest) (string, error) {
 		return nil
 	}
 	return func(req matrix.ReproRequest) (string, error) {
-		rs, err := runs.Load(req.File)
+		// The copy built into conform is the one that ran, whatever a
+		// checkout in the working directory holds.
+		rel, ok := strings.CutPrefix(req.File, fixtures.MatrixDir+"/")
+		if !ok {
+			return "", fmt.Errorf("%s is not one of conform's matrix scenarios", req.File)
+		}
+		src, err := fs.ReadFile(fixtures.Matrix(), rel)
 		if err != nil {
 			return "", err
 		}
-		if len(rs) != 1 {
-			return "", fmt.Errorf("%s loads as %d fixtures, not one", req.File, len(rs))
+		sc, err := scenariofile.Import(req.File, src)
+		if err != nil {
+			return "", err
 		}
 		name := runs.ReproName(req.Name)
 		file := filepath.Join(dir, name)
-		data, err := runs.Repro(rs[0], req.Title, req.Reasons, req.Command(file))
-		if err != nil {
-			return "", err
-		}
-		return file, runs.WriteRepro(dir, name, data)
+		return file, runs.WriteRepro(dir, name, runs.Headed(sc, req.Title, req.Reasons, req.Command(file)))
 	}
 }
