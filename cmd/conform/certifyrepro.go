@@ -25,10 +25,11 @@ failure and the command that runs it again. The item's reason names it on a
 becomes the item's repro in the result document. The archive needs no
 checkout. Without the flag the repros go to repro/ beside the file
 --json-report names, when it names one; --repro-dir - writes none. Specs
-that are Go code rather than a scenario file, and scenarios that passed
-their own expectations but failed an item's further assertions, get no
-archive (conform run checks a scenario's expectations alone): their repro
-stays the conform run or conform certify --only command.`
+that are Go code rather than a scenario file, scenarios that passed their
+own expectations but failed an item's further assertions (conform run
+checks a scenario's expectations alone), and scenarios the item's bound cut
+short or conform could not run get no archive: their repro stays the
+conform run or conform certify --only command.`
 
 // addCertifyReproFlag declares certify's --repro-dir.
 func addCertifyReproFlag(fs *flag.FlagSet) *string {
