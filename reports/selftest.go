@@ -45,7 +45,9 @@ type KillRow struct {
 	// (none for a control).
 	Sentences []string `json:"sentences"`
 	// Status is killed, collateral (items failed, none on an assertion of
-	// a sentence the fault breaks), survived, untargeted or error.
+	// a sentence the fault breaks), survived, untestable (every check that
+	// could see it was not applicable here; Error says why), untargeted or
+	// error.
 	Status string `json:"status"`
 	// Targets are the items that could catch the fault, Ran those that
 	// were run against it, FailedItems those that failed, KilledBy those

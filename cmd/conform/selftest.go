@@ -229,6 +229,18 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 	tw.Flush()
 	printBySentence(w, res)
 	printAcceptance(w, res, cols)
+	var untestable []string
+	for _, fr := range res.Faults {
+		if fr.Status == selftest.Untestable {
+			untestable = append(untestable, fmt.Sprintf("%s %s: %s", fr.Kind, fr.Name, fr.Error))
+		}
+	}
+	if len(untestable) > 0 {
+		fmt.Fprintf(w, "\nuntestable on this machine (%d):\n", len(untestable))
+		for _, u := range untestable {
+			fmt.Fprintf(w, "  %s\n", termsafe.String(u))
+		}
+	}
 	if len(untargeted) > 0 {
 		fmt.Fprintf(w, "\nnot yet targeted by a runnable item (%d):\n", len(untargeted))
 		for _, u := range untargeted {

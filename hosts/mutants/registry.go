@@ -29,6 +29,7 @@ const (
 	gSchemas      = "Validate input and output schemas."
 	gOutputSchema = "After dispatch starts, propagate output-schema failures as unknown side-effect outcomes."
 	gRouting      = "Route model names to stable canonical IDs."
+	gProfile      = "Build core canonical IDs and effect capabilities with the core's own metadata function from the active descriptors; do not copy the profile into the host."
 	gPolicy       = "Apply task-mode and approval policy before side effects."
 	gScripts      = "Treat repository-declared validation scripts as executable code: require explicit approval or a verified containment backend."
 	gIdempotency  = "Preserve the core-provided idempotency key for operations that support it."
@@ -142,6 +143,8 @@ func registry() []Mutant {
 			reference.Faults{DiffReviewWhenTruncated: true}},
 
 		// Public research.
+		{"research-without-outbound", gResearchPermission, "lets research run under a tool profile that grants no network.outbound permission",
+			reference.Faults{OutboundWithoutPermission: true}},
 		{"research-private-hosts", gPublicOnly, "fetches loopback and private-network URLs with research.fetch",
 			reference.Faults{ResearchPrivateHosts: true}},
 
@@ -341,6 +344,8 @@ func registry() []Mutant {
 			reference.Faults{CommandCreatesOnly: true}},
 		{"validation-status-from-output", gOutputText, "attests a validation check passed when its output says \"passed\", whatever its exit code",
 			reference.Faults{ValidationStatusFromOutput: true}},
+		{"copied-effect-profile", gProfile, "answers tools/list with a stale copy of the effect profile (workspace.write without state_version)",
+			reference.Faults{CopiedEffectProfile: true}},
 		{"case-insensitive-routing", gRouting, "routes a model name in any letter case (Read_File) instead of answering UNKNOWN_TOOL",
 			reference.Faults{CaseInsensitiveRouting: true}},
 		{"canonical-id-as-model-name", gRouting, "routes an active tool's canonical ID called as a model name (workspace.read) to the tool",
@@ -380,8 +385,8 @@ func registry() []Mutant {
 			pf(reference.FormatFaults{FailureWriteEvidence: true})},
 		{"format-test-counts", gFormatKind, "words a formatter failure as a test summary",
 			pf(reference.FormatFaults{TestCountFailures: true})},
-		{"format-lists-extension", gFormatCore, "adds format_project to the tools/list core tool set when the extension is offered",
-			pf(reference.FormatFaults{ListFormatTool: true})},
+		{"format-hidden-from-model", gFormatCore, "keeps format_project out of tools/list when the extension is negotiated, so the model never sees it",
+			pf(reference.FormatFaults{HideFormatTool: true})},
 	}
 }
 
@@ -393,6 +398,7 @@ const (
 	gResearchBounds      = "Bound transport bodies, execution time, UTF-8 content and serialized output against both byte and calibrated token limits while preserving valid JSON."
 	gResearchUntrusted   = "Attribute sources and mark external content untrusted."
 	gResearchTruncation  = "Distinguish truncation or unavailable evidence from successful verification."
+	gResearchPermission  = "review_only may use the canonical research tools; outbound permission and external-side-effect approval still apply to every call."
 	gResearchEffects     = "A fetched source or search snippet cannot grant workspace inspection, write, validation or plan effects."
 	gResearchScope       = "If source evidence is process-local, disclose that scope; do not reconstruct durable research success."
 )

@@ -44,6 +44,7 @@ var sentences = map[string][]string{
 	gSchemas:             {"T1"},
 	gOutputSchema:        {"T1", "T13"},
 	gRouting:             {"T2"},
+	gProfile:             {"T3"},
 	gPolicy:              {"T4"},
 	gScripts:             {"T11"},
 	gIdempotency:         {"T12"},
@@ -81,6 +82,7 @@ var sentences = map[string][]string{
 	gResearchUntrusted:   {"R5"},
 	gResearchTruncation:  {"R7"},
 	gResearchEffects:     {"R6"},
+	gResearchPermission:  {"R2"},
 	gResearchScope:       {"R8", "R9"},
 	gReplay:              {"S3", "L14"},
 	// Commands.

@@ -216,13 +216,13 @@ var formatSpecs = map[string]func(name string){
 			Expect(strings.Contains(r.Content, "tests passed")).To(Equal(h == mut), "%s: %s", h, r.Content)
 		}
 	},
-	"format-lists-extension": func(name string) {
+	"format-hidden-from-model": func(name string) {
 		ref, mut := both(name, formatSetup())
 		for _, h := range []*host{ref, mut} {
 			ts, err := h.client.ToolSet(context.Background())
 			Expect(err).NotTo(HaveOccurred())
 			_, listed := ts.CanonicalToolIDs[catalog.ProjectFormatModelName]
-			Expect(listed).To(Equal(h == mut), "%s", h)
+			Expect(listed).To(Equal(h == ref), "%s", h)
 		}
 	},
 }

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
@@ -51,20 +52,25 @@ type FormatFaults struct {
 	FailureWriteEvidence bool
 	// TestCountFailures words a formatter failure as a test summary.
 	TestCountFailures bool
-	// ListFormatTool adds format_project to tools/list, changing the core
-	// tool set, when the extension is offered.
-	ListFormatTool bool
+	// HideFormatTool keeps format_project out of tools/list although the
+	// extension was negotiated, so the model is never offered it.
+	HideFormatTool bool
 }
 
-// listFormatTool adds project.format to a tool set under the
-// ListFormatTool fault, when the extension was negotiated.
+// listFormatTool adds project.format to a tool set when the extension was
+// negotiated (seed: "Expose a model-facing project_format"): its
+// definition in canonical-ID order, its routing and its extension effect
+// capabilities; the core tools' entries stay as they are.
 func (s *session) listFormatTool(ts *port.ToolSet) {
-	if !s.faults.Format.ListFormatTool || !slices.Contains(s.extensions, catalog.FlagProjectFormat) {
+	if s.faults.Format.HideFormatTool || !slices.Contains(s.extensions, catalog.FlagProjectFormat) {
 		return
 	}
 	d := catalog.ProjectFormat()
 	caps, _ := effects.ExtensionCapabilities(d.ID)
-	ts.Definitions = append(ts.Definitions, catalog.ModelDefinition(d))
 	ts.CanonicalToolIDs[d.ModelName] = d.ID
 	ts.EffectCapabilities[d.ID] = caps
+	ts.Definitions = append(ts.Definitions, catalog.ModelDefinition(d))
+	slices.SortStableFunc(ts.Definitions, func(a, b port.ToolDefinition) int {
+		return strings.Compare(ts.CanonicalToolIDs[a.Function.Name], ts.CanonicalToolIDs[b.Function.Name])
+	})
 }

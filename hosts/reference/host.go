@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -349,7 +350,7 @@ func (s *session) buildRegistry() error {
 	snap, err := catalog.NewSnapshot(catalog.Options{
 		Descriptors:        s.params.Catalog.Tools,
 		AvailableToolIDs:   s.backed,
-		GrantedPermissions: grantedPermissions(s.params.ToolProfile),
+		GrantedPermissions: s.permissions(),
 		Mode:               s.activeMode(),
 	})
 	if err != nil {
@@ -363,6 +364,16 @@ func (s *session) buildRegistry() error {
 	return nil
 }
 
+// permissions are the permissions the session's tool profile grants (the
+// OutboundWithoutPermission fault adds network.outbound whatever it is).
+func (s *session) permissions() []string {
+	perms := grantedPermissions(s.params.ToolProfile)
+	if s.faults.OutboundWithoutPermission && !slices.Contains(perms, catalog.PermNetworkOutbound) {
+		perms = append(perms, catalog.PermNetworkOutbound)
+	}
+	return perms
+}
+
 func (s *session) buildPolicies() error {
 	profile, err := approval.ParseProfile(s.params.ApprovalProfile)
 	if err != nil {
@@ -372,7 +383,7 @@ func (s *session) buildPolicies() error {
 		profile = approval.Balanced
 	}
 	opts := []approval.Option{
-		approval.WithPermissions(grantedPermissions(s.params.ToolProfile)...),
+		approval.WithPermissions(s.permissions()...),
 		approval.WithApprover(approval.ApproverFunc(s.askHarness)),
 	}
 	if s.params.ApprovalTimeoutMs > 0 {

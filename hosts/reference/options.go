@@ -261,6 +261,15 @@ type Faults struct {
 	// UncorrelatedDenialID attests a denial with the call's ID as its
 	// approvalRequestId instead of the ID of the approval/request it sent.
 	UncorrelatedDenialID bool
+	// CopiedEffectProfile answers tools/list with a copy of the effect
+	// profile kept in the host, one release old: workspace.write without
+	// the state_version capability, instead of the profile the core's own
+	// metadata function builds from the active descriptors.
+	CopiedEffectProfile bool
+	// OutboundWithoutPermission lets its approval policy grant
+	// network.outbound whatever the tool profile grants, so research runs
+	// under the host profile, which grants no outbound access.
+	OutboundWithoutPermission bool
 	// DerivedStateUnversioned advances the state version only for durable
 	// writes: a call that changed only derived (dependency and cache)
 	// trees attests none.

@@ -3,6 +3,7 @@ package reference
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
@@ -30,6 +31,16 @@ func (s *session) toolSet(ctx context.Context, _ struct{}) (port.ToolSet, error)
 		SnapshotHash:       s.registry.ActiveHash(),
 	}
 	s.listFormatTool(&ts)
+	if s.faults.CopiedEffectProfile {
+		copied := map[string][]string{}
+		for id, caps := range ts.EffectCapabilities {
+			copied[id] = caps
+			if id == "workspace.write" {
+				copied[id] = slices.DeleteFunc(slices.Clone(caps), func(c string) bool { return c == "state_version" })
+			}
+		}
+		ts.EffectCapabilities = copied
+	}
 	return ts, nil
 }
 

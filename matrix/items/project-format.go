@@ -465,9 +465,9 @@ var _ = matrix.DescribeItem(pfItem(14, "format-failure-kind", "failures name the
 	})
 
 var _ = matrix.DescribeItem(pfItem(15, "format-core-unchanged", "offering the extension leaves the core tools and unrelated languages unchanged",
-	"A host MUST keep its core tool set, routing and effect capabilities identical whether or not the extension is offered, and refuse files of other languages.", "PF15"),
+	"A host MUST offer format_project to the model once the extension is negotiated, keep its core tool set, routing and effect capabilities identical whether or not it is, and refuse files of other languages.", "PF15"),
 	func(c *kit.TestContext) {
-		c.It("tools/list is the same with and without the offer", "PF15 LPF15", func() {
+		c.It("tools/list adds format_project to the same core tools when the extension is offered", "PF15 LPF15", func() {
 			with := pfGo(c, kit.FormatOptions{})
 			without := kit.StartFormat(c, kit.FormatOptions{Offer: []string{}})
 			list := func(s *kit.FormatSession) port.ToolSet {
@@ -478,10 +478,36 @@ var _ = matrix.DescribeItem(pfItem(15, "format-core-unchanged", "offering the ex
 				return ts
 			}
 			a, b := list(with), list(without)
-			Expect(a.CanonicalToolIDs).To(Equal(b.CanonicalToolIDs))
-			Expect(a.EffectCapabilities).To(Equal(b.EffectCapabilities))
-			ja, _ := json.Marshal(a.Definitions)
-			jb, _ := json.Marshal(b.Definitions)
+			// Seed: "Expose a model-facing project_format"; offered, it is
+			// in the model's tool set with its own routing and profile.
+			Expect(a.CanonicalToolIDs).To(HaveKeyWithValue(catalog.ProjectFormatModelName, catalog.ProjectFormatID), "the negotiated extension is not offered to the model in tools/list")
+			Expect(b.CanonicalToolIDs).NotTo(HaveKey(catalog.ProjectFormatModelName), "format_project is listed although the extension was not negotiated")
+			core := func(ts port.ToolSet) (map[string]string, map[string][]string, []port.ToolDefinition) {
+				ids, caps := map[string]string{}, map[string][]string{}
+				var defs []port.ToolDefinition
+				for name, id := range ts.CanonicalToolIDs {
+					if name != catalog.ProjectFormatModelName {
+						ids[name] = id
+					}
+				}
+				for id, cs := range ts.EffectCapabilities {
+					if id != catalog.ProjectFormatID {
+						caps[id] = cs
+					}
+				}
+				for _, d := range ts.Definitions {
+					if d.Function.Name != catalog.ProjectFormatModelName {
+						defs = append(defs, d)
+					}
+				}
+				return ids, caps, defs
+			}
+			ai, ac, ad := core(a)
+			bi, bc, bd := core(b)
+			Expect(ai).To(Equal(bi), "the core routing differs when the extension is offered")
+			Expect(ac).To(Equal(bc), "the core effect capabilities differ when the extension is offered")
+			ja, _ := json.Marshal(ad)
+			jb, _ := json.Marshal(bd)
 			Expect(string(ja)).To(Equal(string(jb)), "the core definitions differ when the extension is offered")
 			Expect(with.Host.Init.Tools).To(Equal(without.Host.Init.Tools))
 			with.Write(map[string]string{"m/x.ts": "let  x=1\n"})

@@ -44,7 +44,42 @@ func (fr *FaultResult) attribute(doc *reports.Document) {
 		fr.Status = Collateral
 	default:
 		fr.Status = Survived
+		if why, ok := untestableHere(doc, fr.Sentences); ok {
+			fr.Status, fr.Error = Untestable, why
+		}
 	}
+}
+
+// untestableHere reports whether a check of doc's items that enforces one
+// of the sentences breaks was not applicable where doc was made, and says
+// which with what would make it run: a fault that survived while a check
+// that could see it did not run is untestable here, not a survivor.
+func untestableHere(doc *reports.Document, breaks []string) (string, bool) {
+	var reasons []string
+	for _, it := range doc.Items {
+		for _, c := range matrix.Checks(it.ID) {
+			if !slices.ContainsFunc(c.Sentences, func(k string) bool { return slices.Contains(breaks, k) }) {
+				continue
+			}
+			reason := ""
+			if i := slices.IndexFunc(it.NotApplicable, func(na reports.NotApplicableScenario) bool { return na.Scenario == c.Name }); i >= 0 {
+				reason = it.NotApplicable[i].Reason
+			} else if it.Status == reports.NotApplicable {
+				reason = it.Reason
+			}
+			if reason != "" {
+				reasons = appendNew(reasons, fmt.Sprintf("item %s, %s: %s", matrix.RefOf(it.ID), c.Name, firstLine(reason)))
+			}
+		}
+	}
+	if len(reasons) == 0 {
+		return "", false
+	}
+	why := "untestable here: a check that could see it was not applicable (" + strings.Join(reasons, "; ") + ")"
+	if strings.Contains(why, "containment") {
+		why += "; install bubblewrap (apt-get install bubblewrap) so that the reference host verifies a containment backend"
+	}
+	return why, true
 }
 
 // attributed reports whether one of checks failed on an assertion of a

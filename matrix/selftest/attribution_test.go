@@ -88,3 +88,21 @@ func TestControlsAreNeverCredited(t *testing.T) {
 		}
 	}
 }
+
+// TestUntestableHere checks that a surviving fault a not-applicable check
+// could have seen is untestable here, with why and the fix, and that one no
+// such check could see still survives.
+func TestUntestableHere(t *testing.T) {
+	doc := &reports.Document{Items: []reports.Item{{ID: 28, Status: reports.Passed,
+		NotApplicable: []reports.NotApplicableScenario{{Scenario: "verified/contained", Reason: "the host's initialize reports no active verified containment backend"}}}}}
+	fr := FaultResult{Fault: Fault{Name: "f", Sentences: []string{"C11"}}}
+	fr.attribute(doc)
+	if fr.Status != Untestable || !strings.Contains(fr.Error, "verified/contained") || !strings.Contains(fr.Error, "install bubblewrap") {
+		t.Errorf("a fault only the not-applicable check could see: status %s, %q", fr.Status, fr.Error)
+	}
+	fr = FaultResult{Fault: Fault{Name: "g", Sentences: []string{"W2"}}}
+	fr.attribute(doc)
+	if fr.Status != Survived {
+		t.Errorf("a fault checks that ran could see: status %s, want survived", fr.Status)
+	}
+}

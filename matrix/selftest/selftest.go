@@ -57,6 +57,11 @@ const (
 	// passed, a check of another guarantee failed).
 	Collateral = "collateral"
 	Untargeted = "untargeted"
+	// Untestable: the fault survived only because every check of its
+	// targets that enforces a sentence it breaks was not applicable on
+	// this machine (no bubblewrap, no symbolic links): not a survivor, and
+	// Error says why and what to install.
+	Untestable = "untestable"
 	Broken     = "error"
 )
 
@@ -441,7 +446,7 @@ func failedText(fr FaultResult) string {
 		return text
 	case Collateral:
 		return "collateral only: " + collateralText(fr.Collateral)
-	case Broken:
+	case Broken, Untestable:
 		return fr.Error
 	}
 	return "none failed"
