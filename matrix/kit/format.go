@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,7 +101,14 @@ func formatEnv(without string, pass []string) []string {
 		}
 		path = strings.Join(kept, string(os.PathListSeparator))
 	}
-	env := []string{"PATH=" + path, "HOME=" + home, "TMPDIR=" + os.TempDir()}
+	tmp := filepath.Join(home, "tmp")
+	Expect(os.Mkdir(tmp, 0o700)).To(Succeed())
+	// A temporary directory of the session's own, as every host gets, and
+	// the probe cache conform shares with its built-in hosts.
+	env := []string{"PATH=" + path, "HOME=" + home, "TMPDIR=" + tmp}
+	if dir, ok := os.LookupEnv(hostproc.CacheEnv); ok {
+		env = append(env, hostproc.CacheEnv+"="+dir)
+	}
 	userHome, _ := os.UserHomeDir()
 	for _, v := range []struct{ name, dflt string }{{"RUSTUP_HOME", ".rustup"}, {"CARGO_HOME", ".cargo"}} {
 		if x := os.Getenv(v.name); x != "" {
