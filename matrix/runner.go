@@ -62,6 +62,11 @@ type Config struct {
 	// HostEnv names environment variables passed to the host in addition
 	// to the harness's allowlist (conform's --host-env).
 	HostEnv []string
+	// Repro, if set, writes the self-contained repro of each scenario
+	// spec that fails its scenario's expectations and returns its path,
+	// which the item's reason names and whose run command becomes the
+	// item's repro.
+	Repro func(ReproRequest) (string, error)
 }
 
 // An InvocationError means the certification could not start as asked: a
@@ -307,6 +312,10 @@ func (t *target) collect(r SpecReport) {
 			reason = strings.TrimSpace(reason + "\nnot checked: " + e.StringRepresentation())
 		}
 	}
+	var reproCmd string
+	if status == reports.Failed {
+		reason, reproCmd = t.scenarioRepro(id, r, reason)
+	}
 	t.mu.Lock()
 	it, seen := t.items[id]
 	if !seen {
@@ -347,6 +356,9 @@ func (t *target) collect(r SpecReport) {
 	}
 	if status == reports.Failed {
 		it.FailedChecks = append(it.FailedChecks, failedCheck(r))
+	}
+	if status == reports.Failed && it.Repro == "" {
+		it.Repro = reproCmd
 	}
 	if status == reports.Failed && it.Repro == "" {
 		it.Repro = specRepro(r)

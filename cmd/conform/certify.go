@@ -20,7 +20,7 @@ import (
 
 var _ = register(def[certifyFlags]{
 	Name:      "certify",
-	UsageLine: "conform certify --host HOST [--mutant NAME | --variant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--certificate FILE] [--shard i/n] [--parallel N] [--durations FILE] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F]",
+	UsageLine: "conform certify --host HOST [--mutant NAME | --variant NAME] [--core-fault NAME] [--only 1,13] [--area AREA] [--skip 3,R2] [--expect FILE] [--strict] [--certificate FILE] [--shard i/n] [--parallel N] [--durations FILE] [--timeout D] [--host-env NAME] [--max-read-size BYTES] [--max-snapshot-file-size BYTES] [--json] [--json-report F] [--junit-report F] [--md-report F] [--html-report F] [--repro-dir DIR]",
 	Short:     "run the host-conformance matrix against a host",
 	Long: `Certify runs the items of the host-conformance matrix against one host and
 prints one line per item as it finishes ("✓ 13 <title> 0.21s"; ✗ failed,
@@ -85,6 +85,8 @@ finished results are printed and written with "interrupted": true, and
 conform exits with 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
 once.
 
+` + certifyReproHelp + `
+
 ` + scaleHelp + `
 
 ` + gateHelp + `
@@ -102,6 +104,7 @@ once.
 		f.gate = addGateFlags(fs)
 		f.cert = addCertFlag(fs)
 		f.scale = addScaleFlags(fs)
+		f.reproDir = addCertifyReproFlag(fs)
 		return f
 	},
 	Run: runCertify,
@@ -119,6 +122,10 @@ type certifyFlags struct {
 	gate       *gateFlags
 	cert       *certFlag
 	scale      *scaleFlags
+	reproDir   *string
+	// repro is the directory the repros go to, "" for none: --repro-dir
+	// resolved, and what child certifications are given.
+	repro string
 }
 
 func runCertify(f *certifyFlags, args []string, out streams) error {
@@ -149,6 +156,9 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	if err := f.reports.check("certify", extra...); err != nil {
 		return err
 	}
+	if f.repro, err = certifyReproDir(*f.reproDir, *f.reports.json); err != nil {
+		return err
+	}
 	f.env.redactSecrets()
 	progress := out.stdout
 	if f.asJSON {
@@ -157,6 +167,7 @@ func runCertify(f *certifyFlags, args []string, out streams) error {
 	cfg := matrix.Config{
 		Host: f.host, Mutant: f.mutant, Variant: f.variant, CoreFault: f.coreFault, Only: ids, Area: f.area, Skip: skip, HostEnv: *f.env,
 		Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
+		Repro: certifyRepro(f.repro),
 	}
 	p, err := f.scale.plan(cfg)
 	if err != nil {

@@ -205,6 +205,13 @@ func childArgs(f *certifyFlags, only, skip []int, report string) []string {
 	if len(skip) > 0 {
 		args = append(args, "--skip", joinIDs(skip))
 	}
+	// A child's --json-report is in a temporary directory: its repros go
+	// where the parent's would, or nowhere.
+	repro := f.repro
+	if repro == "" {
+		repro = "-"
+	}
+	args = append(args, "--repro-dir", repro)
 	for _, name := range *f.env {
 		args = append(args, "--host-env", name)
 	}

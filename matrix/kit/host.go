@@ -22,6 +22,11 @@ import (
 // command that reproduces its failure by itself.
 const ReproEntry = "repro"
 
+// ScenarioEntry is the name of the report entry in which a spec records
+// the repository path of the scenario file whose own expectations it
+// failed: a failure conform run reproduces from that file alone.
+const ScenarioEntry = "scenario"
+
 // IncidentEntry names the report entries in which a spec records what
 // conform had to do to a host process (lab.Report.Incidents).
 const IncidentEntry = "incident"

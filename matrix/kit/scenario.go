@@ -155,6 +155,7 @@ func (c *TestContext) runScenario(rel string, chk Check, watch *answerWatch) {
 			FailedBy(reports.CauseHost)
 		}
 		AddReportEntry(ReproEntry, t.RunRepro(file))
+		AddReportEntry(ScenarioEntry, file)
 		Fail(describeFailures(file, rep))
 	}
 	if chk != nil {

@@ -42,6 +42,13 @@ func Repro(r Runnable, title string, reasons []string, cmd string) ([]byte, erro
 			return nil, err
 		}
 	}
+	return Headed(data, title, reasons, cmd), nil
+}
+
+// Headed returns the txtar scenario data with its script comment headed by
+// the lines Repro writes: title, the command cmd that runs it, and the
+// reasons, each redacted.
+func Headed(data []byte, title string, reasons []string, cmd string) []byte {
 	a := txtar.Parse(data)
 	var head bytes.Buffer
 	fmt.Fprintf(&head, "# Repro: %s\n", commentLine(redact.String(title)))
@@ -52,7 +59,7 @@ func Repro(r Runnable, title string, reasons []string, cmd string) ([]byte, erro
 		}
 	}
 	a.Comment = append(head.Bytes(), a.Comment...)
-	return txtar.Format(a), nil
+	return txtar.Format(a)
 }
 
 // source returns the bytes r was loaded from: conform's embedded copy for
