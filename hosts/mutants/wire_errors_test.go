@@ -75,15 +75,7 @@ var errorSpecs = map[string]func(name string){
 			Expect(h.exists("made.md")).To(Equal(h == mut), "%s: the refused write ran", h)
 		}
 	},
-	"unknown-outcome-as-precondition": func(name string) {
-		ref, mut := both(name, setup{})
-		write := create("node_modules/pkg/index.js", "x\n")
-		_, err := ref.call("write_file", write)
-		Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "the snapshots cannot confirm the write: %v", err)
-		r := mut.fails("write_file", write, "PRECONDITION_FAILED")
-		Expect(r.Error.Retryable).To(BeFalse())
-		Expect(mut.exists("node_modules/pkg/index.js")).To(BeTrue(), "the write happened all the same")
-	},
+	"unknown-outcome-as-precondition": func(name string) { unknownOutcomeAs(name, "PRECONDITION_FAILED", false) },
 	"idempotency-in-memory": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
@@ -111,8 +103,7 @@ var errorSpecs = map[string]func(name string){
 		for _, h := range []*host{ref, mut} {
 			ctx := context.Background()
 			for _, doc := range []string{`{"n":1,"only":true}`, `{"n":2}`} {
-				_, err := h.client.StorePut(ctx, wire.StorePutParams{RunID: "r", Kind: wire.KindCheckpoint, Document: json.RawMessage(doc)})
-				Expect(err).NotTo(HaveOccurred())
+				put(h, "r", wire.KindCheckpoint, doc)
 			}
 			doc, err := h.client.StoreGet(ctx, wire.StoreGetParams{RunID: "r", Kind: wire.KindCheckpoint})
 			Expect(err).NotTo(HaveOccurred())
@@ -122,8 +113,7 @@ var errorSpecs = map[string]func(name string){
 	"store-in-workspace": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			_, err := h.client.StorePut(context.Background(), wire.StorePutParams{RunID: "r", Kind: wire.KindCheckpoint, Document: json.RawMessage(`{"n":1}`)})
-			Expect(err).NotTo(HaveOccurred())
+			put(h, "r", wire.KindCheckpoint, `{"n":1}`)
 			ents, err := os.ReadDir(h.ws)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(len(ents) > 0).To(Equal(h == mut), "%s: the workspace holds %v after a store/put", h, ents)
@@ -134,11 +124,8 @@ var errorSpecs = map[string]func(name string){
 	"trace-own-sequence": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			ctx := context.Background()
-			Expect(h.client.TraceAppend(ctx, traceEvent(4))).To(Succeed())
-			_, err := h.client.TraceFlush(ctx)
-			Expect(err).NotTo(HaveOccurred())
-			evs, err := h.client.TraceList(ctx, "run-1")
+			appendFlushed(h, 4)
+			evs, err := h.client.TraceList(context.Background(), "run-1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(evs).To(HaveLen(1))
 			Expect(evs[0].Sequence == 4).To(Equal(h == ref), "%s: the event lists with sequence %d", h, evs[0].Sequence)
@@ -194,14 +181,11 @@ var errorSpecs = map[string]func(name string){
 	"trace-flush-before-durable": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			ctx := context.Background()
-			Expect(h.client.TraceAppend(ctx, traceEvent(1))).To(Succeed())
-			_, err := h.client.TraceFlush(ctx)
-			Expect(err).NotTo(HaveOccurred())
+			appendFlushed(h, 1)
 			p, err := os.FindProcess(h.client.PID())
 			Expect(err).NotTo(HaveOccurred())
 			Expect(p.Kill()).To(Succeed())
-			evs, err := h.fresh().client.TraceList(ctx, "run-1")
+			evs, err := h.fresh().client.TraceList(context.Background(), "run-1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(evs).To(HaveLen(map[bool]int{true: 1, false: 0}[h == ref]), "%s: the flushed event survives the kill", h)
 		}
