@@ -175,6 +175,13 @@ func (h *host) call(name string, args map[string]any) (port.ToolResult, error) {
 	return h.client.Execute(context.Background(), params(name, args))
 }
 
+// send sends p, which must be answered with a result (ok or not).
+func (h *host) send(p wire.ExecuteParams) port.ToolResult {
+	r, err := h.client.Execute(context.Background(), p)
+	Expect(err).NotTo(HaveOccurred(), "%s %s", h, p.ModelName)
+	return r
+}
+
 // result executes a call that must answer with a result (ok or not).
 func (h *host) result(name string, args map[string]any) port.ToolResult {
 	r, err := h.call(name, args)

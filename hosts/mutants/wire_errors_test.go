@@ -53,8 +53,7 @@ var errorSpecs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			p := params("read_file", map[string]any{"path": "missing.md"})
-			r, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			r := h.send(p)
 			Expect(r.OK).To(BeFalse())
 			want := p.CallID
 			if h == mut {
@@ -68,8 +67,7 @@ var errorSpecs = map[string]func(name string){
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("made.md", "made\n"))
 			p.Context.Mode = "review_only"
-			r, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			r := h.send(p)
 			Expect(r.OK).To(BeFalse(), "%s: review_only refuses write_file", h)
 			Expect(r.Error.Code).To(Equal("DENY_RUN_MODE"))
 			Expect(h.exists("made.md")).To(Equal(h == mut), "%s: the refused write ran", h)
@@ -80,11 +78,9 @@ var errorSpecs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("a.txt", "one"))
-			first, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			first := h.send(p)
 			Expect(first.OK).To(BeTrue())
-			again, err := h.fresh().client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			again := h.fresh().send(p)
 			Expect(again.OK).To(Equal(h == ref), "%s: a fresh process answers the key's recorded result: %s", h, again.Content)
 		}
 	},
@@ -157,8 +153,7 @@ var errorSpecs = map[string]func(name string){
 		ref, mut := both(name, setup{deny: true, params: func(p *wire.InitializeParams) { p.ApprovalProfile = "strict" }})
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("a.txt", "a\n"))
-			r, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			r := h.send(p)
 			Expect(r.OK).To(BeFalse(), "%s: the denied write fails", h)
 			Expect(r.Effects).NotTo(BeNil())
 			want := p.Context.RunID + ":" + p.CallID
@@ -228,8 +223,7 @@ var errorSpecs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("a.txt", "one\n"))
-			_, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			h.send(p)
 			e := params("edit_file", map[string]any{"path": "a.txt", "oldText": "one", "newText": "two"})
 			e.IdempotencyKey = p.IdempotencyKey
 			r, err := h.client.Execute(context.Background(), e)

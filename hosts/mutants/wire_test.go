@@ -367,12 +367,10 @@ var specs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("a.txt", "one"))
-			first, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			first := h.send(p)
 			Expect(first.OK).To(BeTrue())
 			p.CallID += "-again"
-			again, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			again := h.send(p)
 			Expect(again.OK).To(Equal(h == ref), "%s: the same key answers the first result: %s", h, again.Content)
 		}
 	},
