@@ -195,12 +195,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		cols = append(cols, ir.ID)
 	}
 	fmt.Fprintln(w, "\nkill matrix (X: the item killed the fault, failing on an assertion of a sentence it breaks; c: the item failed, but collaterally; .: it ran and passed)")
-	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
-	fmt.Fprint(tw, "fault\t")
-	for _, id := range cols {
-		fmt.Fprintf(tw, "%s\t", matrix.RefOf(id))
-	}
-	fmt.Fprintln(tw)
+	tw := matrixTable(w, "fault", cols)
 	var untargeted []string
 	for _, fr := range res.Faults {
 		if fr.Status == selftest.Untargeted {
@@ -211,20 +206,17 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 			untargeted = append(untargeted, line)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t", fr.Name)
-		for _, id := range cols {
-			cell := ""
+		matrixRow(tw, fr.Name, cols, func(id int) string {
 			switch {
 			case slices.Contains(fr.KilledBy, id):
-				cell = "X"
+				return "X"
 			case slices.Contains(fr.FailedItems, id):
-				cell = "c"
+				return "c"
 			case slices.Contains(fr.Ran, id):
-				cell = "."
+				return "."
 			}
-			fmt.Fprintf(tw, "%s\t", cell)
-		}
-		fmt.Fprintln(tw)
+			return ""
+		})
 	}
 	tw.Flush()
 	printBySentence(w, res)
@@ -274,34 +266,44 @@ func printAcceptance(w io.Writer, res *selftest.Result, cols []int) {
 		return
 	}
 	fmt.Fprintln(w, "\nacceptance matrix (ok: the item passed the permitted variant; X: it failed it, an over-specified check)")
-	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
-	fmt.Fprint(tw, "variant\t")
-	for _, id := range cols {
-		fmt.Fprintf(tw, "%s\t", matrix.RefOf(id))
-	}
-	fmt.Fprintln(tw)
+	tw := matrixTable(w, "variant", cols)
 	accepted := 0
 	for _, vr := range res.Variants {
 		if vr.Status == selftest.Accepted {
 			accepted++
 		}
-		fmt.Fprintf(tw, "%s\t", vr.Name)
-		for _, id := range cols {
-			cell := ""
+		matrixRow(tw, vr.Name, cols, func(id int) string {
 			switch {
 			case vr.Status == selftest.Broken:
-				cell = "?"
+				return "?"
 			case slices.Contains(vr.FailedItems, id):
-				cell = "X"
+				return "X"
 			case slices.Contains(vr.Ran, id):
-				cell = "ok"
+				return "ok"
 			}
-			fmt.Fprintf(tw, "%s\t", cell)
-		}
-		fmt.Fprintln(tw)
+			return ""
+		})
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "%d of %d variants accepted by every item\n", accepted, len(res.Variants))
+}
+
+// matrixTable starts a self-test matrix on w: a tab writer holding the
+// header row, first and then each item of cols.
+func matrixTable(w io.Writer, first string, cols []int) *tabwriter.Writer {
+	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
+	matrixRow(tw, first, cols, matrix.RefOf)
+	return tw
+}
+
+// matrixRow prints one row of a self-test matrix: name, then the cell of
+// each item of cols.
+func matrixRow(w io.Writer, name string, cols []int, cell func(id int) string) {
+	fmt.Fprintf(w, "%s\t", name)
+	for _, id := range cols {
+		fmt.Fprintf(w, "%s\t", cell(id))
+	}
+	fmt.Fprintln(w)
 }
 
 func orNone(s string) string {
