@@ -206,17 +206,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 			untargeted = append(untargeted, line)
 			continue
 		}
-		matrixRow(tw, fr.Name, cols, func(id int) string {
-			switch {
-			case slices.Contains(fr.KilledBy, id):
-				return "X"
-			case slices.Contains(fr.FailedItems, id):
-				return "c"
-			case slices.Contains(fr.Ran, id):
-				return "."
-			}
-			return ""
-		})
+		matrixRow(tw, fr.Name, cols, marks{{fr.KilledBy, "X"}, {fr.FailedItems, "c"}, {fr.Ran, "."}}.cell)
 	}
 	tw.Flush()
 	printBySentence(w, res)
@@ -272,20 +262,31 @@ func printAcceptance(w io.Writer, res *selftest.Result, cols []int) {
 		if vr.Status == selftest.Accepted {
 			accepted++
 		}
-		matrixRow(tw, vr.Name, cols, func(id int) string {
-			switch {
-			case vr.Status == selftest.Broken:
-				return "?"
-			case slices.Contains(vr.FailedItems, id):
-				return "X"
-			case slices.Contains(vr.Ran, id):
-				return "ok"
-			}
-			return ""
-		})
+		m := marks{{vr.FailedItems, "X"}, {vr.Ran, "ok"}}
+		if vr.Status == selftest.Broken {
+			m = marks{{cols, "?"}}
+		}
+		matrixRow(tw, vr.Name, cols, m.cell)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "%d of %d variants accepted by every item\n", accepted, len(res.Variants))
+}
+
+// marks are the marks of a matrix row's cells, the first that holds an
+// item winning.
+type marks []struct {
+	items []int
+	mark  string
+}
+
+// cell is the mark of item id's cell, "" when no mark holds it.
+func (m marks) cell(id int) string {
+	for _, k := range m {
+		if slices.Contains(k.items, id) {
+			return k.mark
+		}
+	}
+	return ""
 }
 
 // matrixTable starts a self-test matrix on w: a tab writer holding the
