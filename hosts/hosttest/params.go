@@ -1,6 +1,8 @@
 package hosttest
 
 import (
+	"slices"
+
 	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -16,5 +18,18 @@ func InitializeParams(ws, store string) wire.InitializeParams {
 		Catalog:       catalog.ForHost(),
 		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
 		Mode:          "auto", ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
+	}
+}
+
+// ImpossibleOutput gives each tool of p's catalog named in ids an output
+// schema no real output can satisfy: it requires a member "impossible"
+// that no tool writes.
+func ImpossibleOutput(p *wire.InitializeParams, ids ...string) {
+	for i, d := range p.Catalog.Tools {
+		if slices.Contains(ids, d.ID) {
+			d.OutputSchema["required"] = append(d.OutputSchema["required"].([]any), "impossible")
+			d.OutputSchema["properties"].(map[string]any)["impossible"] = map[string]any{"type": "string"}
+			p.Catalog.Tools[i] = d
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -30,15 +31,7 @@ func failedContent(content string) map[string]any {
 }
 
 // brokenWriteCatalog gives write_file an output schema no output meets.
-func brokenWriteCatalog(p *wire.InitializeParams) {
-	for i, d := range p.Catalog.Tools {
-		if d.ID == "workspace.write" {
-			d.OutputSchema["required"] = append(d.OutputSchema["required"].([]any), "impossible")
-			d.OutputSchema["properties"].(map[string]any)["impossible"] = map[string]any{"type": "string"}
-			p.Catalog.Tools[i] = d
-		}
-	}
-}
+func brokenWriteCatalog(p *wire.InitializeParams) { hosttest.ImpossibleOutput(p, "workspace.write") }
 
 var errorSpecs = map[string]func(name string){
 	"non-retryable-as-retryable": func(name string) {

@@ -19,6 +19,7 @@ import (
 	"github.com/galaxy-stack/conform/internal/proc"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -543,15 +544,7 @@ var specs = map[string]func(name string){
 
 // brokenListCatalog is the core catalog with a list_files output schema no
 // real output can satisfy.
-func brokenListCatalog(p *wire.InitializeParams) {
-	for i, d := range p.Catalog.Tools {
-		if d.ID == "workspace.list" {
-			d.OutputSchema["required"] = append(d.OutputSchema["required"].([]any), "impossible")
-			d.OutputSchema["properties"].(map[string]any)["impossible"] = map[string]any{"type": "string"}
-			p.Catalog.Tools[i] = d
-		}
-	}
-}
+func brokenListCatalog(p *wire.InitializeParams) { hosttest.ImpossibleOutput(p, "workspace.list") }
 
 func writePaths(r port.ToolResult) []string {
 	if r.Effects == nil {
