@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -25,15 +24,9 @@ func cmdNolive(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: nolive FILE")
 	}
-	b, err := os.ReadFile(ts.MkAbs(args[0]))
-	ts.Check(err)
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			ts.Fatalf("nolive: %s: %q is not a PID", args[0], f)
-		}
-		pids = append(pids, pid)
+	pids, err := proc.ReadPIDs(ts.MkAbs(args[0]))
+	if err != nil {
+		ts.Fatalf("nolive: %v", err)
 	}
 	if len(pids) == 0 {
 		ts.Fatalf("nolive: %s lists no PID: the host never started", args[0])

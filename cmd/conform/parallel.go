@@ -212,13 +212,9 @@ func childArgs(f *certifyFlags, only, skip []int, report string) []string {
 	return args
 }
 
-func joinIDs(ids []int) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = matrix.RefOf(id)
-	}
-	return strings.Join(s, ",")
-}
+// joinIDs lists the references of items ids as --only and --skip take
+// them: "1,13,R2".
+func joinIDs(ids []int) string { return joinRefs(ids, ",") }
 
 // childGrace is how long a child has, after the run is stopped, to report
 // what finished before it is killed.
