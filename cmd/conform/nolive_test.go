@@ -18,12 +18,7 @@ import (
 // killed process takes a moment to die. A zoo host writes its PIDs to
 // FILE (see zooHost).
 func cmdNolive(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("unsupported: ! nolive")
-	}
-	if len(args) != 1 {
-		ts.Fatalf("usage: nolive FILE")
-	}
+	scriptUsage(ts, neg, len(args) == 1, "nolive FILE")
 	pids, err := proc.ReadPIDs(ts.MkAbs(args[0]))
 	if err != nil {
 		ts.Fatalf("nolive: %v", err)
