@@ -12,6 +12,7 @@ import (
 
 	"github.com/galaxy-stack/conform/golden"
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
 )
@@ -21,10 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts from the
 // root is the repository root, seen from this package.
 const root = ".."
 
-func TestMain(m *testing.M) {
-	builtin.MaybeServeTest()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suite.Main(m, builtin.MaybeServeTest) }
 
 func referenceOpts(t *testing.T) lab.Options {
 	argv, err := builtin.Command("reference")

@@ -1,7 +1,6 @@
 package matrix_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
@@ -12,10 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-func TestMain(m *testing.M) {
-	builtin.MaybeServeTest()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suite.Main(m, builtin.MaybeServeTest) }
 
 // TestMatrix runs every item against the reference host, served by this
 // test binary re-executing itself.

@@ -9,6 +9,18 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// scriptUsage fails a script command that takes no negation when it is
+// negated (unsupported: ! NAME) or its arguments are not argsOK (usage:
+// USAGE, whose first word is the command's name).
+func scriptUsage(ts *testscript.TestScript, neg, argsOK bool, usage string) {
+	if neg {
+		ts.Fatalf("unsupported: ! %s", strings.Fields(usage)[0])
+	}
+	if !argsOK {
+		ts.Fatalf("usage: %s", usage)
+	}
+}
+
 // cmdBigfixture is the script command
 //
 //	bigfixture FILE SIZE
@@ -16,12 +28,7 @@ import (
 // It writes a fixture of about SIZE bytes to FILE: a small valid fixture
 // with an unknown member "padding" holding the rest.
 func cmdBigfixture(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("unsupported: ! bigfixture")
-	}
-	if len(args) != 2 {
-		ts.Fatalf("usage: bigfixture FILE SIZE")
-	}
+	scriptUsage(ts, neg, len(args) == 2, "bigfixture FILE SIZE")
 	size, err := strconv.Atoi(args[1])
 	if err != nil || size < 0 {
 		ts.Fatalf("bigfixture: size %q is not a number of bytes", args[1])

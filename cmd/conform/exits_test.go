@@ -18,12 +18,7 @@ import (
 // It runs PROGRAM and fails unless it exits with STATUS within DURATION
 // (it is killed at the bound); PROGRAM's output is the command's output.
 func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("unsupported: ! exits")
-	}
-	if len(args) < 3 {
-		ts.Fatalf("usage: exits STATUS DURATION PROGRAM [ARGS...]")
-	}
+	scriptUsage(ts, neg, len(args) >= 3, "exits STATUS DURATION PROGRAM [ARGS...]")
 	want, err := strconv.Atoi(args[0])
 	if err != nil {
 		ts.Fatalf("exits: status %q is not a number", args[0])

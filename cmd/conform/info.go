@@ -112,12 +112,16 @@ func printTraces(w io.Writer, asJSON bool) error {
 	return nil
 }
 
-func joinInts(ids []int) string {
+// joinInts lists the references of items ids for a reader: "1, 13, R2".
+func joinInts(ids []int) string { return joinRefs(ids, ", ") }
+
+// joinRefs joins the references of items ids (matrix.RefOf) with sep.
+func joinRefs(ids []int, sep string) string {
 	s := make([]string, len(ids))
 	for i, id := range ids {
 		s[i] = matrix.RefOf(id)
 	}
-	return strings.Join(s, ", ")
+	return strings.Join(s, sep)
 }
 
 // minus returns the IDs of a that are not in b.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -19,21 +18,10 @@ import (
 // killed process takes a moment to die. A zoo host writes its PIDs to
 // FILE (see zooHost).
 func cmdNolive(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("unsupported: ! nolive")
-	}
-	if len(args) != 1 {
-		ts.Fatalf("usage: nolive FILE")
-	}
-	b, err := os.ReadFile(ts.MkAbs(args[0]))
-	ts.Check(err)
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			ts.Fatalf("nolive: %s: %q is not a PID", args[0], f)
-		}
-		pids = append(pids, pid)
+	scriptUsage(ts, neg, len(args) == 1, "nolive FILE")
+	pids, err := proc.ReadPIDs(ts.MkAbs(args[0]))
+	if err != nil {
+		ts.Fatalf("nolive: %v", err)
 	}
 	if len(pids) == 0 {
 		ts.Fatalf("nolive: %s lists no PID: the host never started", args[0])

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/proc"
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/shard"
@@ -218,13 +219,9 @@ func childArgs(f *certifyFlags, only, skip []int, report string) []string {
 	return args
 }
 
-func joinIDs(ids []int) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = matrix.RefOf(id)
-	}
-	return strings.Join(s, ",")
-}
+// joinIDs lists the references of items ids as --only and --skip take
+// them: "1,13,R2".
+func joinIDs(ids []int) string { return joinRefs(ids, ",") }
 
 // childGrace is how long a child has, after the run is stopped, to report
 // what finished before it is killed.
@@ -236,7 +233,7 @@ const childGrace = 20 * time.Second
 func runChild(ctx context.Context, exe string, args []string, progress io.Writer, mu *sync.Mutex) error {
 	cmd := exec.Command(exe, args...)
 	var stderr strings.Builder
-	cmd.Stderr = &capped{w: &stderr, n: 4 << 10}
+	cmd.Stderr = &proc.Head{W: &stderr, N: 4 << 10}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
@@ -314,19 +311,4 @@ func forwardItems(r io.Reader, w io.Writer, mu *sync.Mutex) {
 	}
 	flush()
 	_, _ = io.Copy(io.Discard, br)
-}
-
-// capped keeps the first n bytes written to it.
-type capped struct {
-	w io.Writer
-	n int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if c.n > 0 {
-		k := min(len(p), c.n)
-		_, _ = c.w.Write(p[:k])
-		c.n -= k
-	}
-	return len(p), nil
 }

@@ -195,12 +195,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		cols = append(cols, ir.ID)
 	}
 	fmt.Fprintln(w, "\nkill matrix (X: the item killed the fault, failing on an assertion of a sentence it breaks; c: the item failed, but collaterally; .: it ran and passed)")
-	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
-	fmt.Fprint(tw, "fault\t")
-	for _, id := range cols {
-		fmt.Fprintf(tw, "%s\t", matrix.RefOf(id))
-	}
-	fmt.Fprintln(tw)
+	tw := matrixTable(w, "fault", cols)
 	var untargeted []string
 	for _, fr := range res.Faults {
 		if fr.Status == selftest.Untargeted {
@@ -211,20 +206,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 			untargeted = append(untargeted, line)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t", fr.Name)
-		for _, id := range cols {
-			cell := ""
-			switch {
-			case slices.Contains(fr.KilledBy, id):
-				cell = "X"
-			case slices.Contains(fr.FailedItems, id):
-				cell = "c"
-			case slices.Contains(fr.Ran, id):
-				cell = "."
-			}
-			fmt.Fprintf(tw, "%s\t", cell)
-		}
-		fmt.Fprintln(tw)
+		matrixRow(tw, fr.Name, cols, marks{{fr.KilledBy, "X"}, {fr.FailedItems, "c"}, {fr.Ran, "."}}.cell)
 	}
 	tw.Flush()
 	printBySentence(w, res)
@@ -286,34 +268,55 @@ func printAcceptance(w io.Writer, res *selftest.Result, cols []int) {
 		return
 	}
 	fmt.Fprintln(w, "\nacceptance matrix (ok: the item passed the permitted variant; X: it failed it, an over-specified check)")
-	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
-	fmt.Fprint(tw, "variant\t")
-	for _, id := range cols {
-		fmt.Fprintf(tw, "%s\t", matrix.RefOf(id))
-	}
-	fmt.Fprintln(tw)
+	tw := matrixTable(w, "variant", cols)
 	accepted := 0
 	for _, vr := range res.Variants {
 		if vr.Status == selftest.Accepted {
 			accepted++
 		}
-		fmt.Fprintf(tw, "%s\t", vr.Name)
-		for _, id := range cols {
-			cell := ""
-			switch {
-			case vr.Status == selftest.Broken:
-				cell = "?"
-			case slices.Contains(vr.FailedItems, id):
-				cell = "X"
-			case slices.Contains(vr.Ran, id):
-				cell = "ok"
-			}
-			fmt.Fprintf(tw, "%s\t", cell)
+		m := marks{{vr.FailedItems, "X"}, {vr.Ran, "ok"}}
+		if vr.Status == selftest.Broken {
+			m = marks{{cols, "?"}}
 		}
-		fmt.Fprintln(tw)
+		matrixRow(tw, vr.Name, cols, m.cell)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "%d of %d variants accepted by every item\n", accepted, len(res.Variants))
+}
+
+// marks are the marks of a matrix row's cells, the first that holds an
+// item winning.
+type marks []struct {
+	items []int
+	mark  string
+}
+
+// cell is the mark of item id's cell, "" when no mark holds it.
+func (m marks) cell(id int) string {
+	for _, k := range m {
+		if slices.Contains(k.items, id) {
+			return k.mark
+		}
+	}
+	return ""
+}
+
+// matrixTable starts a self-test matrix on w: a tab writer holding the
+// header row, first and then each item of cols.
+func matrixTable(w io.Writer, first string, cols []int) *tabwriter.Writer {
+	tw := tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)
+	matrixRow(tw, first, cols, matrix.RefOf)
+	return tw
+}
+
+// matrixRow prints one row of a self-test matrix: name, then the cell of
+// each item of cols.
+func matrixRow(w io.Writer, name string, cols []int, cell func(id int) string) {
+	fmt.Fprintf(w, "%s\t", name)
+	for _, id := range cols {
+		fmt.Fprintf(w, "%s\t", cell(id))
+	}
+	fmt.Fprintln(w)
 }
 
 func orNone(s string) string {

@@ -7,8 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/internal/floor"
@@ -21,12 +20,7 @@ func benchInitParams(tb testing.TB, dir string) wire.InitializeParams {
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	return wire.InitializeParams{
-		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: store,
-		Catalog:       catalog.ForHost(),
-		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode:          "auto", ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
-	}
+	return hosttest.InitializeParams(ws, store)
 }
 
 // startAnswer starts argv through hostproc, as certify starts a host,

@@ -55,17 +55,7 @@ func (s *FailingRunStore) LoadLatestCheckpoint(ctx context.Context, runID string
 // SaveFinalReport saves through the wrapped store unless a report fault
 // hits this call.
 func (s *FailingRunStore) SaveFinalReport(ctx context.Context, report json.RawMessage) error {
-	fault := s.in.next(OpReport)
-	if fault != nil && !fault.Committed {
-		return fault
-	}
-	if err := s.inner.SaveFinalReport(ctx, report); err != nil {
-		return err
-	}
-	if fault != nil {
-		return fault
-	}
-	return nil
+	return s.in.around(OpReport, func() error { return s.inner.SaveFinalReport(ctx, report) })
 }
 
 // Calls returns how many calls of op were made, failed ones included.
@@ -92,27 +82,13 @@ func NewFailingTrace(inner port.Trace, faults ...Fault) *FailingTrace {
 // Emit emits through the wrapped trace unless an append fault hits this
 // call.
 func (t *FailingTrace) Emit(ctx context.Context, event port.TraceEvent) error {
-	return t.call(OpAppend, func() error { return t.inner.Emit(ctx, event) })
+	return t.in.around(OpAppend, func() error { return t.inner.Emit(ctx, event) })
 }
 
 // Flush flushes through the wrapped trace unless a flush fault hits this
 // call.
 func (t *FailingTrace) Flush(ctx context.Context) error {
-	return t.call(OpFlush, func() error { return t.inner.Flush(ctx) })
-}
-
-func (t *FailingTrace) call(op Op, do func() error) error {
-	fault := t.in.next(op)
-	if fault != nil && !fault.Committed {
-		return fault
-	}
-	if err := do(); err != nil {
-		return err
-	}
-	if fault != nil {
-		return fault
-	}
-	return nil
+	return t.in.around(OpFlush, func() error { return t.inner.Flush(ctx) })
 }
 
 // Calls returns how many calls of op were made, failed ones included.

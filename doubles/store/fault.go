@@ -109,6 +109,23 @@ func (in *injector) next(op Op) *FaultError {
 	return nil
 }
 
+// around runs do, the wrapped call of op, unless the fault that hits this
+// call (if any) fails it before it commits; a committed fault fails it
+// after do succeeded.
+func (in *injector) around(op Op, do func() error) error {
+	fault := in.next(op)
+	if fault != nil && !fault.Committed {
+		return fault
+	}
+	if err := do(); err != nil {
+		return err
+	}
+	if fault != nil {
+		return fault
+	}
+	return nil
+}
+
 func (in *injector) count(op Op) int {
 	in.mu.Lock()
 	defer in.mu.Unlock()

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/galaxy-stack/conform/core/catalog"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/doubles"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/hosts/wire/kit"
@@ -44,11 +44,9 @@ func (i *innerHost) Handle(ctx context.Context, method string, params json.RawMe
 }
 
 func initParams(profile string) wire.InitializeParams {
-	return wire.InitializeParams{
-		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: "/ws", StoreDir: "/store",
-		Catalog: catalog.ForHost(), EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode: "auto", ApprovalProfile: profile, Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileFullContract,
-	}
+	p := hosttest.InitializeParams("/ws", "/store")
+	p.ApprovalProfile, p.ToolProfile = profile, wire.ToolProfileFullContract
+	return p
 }
 
 func raw(v any) json.RawMessage {

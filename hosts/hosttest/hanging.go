@@ -1,5 +1,6 @@
 // Package hosttest holds the deliberately broken hosts that several test
-// suites serve from their own test binary. It is test support built on the
+// suites serve from their own test binary, and the initialize request those
+// suites send a host. It is test support built on the
 // reference host, so it lives under hosts beside it: nothing below hosts
 // (core, doubles, internal) imports it.
 package hosttest

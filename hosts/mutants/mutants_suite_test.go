@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/internal/suite"
@@ -79,16 +78,13 @@ func both(mutant string, su setup) (ref, mut *host) {
 	return ref, mut
 }
 
+// baseParams is initialize's request of a comparison: no spec here needs
+// a containment backend, and forbidding them keeps initialize from
+// waiting for the probe.
 func baseParams(ws, store string) wire.InitializeParams {
-	return wire.InitializeParams{
-		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: store,
-		Catalog:       catalog.ForHost(),
-		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode:          "auto", ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
-		// No spec here needs a containment backend; forbidding them
-		// keeps initialize from waiting for the probe.
-		ForbidContainmentBackends: true,
-	}
+	p := hosttest.InitializeParams(ws, store)
+	p.ForbidContainmentBackends = true
+	return p
 }
 
 // launch prepares fresh directories and starts one host on them.
@@ -177,6 +173,13 @@ func params(name string, args map[string]any) wire.ExecuteParams {
 // call executes one tool call.
 func (h *host) call(name string, args map[string]any) (port.ToolResult, error) {
 	return h.client.Execute(context.Background(), params(name, args))
+}
+
+// send sends p, which must be answered with a result (ok or not).
+func (h *host) send(p wire.ExecuteParams) port.ToolResult {
+	r, err := h.client.Execute(context.Background(), p)
+	Expect(err).NotTo(HaveOccurred(), "%s %s", h, p.ModelName)
+	return r
 }
 
 // result executes a call that must answer with a result (ok or not).

@@ -2,7 +2,6 @@ package mutants_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -17,8 +16,7 @@ var _ = addSpecs(durabilitySpecs)
 // putTwo puts two checkpoint-kind documents of run "r" on h.
 func putTwo(h *host) {
 	for _, doc := range []string{`{"runId":"r","n":1}`, `{"runId":"r","n":2}`} {
-		_, err := h.client.StorePut(context.Background(), wire.StorePutParams{RunID: "r", Kind: wire.KindCheckpoint, Document: json.RawMessage(doc)})
-		Expect(err).NotTo(HaveOccurred(), "%s: store/put", h)
+		put(h, "r", wire.KindCheckpoint, doc)
 	}
 }
 
@@ -53,9 +51,7 @@ var durabilitySpecs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			ctx := context.Background()
-			Expect(h.client.TraceAppend(ctx, traceEvent(1))).To(Succeed())
-			_, err := h.client.TraceFlush(ctx)
-			Expect(err).NotTo(HaveOccurred())
+			appendFlushed(h, 1)
 			own, err := h.client.TraceList(ctx, "run-1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(own).To(HaveLen(1), "%s: the appending process lists its event", h)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -30,15 +31,7 @@ func failedContent(content string) map[string]any {
 }
 
 // brokenWriteCatalog gives write_file an output schema no output meets.
-func brokenWriteCatalog(p *wire.InitializeParams) {
-	for i, d := range p.Catalog.Tools {
-		if d.ID == "workspace.write" {
-			d.OutputSchema["required"] = append(d.OutputSchema["required"].([]any), "impossible")
-			d.OutputSchema["properties"].(map[string]any)["impossible"] = map[string]any{"type": "string"}
-			p.Catalog.Tools[i] = d
-		}
-	}
-}
+func brokenWriteCatalog(p *wire.InitializeParams) { hosttest.ImpossibleOutput(p, "workspace.write") }
 
 var errorSpecs = map[string]func(name string){
 	"non-retryable-as-retryable": func(name string) {
@@ -53,8 +46,7 @@ var errorSpecs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			p := params("read_file", map[string]any{"path": "missing.md"})
-			r, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			r := h.send(p)
 			Expect(r.OK).To(BeFalse())
 			want := p.CallID
 			if h == mut {
@@ -68,31 +60,20 @@ var errorSpecs = map[string]func(name string){
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("made.md", "made\n"))
 			p.Context.Mode = "review_only"
-			r, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			r := h.send(p)
 			Expect(r.OK).To(BeFalse(), "%s: review_only refuses write_file", h)
 			Expect(r.Error.Code).To(Equal("DENY_RUN_MODE"))
 			Expect(h.exists("made.md")).To(Equal(h == mut), "%s: the refused write ran", h)
 		}
 	},
-	"unknown-outcome-as-precondition": func(name string) {
-		ref, mut := both(name, setup{})
-		write := create("node_modules/pkg/index.js", "x\n")
-		_, err := ref.call("write_file", write)
-		Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "the snapshots cannot confirm the write: %v", err)
-		r := mut.fails("write_file", write, "PRECONDITION_FAILED")
-		Expect(r.Error.Retryable).To(BeFalse())
-		Expect(mut.exists("node_modules/pkg/index.js")).To(BeTrue(), "the write happened all the same")
-	},
+	"unknown-outcome-as-precondition": func(name string) { unknownOutcomeAs(name, "PRECONDITION_FAILED", false) },
 	"idempotency-in-memory": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("a.txt", "one"))
-			first, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			first := h.send(p)
 			Expect(first.OK).To(BeTrue())
-			again, err := h.fresh().client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			again := h.fresh().send(p)
 			Expect(again.OK).To(Equal(h == ref), "%s: a fresh process answers the key's recorded result: %s", h, again.Content)
 		}
 	},
@@ -111,8 +92,7 @@ var errorSpecs = map[string]func(name string){
 		for _, h := range []*host{ref, mut} {
 			ctx := context.Background()
 			for _, doc := range []string{`{"n":1,"only":true}`, `{"n":2}`} {
-				_, err := h.client.StorePut(ctx, wire.StorePutParams{RunID: "r", Kind: wire.KindCheckpoint, Document: json.RawMessage(doc)})
-				Expect(err).NotTo(HaveOccurred())
+				put(h, "r", wire.KindCheckpoint, doc)
 			}
 			doc, err := h.client.StoreGet(ctx, wire.StoreGetParams{RunID: "r", Kind: wire.KindCheckpoint})
 			Expect(err).NotTo(HaveOccurred())
@@ -122,8 +102,7 @@ var errorSpecs = map[string]func(name string){
 	"store-in-workspace": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			_, err := h.client.StorePut(context.Background(), wire.StorePutParams{RunID: "r", Kind: wire.KindCheckpoint, Document: json.RawMessage(`{"n":1}`)})
-			Expect(err).NotTo(HaveOccurred())
+			put(h, "r", wire.KindCheckpoint, `{"n":1}`)
 			ents, err := os.ReadDir(h.ws)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(len(ents) > 0).To(Equal(h == mut), "%s: the workspace holds %v after a store/put", h, ents)
@@ -134,11 +113,8 @@ var errorSpecs = map[string]func(name string){
 	"trace-own-sequence": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			ctx := context.Background()
-			Expect(h.client.TraceAppend(ctx, traceEvent(4))).To(Succeed())
-			_, err := h.client.TraceFlush(ctx)
-			Expect(err).NotTo(HaveOccurred())
-			evs, err := h.client.TraceList(ctx, "run-1")
+			appendFlushed(h, 4)
+			evs, err := h.client.TraceList(context.Background(), "run-1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(evs).To(HaveLen(1))
 			Expect(evs[0].Sequence == 4).To(Equal(h == ref), "%s: the event lists with sequence %d", h, evs[0].Sequence)
@@ -170,8 +146,7 @@ var errorSpecs = map[string]func(name string){
 		ref, mut := both(name, setup{deny: true, params: func(p *wire.InitializeParams) { p.ApprovalProfile = "strict" }})
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("a.txt", "a\n"))
-			r, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			r := h.send(p)
 			Expect(r.OK).To(BeFalse(), "%s: the denied write fails", h)
 			Expect(r.Effects).NotTo(BeNil())
 			want := p.Context.RunID + ":" + p.CallID
@@ -194,14 +169,11 @@ var errorSpecs = map[string]func(name string){
 	"trace-flush-before-durable": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			ctx := context.Background()
-			Expect(h.client.TraceAppend(ctx, traceEvent(1))).To(Succeed())
-			_, err := h.client.TraceFlush(ctx)
-			Expect(err).NotTo(HaveOccurred())
+			appendFlushed(h, 1)
 			p, err := os.FindProcess(h.client.PID())
 			Expect(err).NotTo(HaveOccurred())
 			Expect(p.Kill()).To(Succeed())
-			evs, err := h.fresh().client.TraceList(ctx, "run-1")
+			evs, err := h.fresh().client.TraceList(context.Background(), "run-1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(evs).To(HaveLen(map[bool]int{true: 1, false: 0}[h == ref]), "%s: the flushed event survives the kill", h)
 		}
@@ -244,8 +216,7 @@ var errorSpecs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("a.txt", "one\n"))
-			_, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			h.send(p)
 			e := params("edit_file", map[string]any{"path": "a.txt", "oldText": "one", "newText": "two"})
 			e.IdempotencyKey = p.IdempotencyKey
 			r, err := h.client.Execute(context.Background(), e)

@@ -76,11 +76,9 @@ var formatSpecs = map[string]func(name string){
 		ref, mut := both(name, formatSetup())
 		for _, h := range []*host{ref, mut} {
 			p := params(catalog.ProjectFormatModelName, fmtArgs("m/a.go"))
-			_, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			h.send(p)
 			Expect(os.WriteFile(filepath.Join(h.ws, "m", "a.go"), []byte(fmtRaw), 0o644)).To(Succeed())
-			_, err = h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			h.send(p)
 			Expect(h.read("m/a.go") == fmtDone).To(Equal(h == mut), "%s ran the callId again", h)
 		}
 	},
@@ -190,8 +188,7 @@ var formatSpecs = map[string]func(name string){
 		ref, mut := both(name, formatSetup())
 		for _, h := range []*host{ref, mut} {
 			p := params(catalog.ProjectFormatModelName, fmtArgs("m/a.go"))
-			_, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			h.send(p)
 			_ = h.client.Close(5 * time.Second)
 			f := h.fresh()
 			var r wire.JobObserveResult

@@ -19,6 +19,7 @@ import (
 	"github.com/galaxy-stack/conform/internal/proc"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -367,12 +368,10 @@ var specs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			p := params("write_file", create("a.txt", "one"))
-			first, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			first := h.send(p)
 			Expect(first.OK).To(BeTrue())
 			p.CallID += "-again"
-			again, err := h.client.Execute(context.Background(), p)
-			Expect(err).NotTo(HaveOccurred())
+			again := h.send(p)
 			Expect(again.OK).To(Equal(h == ref), "%s: the same key answers the first result: %s", h, again.Content)
 		}
 	},
@@ -443,8 +442,7 @@ var specs = map[string]func(name string){
 	"store-ack-without-persist": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			_, err := h.client.StorePut(context.Background(), wire.StorePutParams{RunID: "r", Kind: wire.KindFinalReport, Document: json.RawMessage(`{"runId":"r"}`)})
-			Expect(err).NotTo(HaveOccurred())
+			put(h, "r", wire.KindFinalReport, `{"runId":"r"}`)
 			doc, err := h.fresh().client.StoreGet(context.Background(), wire.StoreGetParams{RunID: "r", Kind: wire.KindFinalReport})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(doc == nil).To(Equal(h == mut), "%s: the acknowledged document is lost", h)
@@ -453,12 +451,8 @@ var specs = map[string]func(name string){
 	"trace-flush-not-durable": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			ctx := context.Background()
-			Expect(h.client.TraceAppend(ctx, traceEvent(1))).To(Succeed())
-			Expect(h.client.TraceAppend(ctx, traceEvent(2))).To(Succeed())
-			_, err := h.client.TraceFlush(ctx)
-			Expect(err).NotTo(HaveOccurred())
-			evs, err := h.fresh().client.TraceList(ctx, "run-1")
+			appendFlushed(h, 1, 2)
+			evs, err := h.fresh().client.TraceList(context.Background(), "run-1")
 			Expect(err).NotTo(HaveOccurred())
 			if h == ref {
 				Expect(evs).To(HaveLen(2))
@@ -490,15 +484,7 @@ var specs = map[string]func(name string){
 	},
 
 	// Tool executor: unknown outcomes and partial mutations (items 29, 34).
-	"unknown-outcome-as-retryable": func(name string) {
-		ref, mut := both(name, setup{})
-		write := create("node_modules/pkg/index.js", "x\n")
-		_, err := ref.call("write_file", write)
-		Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "the snapshots cannot confirm the write: %v", err)
-		r := mut.fails("write_file", write, "IO_ERROR")
-		Expect(r.Error.Retryable).To(BeTrue())
-		Expect(mut.exists("node_modules/pkg/index.js")).To(BeTrue(), "the write happened all the same")
-	},
+	"unknown-outcome-as-retryable": func(name string) { unknownOutcomeAs(name, "IO_ERROR", true) },
 	"drop-partial-command-writes": func(name string) {
 		posixOnly()
 		ref, mut := both(name, setup{})
@@ -558,15 +544,7 @@ var specs = map[string]func(name string){
 
 // brokenListCatalog is the core catalog with a list_files output schema no
 // real output can satisfy.
-func brokenListCatalog(p *wire.InitializeParams) {
-	for i, d := range p.Catalog.Tools {
-		if d.ID == "workspace.list" {
-			d.OutputSchema["required"] = append(d.OutputSchema["required"].([]any), "impossible")
-			d.OutputSchema["properties"].(map[string]any)["impossible"] = map[string]any{"type": "string"}
-			p.Catalog.Tools[i] = d
-		}
-	}
-}
+func brokenListCatalog(p *wire.InitializeParams) { hosttest.ImpossibleOutput(p, "workspace.list") }
 
 func writePaths(r port.ToolResult) []string {
 	if r.Effects == nil {
@@ -582,6 +560,36 @@ func writePaths(r port.ToolResult) []string {
 func sha256Of(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// appendFlushed appends an event of run-1 for each of seqs to h's trace
+// and flushes it.
+func appendFlushed(h *host, seqs ...int64) {
+	ctx := context.Background()
+	for _, seq := range seqs {
+		Expect(h.client.TraceAppend(ctx, traceEvent(seq))).To(Succeed(), "%s: trace/append", h)
+	}
+	_, err := h.client.TraceFlush(ctx)
+	Expect(err).NotTo(HaveOccurred(), "%s: trace/flush", h)
+}
+
+// put stores doc as run's document of kind on h.
+func put(h *host, run, kind, doc string) {
+	_, err := h.client.StorePut(context.Background(), wire.StorePutParams{RunID: run, Kind: kind, Document: json.RawMessage(doc)})
+	Expect(err).NotTo(HaveOccurred(), "%s: store/put", h)
+}
+
+// unknownOutcomeAs writes under node_modules, which the snapshots cannot
+// confirm: the reference answers an unknown outcome, the mutant a failure
+// with code and retryable, although the write happened.
+func unknownOutcomeAs(name, code string, retryable bool) {
+	ref, mut := both(name, setup{})
+	write := create("node_modules/pkg/index.js", "x\n")
+	_, err := ref.call("write_file", write)
+	Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "the snapshots cannot confirm the write: %v", err)
+	r := mut.fails("write_file", write, code)
+	Expect(r.Error.Retryable).To(Equal(retryable))
+	Expect(mut.exists("node_modules/pkg/index.js")).To(BeTrue(), "the write happened all the same")
 }
 
 func traceEvent(seq int64) wire.TraceEvent {

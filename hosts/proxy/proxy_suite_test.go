@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
@@ -86,12 +85,9 @@ func startSession(su setup) *session {
 	if profile == "" {
 		profile = "trusted-workspace"
 	}
-	_, err = s.client.Initialize(context.Background(), wire.InitializeParams{
-		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: s.ws, StoreDir: GinkgoT().TempDir(),
-		Catalog: catalog.ForHost(), EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode: "auto", ApprovalProfile: profile, Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
-		ForbidContainmentBackends: su.uncontained,
-	})
+	params := hosttest.InitializeParams(s.ws, GinkgoT().TempDir())
+	params.ApprovalProfile, params.ForbidContainmentBackends = profile, su.uncontained
+	_, err = s.client.Initialize(context.Background(), params)
 	Expect(err).NotTo(HaveOccurred())
 	_, err = s.client.ToolSet(context.Background())
 	Expect(err).NotTo(HaveOccurred())

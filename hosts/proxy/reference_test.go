@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/galaxy-stack/conform/internal/proc"
@@ -227,17 +224,9 @@ var _ = Describe("cancel against the reference host's command.run", func() {
 	})
 })
 
-// pidsIn reads the process IDs a command wrote to a file.
+// pidsIn reads the process IDs a command wrote to a file; nil while it is
+// missing or holds anything else.
 func pidsIn(path string) []int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(f); err == nil {
-			pids = append(pids, n)
-		}
-	}
+	pids, _ := proc.ReadPIDs(path)
 	return pids
 }

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
@@ -56,11 +54,7 @@ func startRefHost(files map[string]string) *refHost {
 	}()
 	c := hostproc.Connect(cr, cw, hostproc.StartOptions{CallTimeout: 20 * time.Second})
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
-	_, err := c.Initialize(context.Background(), wire.InitializeParams{
-		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: st, Catalog: catalog.ForHost(),
-		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode:          "auto", ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
-	})
+	_, err := c.Initialize(context.Background(), baseParams(ws, st))
 	Expect(err).NotTo(HaveOccurred())
 	return &refHost{client: c, ws: ws}
 }

@@ -28,6 +28,18 @@ type call struct {
 	deadline time.Time // zero when the call has no timeout
 }
 
+// newCall is the call of p to the tool desc with its decoded args, and ctx
+// bounded by the call's timeout (p.TimeoutMs, when set); cancel releases it.
+func newCall(ctx context.Context, p wire.ExecuteParams, desc catalog.Descriptor, args map[string]any) (*call, context.Context, context.CancelFunc) {
+	c := &call{p: p, desc: desc, args: args}
+	if p.TimeoutMs <= 0 {
+		return c, ctx, func() {}
+	}
+	c.deadline = time.Now().Add(time.Duration(p.TimeoutMs) * time.Millisecond)
+	ctx, cancel := context.WithDeadline(ctx, c.deadline)
+	return c, ctx, cancel
+}
+
 // decode decodes the call's arguments, already validated, into v.
 func (c *call) decode(v any) error {
 	if err := json.Unmarshal(c.p.Arguments, v); err != nil {
@@ -131,13 +143,8 @@ func (s *session) executeCall(ctx context.Context, p wire.ExecuteParams) (port.T
 			return r, nil
 		}
 	}
-	c := &call{p: p, desc: desc, args: args}
-	if p.TimeoutMs > 0 {
-		var cancel context.CancelFunc
-		c.deadline = time.Now().Add(time.Duration(p.TimeoutMs) * time.Millisecond)
-		ctx, cancel = context.WithDeadline(ctx, c.deadline)
-		defer cancel()
-	}
+	c, ctx, cancel := newCall(ctx, p, desc, args)
+	defer cancel()
 	var res port.ToolResult
 	var err error
 	if s.faults.ExecuteBeforeApproval || s.writeBeforePolicy(desc) {

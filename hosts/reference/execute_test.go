@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
 	. "github.com/onsi/ginkgo/v2"
@@ -51,15 +52,7 @@ var _ = Describe("argument validation", func() {
 
 // brokenListCatalog is the core catalog with a list_files output schema no
 // real output can satisfy.
-func brokenListCatalog(p *wire.InitializeParams) {
-	for i, d := range p.Catalog.Tools {
-		if d.ID == "workspace.list" {
-			d.OutputSchema["required"] = append(d.OutputSchema["required"].([]any), "impossible")
-			d.OutputSchema["properties"].(map[string]any)["impossible"] = map[string]any{"type": "string"}
-			p.Catalog.Tools[i] = d
-		}
-	}
-}
+func brokenListCatalog(p *wire.InitializeParams) { hosttest.ImpossibleOutput(p, "workspace.list") }
 
 var _ = Describe("output validation", func() {
 	It("reports an output that breaks its schema as an unknown outcome, not a result", func() {

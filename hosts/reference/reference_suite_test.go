@@ -10,10 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galaxy-stack/conform/core/catalog"
-	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -54,14 +53,8 @@ type setup struct {
 	files    map[string]string
 }
 
-func baseParams(ws, store string) wire.InitializeParams {
-	return wire.InitializeParams{
-		ProtocolVersion: wire.ProtocolVersion, WorkspaceRoot: ws, StoreDir: store,
-		Catalog:       catalog.ForHost(),
-		EffectProfile: wire.EffectProfile{Version: effects.ProfileVersion, Tools: effects.CoreProfile()},
-		Mode:          "auto", ApprovalProfile: "balanced", Containment: wire.ContainmentBestEffort, ToolProfile: wire.ToolProfileHost,
-	}
-}
+// baseParams is initialize's request of a session on ws and store.
+func baseParams(ws, store string) wire.InitializeParams { return hosttest.InitializeParams(ws, store) }
 
 // start serves an in-process reference host over pipes and initializes it.
 func start(su setup) *env {

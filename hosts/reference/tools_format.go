@@ -99,13 +99,8 @@ func (s *session) executeFormat(ctx context.Context, p wire.ExecuteParams) (port
 	for _, f := range plan.files {
 		job.Files = append(job.Files, projectformat.FileReport{Path: f.rel, Outcome: projectformat.FileNotAttempted, StateChanged: projectformat.Unchanged})
 	}
-	c := &call{p: p, desc: desc, args: args}
-	if p.TimeoutMs > 0 {
-		var cancel context.CancelFunc
-		c.deadline = time.Now().Add(time.Duration(p.TimeoutMs) * time.Millisecond)
-		ctx, cancel = context.WithDeadline(ctx, c.deadline)
-		defer cancel()
-	}
+	c, ctx, cancel := newCall(ctx, p, desc, args)
+	defer cancel()
 	d := s.decide(ctx, c)
 	if !d.Allowed {
 		job = failJob(job, strings.ToUpper(string(d.Code)), d.Reason)

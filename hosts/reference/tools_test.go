@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -95,19 +94,10 @@ var _ = Describe("catalog.search and task.checkpoint", func() {
 	})
 })
 
-// pidsIn reads the process IDs a command wrote to a workspace file.
+// pidsIn reads the process IDs a command wrote to a workspace file; nil
+// while it is missing or holds anything else.
 func pidsIn(path string) []int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		n, err := strconv.Atoi(f)
-		if err == nil {
-			pids = append(pids, n)
-		}
-	}
+	pids, _ := proc.ReadPIDs(path)
 	return pids
 }
 

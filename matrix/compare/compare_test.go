@@ -2,21 +2,18 @@ package compare_test
 
 import (
 	"context"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/matrix/compare"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
 	"github.com/galaxy-stack/conform/reports"
 )
 
-func TestMain(m *testing.M) {
-	builtin.MaybeServeTest()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suite.Main(m, builtin.MaybeServeTest) }
 
 func host(t *testing.T, name, mutant, variant string) compare.Host {
 	t.Helper()

@@ -24,7 +24,7 @@ func commandWritesExact(c *kit.TestContext) {
 		if env := init.CommandEnvironment; env == nil || !slices.Contains([]string{prompt.ShellSh, prompt.ShellBash, prompt.ShellZsh}, env.Command.Shell) {
 			kit.NotApplicable("the host's command dialect is not a POSIX shell; this check's command is written for one")
 		}
-		d := kit.StartDirect(c, map[string]string{"edited.md": "before\n", "gone.md": "remove me\n"})
+		d := kit.StartDirect(c, map[string]string{"edited.md": "before\n", "gone.md": "remove me\n"}, nil)
 		call := d.Exec("run_command", map[string]any{"command": "printf 'after\\n' > edited.md && printf 'made\\n' > made.md && rm gone.md"}, "")
 		Expect(call.Err).NotTo(HaveOccurred(), "run_command was answered with an error")
 		r := call.Result
@@ -75,7 +75,7 @@ func validationFromExitStatus(c *kit.TestContext) {
 		if !slices.Contains(c.Host().Initialized().Tools, "project.validate") {
 			kit.NotApplicable("the host does not back project.validate (initialize did not list it)")
 		}
-		d := kit.StartDirect(c, map[string]string{"package.json": `{"private":true,"scripts":{"test":"echo all tests passed && exit 1"}}` + "\n"})
+		d := kit.StartDirect(c, map[string]string{"package.json": `{"private":true,"scripts":{"test":"echo all tests passed && exit 1"}}` + "\n"}, nil)
 		call := d.Exec("validate_project", map[string]any{"checks": []string{"test"}, "path": "."}, "")
 		Expect(call.Err).NotTo(HaveOccurred(), "validate_project was answered with an error")
 		r := call.Result

@@ -35,7 +35,7 @@ func failureSemantics(c *kit.TestContext) {
 	// into "ordinary retryable tool results" S000 forbids for throws.
 	c.It("ordinary failures are retryable only for IO_ERROR and UNAVAILABLE, in the envelope and the content alike", "T14 L8", func() {
 		kit.FailRepro(c)
-		d := kit.StartDirect(c, files)
+		d := kit.StartDirect(c, files, nil)
 		for _, call := range ordinaryFailures(d) {
 			r, content := call.Failed()
 			if !retryableCode(r.Error.Code) {
@@ -52,7 +52,7 @@ func failureSemantics(c *kit.TestContext) {
 	// tool-call IDs.
 	c.It("a failed result's content names the call it answers", "S3 L8", func() {
 		kit.FailRepro(c)
-		d := kit.StartDirect(c, files)
+		d := kit.StartDirect(c, files, nil)
 		for _, call := range ordinaryFailures(d) {
 			r, content := call.Failed()
 			Expect(content).To(HaveKeyWithValue("toolCallId", call.CallID), "the content of %s's failure must name its call: %.200q", call.CallID, r.Content)
@@ -64,7 +64,7 @@ func failureSemantics(c *kit.TestContext) {
 	// the same for every tool family.
 	c.It("a call whose own mode excludes its tool is refused before any side effect", "T4 L8", func() {
 		kit.FailRepro(c)
-		d := kit.StartDirect(c, files)
+		d := kit.StartDirect(c, files, nil)
 		calls := []kit.DirectCall{
 			d.Exec("write_file", map[string]any{"path": "created.md", "content": "made\n", "precondition": map[string]any{"kind": "must_not_exist"}}, "review_only"),
 			d.Exec("edit_file", map[string]any{"path": "notes.md", "oldText": "keep", "newText": "lost"}, "review_only"),
@@ -83,7 +83,7 @@ func failureSemantics(c *kit.TestContext) {
 	// another letter case or a canonical ID is not a model name.
 	c.It("model names are routed exactly: another letter case or a canonical ID is an unknown tool", "T2 L8", func() {
 		kit.FailRepro(c)
-		d := kit.StartDirect(c, files)
+		d := kit.StartDirect(c, files, nil)
 		for _, name := range []string{"Read_File", "READ_FILE", "workspace.read"} {
 			call := d.Exec(name, map[string]any{"path": "notes.md"}, "")
 			r, _ := call.Failed()
@@ -96,7 +96,7 @@ func failureSemantics(c *kit.TestContext) {
 	// other) effect on ok=false is a contract failure.
 	c.It("an ordinary failure attests no effect", "T15 T16 L8", func() {
 		kit.FailRepro(c)
-		d := kit.StartDirect(c, files)
+		d := kit.StartDirect(c, files, nil)
 		for _, call := range ordinaryFailures(d) {
 			r, _ := call.Failed()
 			if r.Effects == nil {

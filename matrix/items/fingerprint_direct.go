@@ -18,7 +18,7 @@ import (
 // again. Last, a capture that declares a stale content hash for an active
 // file must be the port failure PRECONDITION_FAILED.
 func fingerprintSeesEveryEntry(c *kit.TestContext) {
-	s := kit.StartDirectSession(c, map[string]string{"a.txt": "alpha\n", "src/b.txt": "beta\n", ".env": "LEVEL=1\n"}, nil)
+	s := kit.StartDirect(c, map[string]string{"a.txt": "alpha\n", "src/b.txt": "beta\n", ".env": "LEVEL=1\n"}, nil)
 	if !s.H.Init.Capabilities.Fingerprint {
 		kit.NotApplicable("the host declares no workspace fingerprint (capabilities.fingerprint is false)")
 	}

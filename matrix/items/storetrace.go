@@ -18,7 +18,7 @@ import (
 // would stand in, and nothing of the host's would be checked).
 func storeHost(c *kit.TestContext, need string) *kit.Direct {
 	kit.FailRepro(c)
-	d := kit.StartDirect(c, map[string]string{"notes.md": "keep these notes\n"})
+	d := kit.StartDirect(c, map[string]string{"notes.md": "keep these notes\n"}, nil)
 	caps := d.H.Init.Capabilities
 	if need == "store" && !caps.Store || need == "trace" && !caps.Trace {
 		kit.NotApplicable("the host offers no " + need + " (initialize capabilities." + need + " is false)")
@@ -133,7 +133,7 @@ func flushSurvivesCrash(c *kit.TestContext) {
 func idempotencyPerTool(c *kit.TestContext) {
 	c.It("an idempotency key's record answers only the tool that made it", "T12 L37", func() {
 		kit.FailRepro(c)
-		d := kit.StartDirect(c, map[string]string{})
+		d := kit.StartDirect(c, map[string]string{}, nil)
 		const key = "t12-shared-key"
 		w := d.ExecKeyed("write_file", map[string]any{"path": "a.txt", "content": "one\n", "precondition": map[string]any{"kind": "must_not_exist"}}, "", key)
 		Expect(w.Err).NotTo(HaveOccurred(), "write_file was answered with an error")

@@ -43,7 +43,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	// grep-ignores-limit, grep-hash-of-line).
 	c.It("list_files, glob_files and search_text pages, walked to the end, hold every entry once and at most the limit each", "W4 W5 L1", func() {
 		kit.FailRepro(c)
-		s := kit.StartDirectSession(c, boundedFiles(), nil)
+		s := kit.StartDirect(c, boundedFiles(), nil)
 		listPagesCoverListing(s)
 		globPagesCoverMatches(s)
 		searchPagesBounded(s)
@@ -53,7 +53,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	// read-ignores-end-line, read-hash-of-range).
 	c.It("read_file answers at most maxBytes a chunk and only the lines asked for, with the whole file's hash", "W4 W5 L1", func() {
 		kit.FailRepro(c)
-		s := kit.StartDirectSession(c, boundedFiles(), nil)
+		s := kit.StartDirect(c, boundedFiles(), nil)
 		readChunksBounded(s)
 		readLinesBounded(s)
 	})
@@ -145,7 +145,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	c.It("a symlink to a sibling named like the root, in other letter case or with a suffix, is an escape", "W2 L13", func() {
 		kit.FailRepro(c)
 		var made []sibling
-		s := kit.StartDirectSession(c, map[string]string{"notes.txt": "inside\n"}, func(s *kit.DirectSession) { made = laySiblings(s) })
+		s := kit.StartDirect(c, map[string]string{"notes.txt": "inside\n"}, func(s *kit.Direct) { made = laySiblings(s) })
 		siblingsRefused(s, made)
 	})
 })

@@ -18,7 +18,7 @@ const maxWalkedPages = 40
 // returns the items of member of every page in order. Every page must hold
 // at most limit items, and a truncated page must carry the cursor that
 // continues it.
-func walkPages(s *kit.DirectSession, model, member string, args map[string]any, limit int) [][]any {
+func walkPages(s *kit.Direct, model, member string, args map[string]any, limit int) [][]any {
 	var pages [][]any
 	call := map[string]any{"limit": limit}
 	for k, v := range args {
@@ -88,7 +88,7 @@ func boundedFiles() map[string]string {
 
 // listPagesCoverListing walks list_files two entries at a time, at depth
 // 1 and 2, and compares the pages with the unpaged listing.
-func listPagesCoverListing(s *kit.DirectSession) {
+func listPagesCoverListing(s *kit.Direct) {
 	for _, depth := range []int{1, 2} {
 		full := s.OK("list_files", map[string]any{"path": ".", "depth": depth})
 		Expect(full["truncated"]).To(Equal(false), "list_files at depth %d over %d entries must fit one page of the default limit", depth, len(boundedFiles()))
@@ -111,7 +111,7 @@ func listPagesCoverListing(s *kit.DirectSession) {
 
 // globPagesCoverMatches walks glob_files two matches at a time and
 // compares the pages with the unpaged matches.
-func globPagesCoverMatches(s *kit.DirectSession) {
+func globPagesCoverMatches(s *kit.Direct) {
 	glob := map[string]any{"pattern": "**/*.txt"}
 	full := s.OK("glob_files", glob)
 	Expect(full["truncated"]).To(Equal(false), "glob_files over %d files must fit one page of the default limit", len(boundedFiles()))
@@ -137,7 +137,7 @@ func sameHash(got any, content, what string) {
 
 // readChunksBounded reads long.txt 256 bytes at a time and checks every
 // chunk's size and that the chunks put together are the file.
-func readChunksBounded(s *kit.DirectSession) {
+func readChunksBounded(s *kit.Direct) {
 	want := boundedFiles()["long.txt"]
 	args := map[string]any{"path": "long.txt", "maxBytes": 256}
 	var got strings.Builder
@@ -159,7 +159,7 @@ func readChunksBounded(s *kit.DirectSession) {
 }
 
 // readLinesBounded reads lines 2 to 3 of lines.txt.
-func readLinesBounded(s *kit.DirectSession) {
+func readLinesBounded(s *kit.Direct) {
 	out := s.OK("read_file", map[string]any{"path": "lines.txt", "startLine": 2, "endLine": 3})
 	content, _ := out["content"].(string)
 	Expect(strings.TrimSuffix(content, "\n")).To(Equal("two\nthree"), "read_file with startLine 2 and endLine 3 of one/two/three/four/five must answer the text of lines 2 to 3 only (a final line break is the host's choice)")
@@ -170,7 +170,7 @@ func readLinesBounded(s *kit.DirectSession) {
 }
 
 // searchPagesBounded searches hits.txt two matches at a time.
-func searchPagesBounded(s *kit.DirectSession) {
+func searchPagesBounded(s *kit.Direct) {
 	pages := walkPages(s, "search_text", "matches", map[string]any{"query": "needle"}, 2)
 	Expect(len(pages)).To(BeNumerically(">", 1), "search_text with limit 2 over five matching lines answered one page")
 	key := func(v any) string {

@@ -31,7 +31,7 @@ func rootSiblings() []sibling {
 // sibling the file system cannot tell from the workspace itself (a
 // case-insensitive file system) is left out; laySiblings returns the ones
 // made. Where no symbolic link can be made the spec is not applicable.
-func laySiblings(s *kit.DirectSession) []sibling {
+func laySiblings(s *kit.Direct) []sibling {
 	var made []sibling
 	for _, sb := range rootSiblings() {
 		dir := filepath.Join(s.Parent, sb.name)
@@ -51,7 +51,7 @@ func laySiblings(s *kit.DirectSession) []sibling {
 // siblingsRefused reads, lists and searches through each link to a
 // sibling of the root: every call must be refused or find nothing, and no
 // answer may quote the sibling's file.
-func siblingsRefused(s *kit.DirectSession, made []sibling) {
+func siblingsRefused(s *kit.Direct, made []sibling) {
 	for _, sb := range made {
 		calls := []struct {
 			model string
@@ -62,7 +62,7 @@ func siblingsRefused(s *kit.DirectSession, made []sibling) {
 			{"search_text", map[string]any{"query": "classified", "path": sb.link}},
 		}
 		for _, c := range calls {
-			r := s.Call(c.model, c.args)
+			r := s.Tool(c.model, c.args)
 			Expect(r.OK).To(BeFalse(), "%s %v succeeded: %s leads to %s/ beside the workspace, which is outside the root although %s; containment compares resolved paths segment by segment, not as strings", c.model, c.args, sb.link, sb.name, sb.why)
 			text := strings.ToLower(r.Content + r.Summary)
 			if r.Error != nil {

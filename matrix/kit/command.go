@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -63,14 +64,11 @@ func (o *Outcome) CommandGone(pids, late string) {
 // line, failing the spec when the command never wrote any.
 func (o *Outcome) pidsIn(rel string) []int {
 	GinkgoHelper()
-	b, err := os.ReadFile(filepath.Join(o.Workspace, rel))
-	Expect(err).NotTo(HaveOccurred(), "%s: the command never wrote %s: the host did not start it before the cancellation", o.File, rel)
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
-		Expect(err).NotTo(HaveOccurred(), "%s: %s holds %q, which is not a PID", o.File, rel, f)
-		pids = append(pids, pid)
+	pids, err := proc.ReadPIDs(filepath.Join(o.Workspace, rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		Fail(fmt.Sprintf("%s: the command never wrote %s: the host did not start it before the cancellation", o.File, rel))
 	}
+	Expect(err).NotTo(HaveOccurred(), "%s: %s", o.File, rel)
 	Expect(pids).NotTo(BeEmpty(), "%s: the command wrote no PID to %s", o.File, rel)
 	return pids
 }

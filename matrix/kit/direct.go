@@ -21,39 +21,51 @@ import (
 // A Direct is a host process of the host under test that a check drives
 // request by request, on a workspace and store directory of its own (no
 // scenario, no core run): the way to put a precise question to the host
-// and read its answer as sent.
+// and read its answer as sent. Every approval request is granted and
+// containment backends are forbidden.
 type Direct struct {
 	c *TestContext
 	// H is the started host.
 	H *session.Host
-	// Workspace and Store are its directories.
-	Workspace, Store string
-	n                int
+	// Parent holds Workspace, Store and whatever the check lays out beside
+	// them; all are real paths (no symlink in them).
+	Parent, Workspace, Store string
+	n                        int
+}
+
+// A DirectResult is one tool/execute answer of [Direct.Tool].
+type DirectResult struct {
+	port.ToolResult
+	// Out is the decoded content of an ok result (nil otherwise).
+	Out map[string]any
 }
 
 // directTimeout bounds one request of a Direct.
 const directTimeout = 20 * time.Second
 
 // StartDirect starts the host under test on a fresh workspace holding
-// files (workspace-relative slash path → content) and a fresh store
-// directory, approving every approval request; both are removed and the
-// host closed when the spec ends.
-func StartDirect(c *TestContext, files map[string]string) *Direct {
+// files (workspace-relative slash path → content), after lay (which may be
+// nil) has added its entries, and a fresh store directory, approving every
+// approval request; both are removed and the host closed when the spec
+// ends.
+func StartDirect(c *TestContext, files map[string]string, lay func(d *Direct)) *Direct {
 	GinkgoHelper()
 	dir, err := os.MkdirTemp("", "conform-direct-")
 	Expect(err).NotTo(HaveOccurred(), "the harness cannot make a directory for the host")
 	DeferCleanup(func() { _ = os.RemoveAll(dir) })
-	d := &Direct{c: c, Workspace: filepath.Join(dir, "workspace"), Store: filepath.Join(dir, "store")}
+	parent, err := filepath.EvalSymlinks(dir)
+	Expect(err).NotTo(HaveOccurred(), "the harness cannot resolve the host's directory")
+	d := &Direct{c: c, Parent: parent, Workspace: filepath.Join(parent, "workspace"), Store: filepath.Join(parent, "store")}
 	for _, p := range []string{d.Workspace, d.Store} {
 		Expect(os.Mkdir(p, 0o755)).To(Succeed(), "the harness cannot make %s", p)
 	}
-	if d.Workspace, err = filepath.EvalSymlinks(d.Workspace); err != nil {
-		Fail(err.Error())
-	}
 	for rel, content := range files {
 		p := filepath.Join(d.Workspace, filepath.FromSlash(rel))
-		Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+		Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed(), "the harness cannot make the parent of %s", rel)
 		Expect(os.WriteFile(p, []byte(content), 0o644)).To(Succeed(), "the harness cannot seed %s", rel)
+	}
+	if lay != nil {
+		lay(d)
 	}
 	d.start()
 	return d
@@ -77,7 +89,7 @@ func (d *Direct) start() {
 // store directory, as a fresh-host resume does.
 func (d *Direct) Fresh() *Direct {
 	GinkgoHelper()
-	f := &Direct{c: d.c, Workspace: d.Workspace, Store: d.Store}
+	f := &Direct{c: d.c, Parent: d.Parent, Workspace: d.Workspace, Store: d.Store}
 	f.start()
 	return f
 }
@@ -126,7 +138,7 @@ func (d *Direct) ExecKeyed(model string, args map[string]any, mode, key string) 
 	}
 	p := wire.ExecuteParams{CallID: id, ModelName: model, Arguments: raw, IdempotencyKey: key, TimeoutMs: 10000,
 		Context: wire.RunContext{RunID: "direct-run", TaskID: "direct-task", Mode: mode}}
-	ctx, cancel := context.WithTimeout(d.c.Ctx(), directTimeout)
+	ctx, cancel := d.Ctx()
 	defer cancel()
 	r, err := d.H.Client().Execute(ctx, p)
 	call := DirectCall{ExecuteParams: p, Err: err}
@@ -138,9 +150,43 @@ func (d *Direct) ExecKeyed(model string, args map[string]any, mode, key string) 
 
 // Call sends one request of method and decodes its answer into out.
 func (d *Direct) Call(method string, params, out any) error {
-	ctx, cancel := context.WithTimeout(d.c.Ctx(), directTimeout)
+	ctx, cancel := d.Ctx()
 	defer cancel()
 	return d.H.Client().Call(ctx, method, params, directTimeout, out)
+}
+
+// Ctx bounds one wire call of the check beyond tool/execute.
+func (d *Direct) Ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(d.c.Ctx(), directTimeout)
+}
+
+// Tool executes one tool call in mode auto with a call ID and idempotency
+// key of its own and returns the host's result; a JSON-RPC error fails
+// the spec.
+func (d *Direct) Tool(model string, args map[string]any) DirectResult {
+	GinkgoHelper()
+	call := d.Exec(model, args, "")
+	Expect(call.Err).NotTo(HaveOccurred(), "%s %s: the host did not answer with a result", model, call.Arguments)
+	res := DirectResult{ToolResult: *call.Result}
+	if res.OK {
+		Expect(json.Unmarshal([]byte(res.Content), &res.Out)).To(Succeed(), "%s %s: the content of the ok result is not a JSON object: %.200q", model, call.Arguments, res.Content)
+	}
+	return res
+}
+
+// OK is Tool for a call that must succeed.
+func (d *Direct) OK(model string, args map[string]any) map[string]any {
+	GinkgoHelper()
+	r := d.Tool(model, args)
+	Expect(r.OK).To(BeTrue(), "%s %v failed: %.300s", model, args, errorText(r.ToolResult))
+	return r.Out
+}
+
+func errorText(r port.ToolResult) string {
+	if r.Error != nil {
+		return r.Error.Code + ": " + r.Error.Message
+	}
+	return r.Content
 }
 
 // Failed asserts the call was answered with an ok=false envelope, and

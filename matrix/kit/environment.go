@@ -57,16 +57,7 @@ func realExecutable(name string) string {
 // publish-other-environment).
 func (o *Outcome) SpawnedAsPublished(callID string, env prompt.HostEnvironment) {
 	GinkgoHelper()
-	var sent string
-	for _, c := range o.Executes() {
-		if c.CallID == callID {
-			var a struct {
-				Command string `json:"command"`
-			}
-			Expect(json.Unmarshal(c.Arguments, &a)).To(Succeed(), "%s: the harness's own %s arguments do not decode", o.File, callID)
-			sent = a.Command
-		}
-	}
+	sent := o.commandSent(callID)
 	c := o.ContentOf(callID)
 	stdout, _ := c["stdout"].(string)
 	o.spawnedAs(stdout, sent, env, "")
@@ -121,4 +112,21 @@ func (o *Outcome) DialectAsPublished(callID string, env prompt.HostEnvironment) 
 	default:
 		Fail(fmt.Sprintf("%s: the host publishes shell %q with executable %s, but a POSIX sh probe ran in it (in %s): the published dialect must be that of the interpreter that runs commands", o.File, shell, env.Command.Executable, ran))
 	}
+}
+
+// commandSent is the command string of the harness's call callID, "" when
+// the run made no such call.
+func (o *Outcome) commandSent(callID string) string {
+	GinkgoHelper()
+	var sent string
+	for _, c := range o.Executes() {
+		if c.CallID == callID {
+			var a struct {
+				Command string `json:"command"`
+			}
+			Expect(json.Unmarshal(c.Arguments, &a)).To(Succeed(), "%s: the harness's own %s arguments do not decode", o.File, callID)
+			sent = a.Command
+		}
+	}
+	return sent
 }

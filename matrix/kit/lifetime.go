@@ -68,18 +68,7 @@ func workingIn(pid int, dir string) bool {
 // readPIDs reads the PIDs a command wrote to file, one a line; nil when
 // the file is missing or holds something else.
 func readPIDs(file string) []int {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, f := range strings.Fields(string(b)) {
-		pid, err := strconv.Atoi(f)
-		if err != nil || pid <= 0 {
-			return nil
-		}
-		pids = append(pids, pid)
-	}
+	pids, _ := proc.ReadPIDs(file)
 	return pids
 }
 

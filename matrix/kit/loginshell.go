@@ -41,16 +41,7 @@ func (o *Outcome) LoginShellIgnored(callID string, env prompt.HostEnvironment) {
 	if alt == "" {
 		return
 	}
-	var sent string
-	for _, c := range o.Executes() {
-		if c.CallID == callID {
-			var a struct {
-				Command string `json:"command"`
-			}
-			Expect(json.Unmarshal(c.Arguments, &a)).To(Succeed(), "%s: the harness's own %s arguments do not decode", o.File, callID)
-			sent = a.Command
-		}
-	}
+	sent := o.commandSent(callID)
 	Expect(sent).NotTo(BeEmpty(), "%s: the run made no call %s to probe again", o.File, callID)
 	home, err := os.MkdirTemp("", "conform-login-shell-")
 	Expect(err).NotTo(HaveOccurred(), "the harness cannot create a home directory for the host")

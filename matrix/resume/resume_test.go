@@ -2,17 +2,14 @@ package resume_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/matrix/resume"
 )
 
-func TestMain(m *testing.M) {
-	builtin.MaybeServeTest()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suite.Main(m, builtin.MaybeServeTest) }
 
 // TestWriteAndValidate: the seed fixture write-and-validate resumes from
 // every step on the reference host to the uninterrupted run's outcome, and

@@ -1,15 +1,12 @@
 package selftest_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/internal/suite"
 )
 
 // TestMain lets the test binary serve the reference host: the core-fault test
 // starts it as `<test binary> host serve reference`.
-func TestMain(m *testing.M) {
-	builtin.MaybeServeTest()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suite.Main(m, builtin.MaybeServeTest) }

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/hosts/mutants"
+	"github.com/galaxy-stack/conform/internal/proc"
 	"github.com/galaxy-stack/conform/matrix"
 	_ "github.com/galaxy-stack/conform/matrix/items" // registers the matrix items
 	"github.com/galaxy-stack/conform/reports"
@@ -392,7 +393,7 @@ func certify(ctx context.Context, exe, report string, extra []string) (*reports.
 	cmd.WaitDelay = childGrace
 	var stderr strings.Builder
 	cmd.Stdout = io.Discard
-	cmd.Stderr = &limitedWriter{w: &stderr, n: 4 << 10}
+	cmd.Stderr = &proc.Head{W: &stderr, N: 4 << 10}
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
@@ -412,21 +413,6 @@ func certify(ctx context.Context, exe, report string, extra []string) (*reports.
 // childGrace is how long a canceled child certification has to report and
 // exit before it is killed.
 const childGrace = 15 * time.Second
-
-// limitedWriter keeps the first n bytes written to it.
-type limitedWriter struct {
-	w io.Writer
-	n int
-}
-
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if l.n > 0 {
-		k := min(len(p), l.n)
-		_, _ = l.w.Write(p[:k])
-		l.n -= k
-	}
-	return len(p), nil
-}
 
 func joinInts(ids []int) string {
 	s := make([]string, len(ids))

@@ -5,10 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/galaxy-stack/conform/internal/proc"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -71,14 +70,8 @@ func exit(c int) *int { return &c }
 
 // readPIDs reads one PID per line.
 func readPIDs(path string) []int {
-	data, err := os.ReadFile(path)
+	pids, err := proc.ReadPIDs(path)
 	Expect(err).NotTo(HaveOccurred())
-	var pids []int
-	for _, f := range strings.Fields(string(data)) {
-		pid, err := strconv.Atoi(f)
-		Expect(err).NotTo(HaveOccurred())
-		pids = append(pids, pid)
-	}
 	return pids
 }
 
