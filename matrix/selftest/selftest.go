@@ -422,10 +422,19 @@ func joinInts(ids []int) string {
 	return strings.Join(s, ",")
 }
 
+// joinRefs lists items as people name them: "7,R2".
+func joinRefs(ids []int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = matrix.RefOf(id)
+	}
+	return strings.Join(s, ",")
+}
+
 func failedText(fr FaultResult) string {
 	switch fr.Status {
 	case Killed:
-		text := "killed by " + joinInts(fr.KilledBy)
+		text := "killed by " + joinRefs(fr.KilledBy)
 		if len(fr.Collateral) > 0 {
 			text += "; collateral: " + collateralText(fr.Collateral)
 		}
