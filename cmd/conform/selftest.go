@@ -8,10 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -256,7 +254,7 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 		return
 	}
 	for _, p := range res.Problems {
-		fmt.Fprintf(w, "FAIL %s\n", termsafe.String(respellItems(p)))
+		fmt.Fprintf(w, "FAIL %s\n", termsafe.String(p))
 	}
 }
 
@@ -373,8 +371,7 @@ func printSelftestPlan(w io.Writer, names []string, only []int, parallel int) in
 }
 
 // selftestProgress numbers the lines selftest.Run writes, one per finished
-// certification ("[3/41] killed mutant ..."), and spells the item IDs in
-// them as everywhere else (R1, not 101).
+// certification ("[3/41] killed mutant ...").
 type selftestProgress struct {
 	w     io.Writer
 	total int
@@ -400,27 +397,8 @@ func (p *selftestProgress) Write(b []byte) (int, error) {
 		if p.total > 0 {
 			prefix = fmt.Sprintf("[%d/%d] ", p.done, p.total)
 		}
-		if _, err := fmt.Fprintf(p.w, "%s%s\n", prefix, respellItems(line)); err != nil {
+		if _, err := fmt.Fprintf(p.w, "%s%s\n", prefix, line); err != nil {
 			return len(b), err
 		}
 	}
-}
-
-// itemList is a list of item IDs after "item", "items" or "failed", as
-// package selftest writes them.
-var itemList = regexp.MustCompile(`\b(items?|failed) ([0-9]+(?:,[0-9]+)*)\b`)
-
-// respellItems writes the item IDs of s's lists as references: R1 for an
-// extension item, 13 for a seed item.
-func respellItems(s string) string {
-	return itemList.ReplaceAllStringFunc(s, func(m string) string {
-		word, list, _ := strings.Cut(m, " ")
-		ids := strings.Split(list, ",")
-		for i, x := range ids {
-			if id, err := strconv.Atoi(x); err == nil {
-				ids[i] = matrix.RefOf(id)
-			}
-		}
-		return word + " " + strings.Join(ids, ",")
-	})
 }

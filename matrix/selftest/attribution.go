@@ -166,9 +166,9 @@ func controlDescription(name string) string {
 func controlProblems(fr FaultResult) []string {
 	switch fr.Status {
 	case Killed:
-		return []string{fmt.Sprintf("control %s is credited a kill by items %s: the kill rule counts a failure that saw no broken guarantee", fr.Name, joinInts(fr.KilledBy))}
+		return []string{fmt.Sprintf("control %s is credited a kill by items %s: the kill rule counts a failure that saw no broken guarantee", fr.Name, joinRefs(fr.KilledBy))}
 	case Survived:
-		return []string{fmt.Sprintf("control %s fails none of items %s: a host that %s must fail them", fr.Name, joinInts(fr.Ran), fr.Description)}
+		return []string{fmt.Sprintf("control %s fails none of items %s: a host that %s must fail them", fr.Name, joinRefs(fr.Ran), fr.Description)}
 	case Broken:
 		return []string{fmt.Sprintf("control %s could not be certified: %s", fr.Name, fr.Error)}
 	}

@@ -106,3 +106,15 @@ func TestUntestableHere(t *testing.T) {
 		t.Errorf("a fault checks that ran could see: status %s, want survived", fr.Status)
 	}
 }
+
+// TestLinesNameItemsByReference checks the self-test's lines name items as
+// people name them everywhere else (R2, not 102).
+func TestLinesNameItemsByReference(t *testing.T) {
+	fr := FaultResult{Fault: Fault{Name: "f"}, Status: Killed, Ran: []int{7, 102}, KilledBy: []int{7, 102}}
+	if got := failedText(fr); got != "killed by 7,R2" {
+		t.Errorf("failedText = %q, want %q", got, "killed by 7,R2")
+	}
+	if got := joinRefs([]int{101, 13}); got != "R1,13" {
+		t.Errorf("joinRefs = %q", got)
+	}
+}

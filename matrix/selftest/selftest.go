@@ -220,7 +220,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	fmt.Fprintf(out, "reference host: %d passed, %d failed, %d not applicable\n", ref.Summary.Passed, ref.Summary.Failed, ref.Summary.NotApplicable)
 	for _, it := range ref.Items {
 		if it.Status == reports.Failed {
-			res.Problems = append(res.Problems, fmt.Sprintf("the reference host fails item %d: %s", it.ID, firstLine(it.Reason)))
+			res.Problems = append(res.Problems, fmt.Sprintf("the reference host fails item %s: %s", matrix.RefOf(it.ID), firstLine(it.Reason)))
 		}
 	}
 
@@ -260,7 +260,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			}
 			mu.Lock()
 			res.Faults[i] = fr
-			fmt.Fprintf(out, "%-8s %-6s %-32s items %s → %s\n", fr.Status, f.Kind, f.Name, joinInts(fr.Ran), failedText(fr))
+			fmt.Fprintf(out, "%-8s %-6s %-32s items %s → %s\n", fr.Status, f.Kind, f.Name, joinRefs(fr.Ran), failedText(fr))
 			mu.Unlock()
 		}()
 	}
@@ -286,9 +286,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		switch fr.Status {
 		case Collateral:
-			res.Problems = append(res.Problems, fmt.Sprintf("%s %s is not killed: items %s fail against it, none on an assertion of %s (%s)", fr.Kind, fr.Name, joinInts(fr.FailedItems), strings.Join(fr.Sentences, ", "), collateralText(fr.Collateral)))
+			res.Problems = append(res.Problems, fmt.Sprintf("%s %s is not killed: items %s fail against it, none on an assertion of %s (%s)", fr.Kind, fr.Name, joinRefs(fr.FailedItems), strings.Join(fr.Sentences, ", "), collateralText(fr.Collateral)))
 		case Survived:
-			res.Problems = append(res.Problems, fmt.Sprintf("%s %s survives items %s", fr.Kind, fr.Name, joinInts(fr.Ran)))
+			res.Problems = append(res.Problems, fmt.Sprintf("%s %s survives items %s", fr.Kind, fr.Name, joinRefs(fr.Ran)))
 		case Broken:
 			res.Problems = append(res.Problems, fmt.Sprintf("%s %s could not be certified: %s", fr.Kind, fr.Name, fr.Error))
 		}
@@ -296,7 +296,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Problems = append(res.Problems, variantProblems(res.Variants)...)
 	for _, ir := range res.Items {
 		if ir.CannotFail != "" {
-			res.Problems = append(res.Problems, fmt.Sprintf("item %d cannot fail: it kills no %s", ir.ID, ir.CannotFail))
+			res.Problems = append(res.Problems, fmt.Sprintf("item %s cannot fail: it kills no %s", matrix.RefOf(ir.ID), ir.CannotFail))
 		}
 	}
 	res.Passed = len(res.Problems) == 0

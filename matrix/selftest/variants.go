@@ -3,6 +3,7 @@ package selftest
 import (
 	"context"
 	"fmt"
+	"github.com/galaxy-stack/conform/matrix"
 	"io"
 	"path/filepath"
 	"slices"
@@ -115,7 +116,7 @@ func certifyVariants(ctx context.Context, exe, dir string, vs []Variant, ids []i
 			}
 			mu.Lock()
 			res[i] = vr
-			fmt.Fprintf(out, "%-8s %-7s %-32s items %s → %s\n", vr.Status, KindVariant, v.Name, joinInts(vr.Ran), variantText(vr))
+			fmt.Fprintf(out, "%-8s %-7s %-32s items %s → %s\n", vr.Status, KindVariant, v.Name, joinRefs(vr.Ran), variantText(vr))
 			mu.Unlock()
 		}()
 	}
@@ -126,7 +127,7 @@ func certifyVariants(ctx context.Context, exe, dir string, vs []Variant, ids []i
 func variantText(vr VariantResult) string {
 	switch vr.Status {
 	case Rejected:
-		return "failed " + joinInts(vr.FailedItems) + " (over-specified)"
+		return "failed " + joinRefs(vr.FailedItems) + " (over-specified)"
 	case Broken:
 		return vr.Error
 	}
@@ -140,7 +141,7 @@ func variantProblems(vrs []VariantResult) []string {
 		switch vr.Status {
 		case Rejected:
 			for _, id := range vr.FailedItems {
-				out = append(out, fmt.Sprintf("item %d fails variant %s, a permitted variation (an over-specified check): %s", id, vr.Name, vr.Reasons[id]))
+				out = append(out, fmt.Sprintf("item %s fails variant %s, a permitted variation (an over-specified check): %s", matrix.RefOf(id), vr.Name, vr.Reasons[id]))
 			}
 		case Broken:
 			out = append(out, fmt.Sprintf("variant %s could not be certified: %s", vr.Name, vr.Error))
