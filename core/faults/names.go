@@ -55,4 +55,12 @@ const (
 	CancelAsFailure = "cancel-as-failure"
 	// Determinism of the run record (RUNTIME §3, DESIGN "Replay").
 	ExecutionIDWallClock = "execution-id-wall-clock"
+
+	// Prompt input, prompt hash and resume compatibility (RUNTIME §4.3,
+	// CONTRACTS §9; items 15, 16, 17).
+	PromptAcceptLegacyFields  = "prompt-accept-legacy-fields"
+	PromptAcceptUnknownKeys   = "prompt-accept-unknown-keys"
+	PromptHashIgnoresRegistry = "prompt-hash-ignores-registry"
+	PromptHashIgnoresPolicy   = "prompt-hash-ignores-policy"
+	ResumeIgnoresPromptChange = "resume-ignores-prompt-change"
 )

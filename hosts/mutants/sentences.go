@@ -96,6 +96,10 @@ var sentences = map[string][]string{
 	gDenialID:            {"T15", "S3"},
 	gDerivedVersion:      {"T10"},
 	gOutputText:          {"T5"},
+	// Prompt input.
+	gPromptFields: {"P1"},
+	gPromptOwned:  {"P2"},
+	gPromptTrust:  {"P3"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

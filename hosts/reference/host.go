@@ -419,6 +419,7 @@ func (s *session) initResult() wire.InitializeResult {
 			r.Containment.Reason = nil
 		}
 	}
+	r.PromptInput = s.promptInput()
 	return r
 }
 
