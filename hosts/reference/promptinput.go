@@ -98,7 +98,7 @@ func (s *session) breakPromptInput(in map[string]any) {
 			in["approvalProfile"] = "trusted-workspace"
 		}
 	}
-	if f.DeclarationsPerProcess && s.storeHeldRun() {
+	if f.DeclarationsPerProcess && s.storeHeld {
 		in["writeAccess"] = "policy_gated"
 	}
 }
@@ -117,17 +117,9 @@ func (s *session) repositoryInstructions() string {
 	return strings.TrimSpace(string(b))
 }
 
-// storeHeldRun reports whether the store directory already held a
-// checkpoint when this process opened it: a fresh process resuming a run.
-func (s *session) storeHeldRun() bool {
-	entries, err := os.ReadDir(s.storeDir)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if e.Name() != "spill" {
-			return true
-		}
-	}
-	return false
+// storeHeldRun reports whether the store directory dir holds anything: a
+// process opening it then continues a run an earlier process began.
+func storeHeldRun(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) > 0
 }

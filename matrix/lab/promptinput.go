@@ -199,3 +199,16 @@ func (r *fixtureRun) refusedReport(rep *Report, results []run.Result, refusal *R
 	rep.Passed = len(rep.Failures) == 0
 	return rep
 }
+
+// JudgePromptInput returns the core's refusal (a *Refusal) of a run
+// request that holds input as a host's prompt input over a stock
+// configuration of the harness, or nil when the core accepts it. A host
+// author's test, and the mutants' wire specs, ask it what a run would.
+func JudgePromptInput(input json.RawMessage) error {
+	req := run.Request{Request: prompt.Request{
+		Goal: "Check the host's prompt input.", TaskID: "prompt-input", RunID: "prompt-input", WorkspaceRoot: "/workspace",
+		Prompt: prompt.Configuration{ApprovalProfile: "balanced", Complexity: "simple", NetworkAccess: "allowed", WriteAccess: "allowed"},
+	}}
+	_, err := promptRequest(req, input)
+	return err
+}
