@@ -50,6 +50,10 @@ type Choices struct {
 	// NoExtensions advertises no extension capability flag, whatever
 	// initialize offers: the host keeps exactly the core tools.
 	NoExtensions bool
+	// HostInstructions supplies, in the prompt input, a trusted workspace
+	// instruction of the host's own settings (with that provenance) and a
+	// dirty-state summary of its own.
+	HostInstructions bool
 }
 
 // Faults are the seams where a mutant may break exactly one guarantee: the

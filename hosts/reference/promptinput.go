@@ -28,6 +28,10 @@ func (s *session) promptInput() json.RawMessage {
 	if m := s.params.Mode; m == port.ModeReviewOnly || m == port.ModeValidateOnly {
 		in["writeAccess"] = "denied"
 	}
+	if s.h.opts.Choices.HostInstructions {
+		in["dirtyStateSummary"] = "Workspace opened by the host; no uncommitted state recorded."
+		in["trustedWorkspaceInstructions"] = []map[string]any{{"content": "Prefer small, reviewable changes.", "source": "host settings: conform-reference instructions"}}
+	}
 	s.breakPromptInput(in)
 	raw, err := json.Marshal(in)
 	if err != nil {
