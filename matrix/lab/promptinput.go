@@ -37,7 +37,7 @@ type Refusal struct {
 	Resume bool `json:"resume,omitempty"`
 }
 
-func (r *Refusal) Error() string { return "the core refuses the run request: " + r.Message }
+func (r *Refusal) Error() string { return "run request refused: " + r.Message }
 
 // promptRequest returns req with the host's prompt input and then the
 // fixture's members merged in (fixture.Conform.RequestMembers), read back
@@ -66,7 +66,9 @@ func promptRequest(req run.Request, hostInput json.RawMessage, memberSets ...jso
 	if len(hostInput) > 0 {
 		in, err := parseObject(hostInput, "the host's promptInput")
 		if err != nil {
-			return req, err
+			// The schema let it through (an object with a duplicate key,
+			// say): the core cannot read it, and the host is to blame.
+			return req, &Refusal{Message: err.Error(), ByHost: true}
 		}
 		cfg, _ := obj.Get("prompt")
 		obj = set(obj, "prompt", mergePrompt(cfg.(canon.Object), in))

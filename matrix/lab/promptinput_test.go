@@ -59,6 +59,7 @@ func TestPromptRequestRefusalsCarryTheCoresMessage(t *testing.T) {
 	}{
 		{"host systemPrompt", `{"systemPrompt":"x"}`, "", "prompt contains unknown field systemPrompt.", true},
 		{"host bad value", `{"networkAccess":"restricted"}`, "", "prompt.networkAccess is invalid.", true},
+		{"host input with a duplicate key", `{"writeAccess":"allowed","writeAccess":"denied"}`, "", "reading the host's promptInput: canon: duplicate object key \"writeAccess\"", true},
 		{"host instruction without source", `{"trustedWorkspaceInstructions":[{"content":"x","source":" "}]}`, "", "prompt.trustedWorkspaceInstructions is malformed.", true},
 		{"legacy request field", `{"approvalProfile":"balanced"}`, `{"promptHash":"sha256:0"}`, "promptHash is no longer accepted; provide the structured prompt configuration.", false},
 		{"unknown prompt member", "", `{"prompt":{"toolPolicy":{}}}`, "prompt contains unknown field toolPolicy.", false},
