@@ -81,6 +81,9 @@ func (s *session) saveCheckpoint(ctx context.Context, reason checkpoint.Reason, 
 			if errors.As(err, &re) {
 				return re
 			}
+			if faults.On(faults.PersistenceAsProviderError) {
+				return newError(CodeProviderError, "Checkpoint persistence failed: %s", errText(err))
+			}
 			return newError(CodePersistenceError, "Checkpoint persistence failed: %s", errText(err))
 		}
 	}
