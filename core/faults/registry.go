@@ -108,6 +108,8 @@ var registry = []Fault{
 		"reports a context assembly limit as PROVIDER_ERROR, as if the provider had failed", []int{42}},
 	{PersistenceAsProviderError, "RUNTIME §21.1 step 7: a checkpoint store failure fails PERSISTENCE_ERROR \"Checkpoint persistence failed: <msg>\"",
 		"reports a failed checkpoint put as PROVIDER_ERROR, as if the provider had failed", []int{42}},
+	{CheckpointDropsEarlierEdits, "RUNTIME §21.1: every checkpoint's edits are the run's last 500 writes, so evidence accumulates across compactions",
+		"records in each checkpoint only the writes made since the previous checkpoint, so a second compaction or a failure checkpoint loses the earlier write evidence", []int{26, 36}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the

@@ -119,6 +119,10 @@ func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerpr
 	if len(edits) > 500 {
 		edits = edits[len(edits)-500:]
 	}
+	if faults.On(faults.CheckpointDropsEarlierEdits) && s.latestCheckpoint != nil {
+		earlier := s.latestCheckpoint.SeenToolCallIDs
+		edits = slices.DeleteFunc(edits, func(e checkpoint.Edit) bool { return slices.Contains(earlier, e.ToolCallID) })
+	}
 	instructions := []string{}
 	for _, t := range s.req.Prompt.TrustedWorkspaceInstructions {
 		instructions = append(instructions, t.Content)

@@ -59,6 +59,25 @@ var _ = Describe("context faults change the run's outcome (items 25, 26, 36, 38,
 		Expect(on.(contextOutcome).TaskInFirst).To(BeFalse())
 	})
 
+	It("checkpoint-drops-earlier-edits loses the write evidence from the second compaction on", func() {
+		off, on := withFault(faults.CheckpointDropsEarlierEdits, func() any {
+			m := model.NewScripted(append(evidenceRounds()[:3], text("unused")), counts(500, 500, 90000, 500, 90000, 500, 90000, 500))
+			e := newEnv(m)
+			st := store.NewRunStore()
+			e.store, e.verifier = st, newVerifier()
+			req := baseRequest("run-drops-edits")
+			req.Completion = &prompt.Completion{RequireValidation: new(bool)}
+			e.start(req)
+			var edits []int
+			for _, cp := range storedCheckpoints(st)[:3] {
+				edits = append(edits, len(cp.Edits))
+			}
+			return edits
+		})
+		Expect(off).To(Equal([]int{1, 1, 1}))
+		Expect(on).To(Equal([]int{1, 0, 0}))
+	})
+
 	It("tool-pressure-skip-checkpoint lets oversized tool output reach the next request without a checkpoint", func() {
 		off, on := withFault(faults.ToolPressureSkipCheckpoint, func() any {
 			big := strings.Repeat("log line with ordinary english words ", 80000/37+1)[:80000]
