@@ -47,6 +47,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(code).To(BeElementOf("CHECKPOINT_UNAVAILABLE", "HARD_LIMIT", "MANDATORY_CONTEXT_TOO_LARGE", "TOOL_DEFINITIONS_TOO_LARGE"),
 				"%s: a context assembly limit must be reported with the context manager's budget code, got %q", o.File, o.ErrorMessage)
 		}),
+		// The provider count stays over hard input after the one forced
+		// compaction: CONTEXT_BUDGET with the count and the limit
+		// (catches budget-as-provider-error).
+		"persistent-count.json": kit.On("L42", func(o *kit.Outcome) {
+			Expect(o.ErrorMessage).To(MatchRegexp(`^Provider token count \d+ remains above hard input \d+ after compaction\.$`),
+				"%s: a provider count over hard input after the forced compaction must be reported as a context limit", o.File)
+		}),
 		// The store refuses the provider_overflow checkpoint: the run
 		// fails PERSISTENCE_ERROR before any model request (catches
 		// persistence-as-provider-error), and a fresh host holds the
