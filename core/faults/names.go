@@ -55,4 +55,15 @@ const (
 	CancelAsFailure = "cancel-as-failure"
 	// Determinism of the run record (RUNTIME §3, DESIGN "Replay").
 	ExecutionIDWallClock = "execution-id-wall-clock"
+
+	// Context pressure, compaction and how context and storage failures
+	// are reported (RUNTIME §11 steps 6–7, §21.1, CONTRACTS §12.5; items
+	// 25, 26, 36, 38, 42).
+	OverflowSkipCompaction      = "overflow-skip-compaction"
+	OverflowUnboundedRecount    = "overflow-unbounded-recount"
+	CompactionDropsTask         = "compaction-drops-task"
+	ToolPressureSkipCheckpoint  = "tool-pressure-skip-checkpoint"
+	BudgetAsProviderError       = "budget-as-provider-error"
+	PersistenceAsProviderError  = "persistence-as-provider-error"
+	CheckpointDropsEarlierEdits = "checkpoint-drops-earlier-edits"
 )

@@ -28,10 +28,42 @@ var _ = matrix.DescribeItem(matrix.Item{
 	traceKeepsIDs(c)
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+// Item 42: how a context limit and a storage failure end a run. The
+// oracle checks the error code and that no model request was sent; the
+// item checks the core's message names the context manager's budget code
+// or the checkpoint store, and, for the storage failure, what a fresh host
+// on the run's store holds afterwards.
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 42, Name: "budget-vs-persistence", Area: "runtime", Title: "context limits report CONTEXT_BUDGET, storage failures PERSISTENCE_ERROR",
-	Scope: matrix.ScopeCore, Tools: nil, Guarantees: nil,
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list"}, Guarantees: []string{"S4"},
 	Contract: "hosts/wire/CONTRACTS.md#context-and-prompt", Guarantee: "Context assembly limits MUST report CONTEXT_BUDGET and durable-storage failures PERSISTENCE_ERROR, never a provider failure.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// A 4096-token window cannot hold the mandatory context: the
+		// context manager's budget error, reported as CONTEXT_BUDGET
+		// "<code>: <message>" (catches budget-as-provider-error).
+		"context-too-small.json": kit.On("L42", func(o *kit.Outcome) {
+			code, _, _ := strings.Cut(o.ErrorMessage, ":")
+			Expect(code).To(BeElementOf("CHECKPOINT_UNAVAILABLE", "HARD_LIMIT", "MANDATORY_CONTEXT_TOO_LARGE", "TOOL_DEFINITIONS_TOO_LARGE"),
+				"%s: a context assembly limit must be reported with the context manager's budget code, got %q", o.File, o.ErrorMessage)
+		}),
+		// The provider count stays over hard input after the one forced
+		// compaction: CONTEXT_BUDGET with the count and the limit
+		// (catches budget-as-provider-error).
+		"persistent-count.json": kit.On("L42", func(o *kit.Outcome) {
+			Expect(o.ErrorMessage).To(MatchRegexp(`^Provider token count \d+ remains above hard input \d+ after compaction\.$`),
+				"%s: a provider count over hard input after the forced compaction must be reported as a context limit", o.File)
+		}),
+		// The store refuses the provider_overflow checkpoint: the run
+		// fails PERSISTENCE_ERROR before any model request (catches
+		// persistence-as-provider-error), and a fresh host holds the
+		// failure checkpoint and the run's trace, nothing of the refused
+		// put (catches store-ack-without-persist, trace-flush-not-durable).
+		"checkpoint-put-fails.json": kit.On("S4 L42", func(o *kit.Outcome) {
+			Expect(o.ErrorMessage).To(HavePrefix("Checkpoint persistence failed"), "%s: the refused checkpoint put must be reported as a checkpoint persistence failure", o.File)
+			failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}})(o)
+		}),
+	})
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

@@ -55,8 +55,8 @@ var mutantTargets = map[string][]int{
 	"failed-result-effects":             {35},
 	"git-paths-as-options":              {20, 54},
 	"diff-review-when-truncated":        {3, 20},
-	"store-ack-without-persist":         {10, 11, 12, 29, 34, 37, 39, 40, 41},
-	"trace-flush-not-durable":           {10, 12, 40, 41},
+	"store-ack-without-persist":         {10, 11, 12, 29, 34, 37, 39, 40, 41, 42},
+	"trace-flush-not-durable":           {10, 12, 40, 41, 42},
 	"research-without-outbound":         {102},
 	"research-private-hosts":            {101},
 	"lose-task-checkpoint":              {10},
@@ -76,7 +76,7 @@ var mutantTargets = map[string][]int{
 	"glob-pathspecs":                    {54},
 	"store-get-nothing":                 {10, 11, 12, 40, 41},
 	"store-get-oldest":                  {40},
-	"trace-not-reloaded":                {10, 12, 40, 41},
+	"trace-not-reloaded":                {10, 12, 40, 41, 42},
 	"fingerprint-always-matches":        {11},
 	// Store, restore and idempotency (items 37, 39, 49, 50).
 	"restore-ignores-snapshot-hash": {39, 49, 50},
@@ -84,7 +84,7 @@ var mutantTargets = map[string][]int{
 	"store-reorders-documents":      {39},
 
 	// Workspace bounds, containment, fingerprint and atomic writes (W1–W6).
-	"read-ignores-max-bytes":       {1},
+	"read-ignores-max-bytes":       {1, 38},
 	"read-ignores-end-line":        {1},
 	"list-cursor-skips":            {1},
 	"list-cursor-repeats":          {1},
