@@ -61,6 +61,7 @@ type host struct {
 	su            setup
 	mu            sync.Mutex
 	approvalAsked int
+	approvals     []wire.ApprovalParams
 }
 
 var callN atomic.Int64
@@ -111,6 +112,7 @@ func (h *host) start() {
 	approver := func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 		h.mu.Lock()
 		h.approvalAsked++
+		h.approvals = append(h.approvals, p)
 		h.mu.Unlock()
 		if h.su.onApproval != nil {
 			h.su.onApproval(h.ws)

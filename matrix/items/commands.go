@@ -46,7 +46,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	c.Scenarios(map[string]kit.Case{
 		// A non-zero exit is an ordinary structured result with that code
 		// and both streams apart (catches mask-nonzero-exit,
-		// merge-command-streams).
+		// nonzero-exit-as-failure, merge-command-streams).
 		"nonzero-exit.json": kit.On("C9 C10 L6", func(o *kit.Outcome) {
 			r := o.Answer("06-nonzero-exit-run")
 			Expect(r.OK).To(BeTrue(), "%s: a command that ran and exited 3 is a structured result (ok: true), not a tool failure", o.File)
@@ -133,12 +133,17 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.ValidationGated()
 		}),
 		// Catches sandbox-label-best-effort: the command runs, and
-		// nothing calls it sandboxed.
+		// nothing calls it sandboxed; nor are filesystem writes called
+		// contained because the host validates every cwd (catches
+		// cwd-as-containment). Then a cwd refusal is reported as the
+		// cwd's, not as containment's (catches
+		// cwd-refusal-as-containment).
 		"best-effort-unlabelled.json": kit.On("C11 C12 L28", func(o *kit.Outcome) {
 			c := o.Containment()
 			Expect(c.Mode).To(Equal(wire.ContainmentBestEffort), "%s: initialize reports containment mode %q; the harness asked for best_effort", o.File, c.Mode)
 			kit.Unverified(o, c)
 			Expect(o.Answer("28-best-effort-run").OK).To(BeTrue(), "%s: best-effort execution must run the command", o.File)
+			o.CwdRefusedApart()
 		}),
 	})
 

@@ -158,4 +158,16 @@ var mutantTargets = map[string][]int{
 	"canonical-id-as-model-name":      {8},
 	"idempotency-key-only":            {37},
 	"failure-inspected":               {8},
+	// Commands and correlation.
+	"spawn-own-prefix":            {52},
+	"spawn-by-name":               {52},
+	"interpreter-from-call-env":   {52},
+	"no-command-environment":      {52},
+	"unknown-path-style":          {52},
+	"nonzero-exit-as-failure":     {6},
+	"cwd-as-containment":          {28},
+	"cwd-refusal-as-containment":  {28},
+	"approval-first-context":      {43},
+	"approval-key-as-request-id":  {43},
+	"failure-names-previous-call": {43},
 }
