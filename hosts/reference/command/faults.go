@@ -119,7 +119,8 @@ const OtherInterpreterPath = "/bin/bash"
 const UnboundedOutputBytes = 64 << 20
 
 // argv is the argv the runner spawns for command: the published
-// interpreter's, unless a fault changes it.
+// interpreter's, unless a fault changes it. callEnv is the call's own env,
+// read only by the InterpreterFromCallEnv fault.
 func (r *Runner) argv(command string, callEnv map[string]string) []string {
 	argv := r.env.Command.Argv(command)
 	switch {

@@ -270,7 +270,8 @@ func (r *Runner) checkTime(ctx context.Context, req Request) error {
 
 // launch builds the process to start: the published interpreter argv in
 // cwd, or, when containment is active, bwrap wrapping that argv with the
-// sandbox environment (LAB_AND_HOSTS §11.2 step 8).
+// sandbox environment (LAB_AND_HOSTS §11.2 step 8). env is the child's
+// environment; callEnv, the call's own env, only reaches argv.
 func (r *Runner) launch(command, cwd string, env, callEnv map[string]string) (launch, error) {
 	argv := r.argv(command, callEnv)
 	if !r.status.Active || r.faults.BypassActiveContainment {
