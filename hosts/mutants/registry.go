@@ -396,6 +396,8 @@ func registry() []Mutant {
 			cmd(command.Faults{InterpreterFromCallEnv: true})},
 		{"no-command-environment", gConcreteEnvironment, "publishes no command environment while backing command.run",
 			reference.Faults{NoCommandEnvironment: true}},
+		{"unlisted-command-run", gConcreteEnvironment, "activates run_command in tools/list but leaves command.run out of initialize, with no environment",
+			reference.Faults{UnlistedCommandRun: true}},
 		{"unknown-path-style", gConcreteEnvironment, "publishes its command environment's path style as unknown while backing command.run",
 			reference.Faults{UnknownPathStyle: true}},
 		{"nonzero-exit-as-failure", gExit, "answers a command that exited non-zero as an ok=false IO_ERROR result instead of a structured result",

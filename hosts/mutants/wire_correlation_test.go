@@ -1,8 +1,10 @@
 package mutants_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
 	. "github.com/onsi/ginkgo/v2"
@@ -58,6 +60,16 @@ var correlationSpecs = map[string]func(name string){
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
 			Expect(h.init.Tools).To(ContainElement("command.run"), "%s backs command.run", h)
+			Expect(h.init.CommandEnvironment == nil).To(Equal(h == mut), "%s: %+v", h, h.init.CommandEnvironment)
+		}
+	},
+	"unlisted-command-run": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			ts, err := h.client.ToolSet(context.Background())
+			Expect(err).NotTo(HaveOccurred(), "%s", h)
+			Expect(ts.CanonicalToolIDs).To(HaveKeyWithValue("run_command", "command.run"), "%s activates run_command", h)
+			Expect(slices.Contains(h.init.Tools, "command.run")).To(Equal(h == ref), "%s lists %v", h, h.init.Tools)
 			Expect(h.init.CommandEnvironment == nil).To(Equal(h == mut), "%s: %+v", h, h.init.CommandEnvironment)
 		}
 	},

@@ -3,6 +3,7 @@ package reference
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/port"
@@ -18,12 +19,16 @@ import (
 // failure names. See Faults.
 
 // publishFaults changes the initialize answer r as NoCommandEnvironment,
-// UnknownPathStyle and CwdAsContainment do.
+// UnknownPathStyle, UnlistedCommandRun and CwdAsContainment do.
 func (s *session) publishFaults(r *wire.InitializeResult) {
 	if s.faults.UnknownPathStyle && r.CommandEnvironment != nil {
 		r.CommandEnvironment.Command.PathStyle = prompt.PathUnknown
 	}
 	if s.faults.NoCommandEnvironment {
+		r.CommandEnvironment = nil
+	}
+	if s.faults.UnlistedCommandRun {
+		r.Tools = slices.DeleteFunc(r.Tools, func(id string) bool { return id == prompt.CommandRunID })
 		r.CommandEnvironment = nil
 	}
 	if s.faults.CwdAsContainment && r.Containment != nil && !r.Containment.Active {

@@ -308,6 +308,11 @@ type Faults struct {
 	// environment as "unknown" while backing command.run: the rest of the
 	// environment is concrete.
 	UnknownPathStyle bool
+	// UnlistedCommandRun leaves command.run out of initialize's tools and
+	// publishes no command environment, while tools/list still activates
+	// run_command: the list of backed tools is kept apart from the
+	// registry.
+	UnlistedCommandRun bool
 	// NonZeroExitAsFailure answers a command that exited non-zero as an
 	// ok=false IO_ERROR result instead of a structured result with its
 	// exit code.

@@ -164,6 +164,7 @@ var mutantTargets = map[string][]int{
 	"interpreter-from-call-env":   {52},
 	"no-command-environment":      {52},
 	"unknown-path-style":          {52},
+	"unlisted-command-run":        {52},
 	"nonzero-exit-as-failure":     {6},
 	"cwd-as-containment":          {28},
 	"cwd-refusal-as-containment":  {28},
