@@ -402,6 +402,8 @@ func registry() []Mutant {
 			reference.Faults{UnknownPathStyle: true}},
 		{"nonzero-exit-as-failure", gExit, "answers a command that exited non-zero as an ok=false IO_ERROR result instead of a structured result",
 			reference.Faults{NonZeroExitAsFailure: true}},
+		{"validation-passed-when-ran", gExit, "reports a declared check passed once its script ran, whatever its exit code",
+			reference.Faults{ValidationPassedWhenRan: true}},
 		{"cwd-as-containment", gContainedApart, "reports filesystem writes contained to the workspace with no backend, because every cwd is validated",
 			reference.Faults{CwdAsContainment: true}},
 		{"cwd-refusal-as-containment", gContainedApart, "answers a cwd that escapes the workspace with the containment refusal UNAVAILABLE",

@@ -88,6 +88,22 @@ var correlationSpecs = map[string]func(name string){
 		Expect(ref.run(run)["exitCode"]).To(BeEquivalentTo(3))
 		mut.fails("run_command", run, "IO_ERROR")
 	},
+	"validation-passed-when-ran": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{files: map[string]string{"package.json": failingTestScript}})
+		for _, h := range []*host{ref, mut} {
+			out := h.run(map[string]any{"command": "exit 3"})
+			Expect(out["exitCode"]).To(BeEquivalentTo(3), "%s: run_command keeps the exit", h)
+			_, v := h.ok("validate_project", map[string]any{"checks": []string{"test"}, "path": "."})
+			results, _ := v["results"].([]any)
+			Expect(results).To(HaveLen(1), "%s: %v", h, v)
+			want := "failed"
+			if h == mut {
+				want = "passed"
+			}
+			Expect(results[0]).To(HaveKeyWithValue("status", want), "%s: %v", h, v)
+		}
+	},
 	"cwd-as-containment": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
@@ -150,3 +166,6 @@ var correlationSpecs = map[string]func(name string){
 		}
 	},
 }
+
+// failingTestScript is a package.json whose test script exits 3.
+const failingTestScript = "{\n  \"private\": true,\n  \"scripts\": { \"test\": \"echo 1 problem >&2; exit 3\" }\n}\n"

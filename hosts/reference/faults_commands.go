@@ -45,6 +45,16 @@ func (s *session) exitFault(res command.Result) error {
 	return &toolError{Code: "IO_ERROR", Message: fmt.Sprintf("The command failed with exit code %d.", *res.ExitCode)}
 }
 
+// ranAsPassed is the status of a declared check whose script ended with
+// res: status, or "passed" for any script that exited on its own under
+// ValidationPassedWhenRan.
+func (s *session) ranAsPassed(status string, res command.Result) string {
+	if s.faults.ValidationPassedWhenRan && res.Status == command.StatusExited {
+		return "passed"
+	}
+	return status
+}
+
 // cwdRefusalFault rewrites a cwd refusal of the runner as the containment
 // refusal, as CwdRefusalAsContainment does; other errors pass unchanged.
 func (s *session) cwdRefusalFault(err error) error {

@@ -317,6 +317,10 @@ type Faults struct {
 	// ok=false IO_ERROR result instead of a structured result with its
 	// exit code.
 	NonZeroExitAsFailure bool
+	// ValidationPassedWhenRan reports a declared check passed once its
+	// script ran to its own exit, whatever the exit code: the spawn's
+	// success taken for the check's.
+	ValidationPassedWhenRan bool
 	// CwdAsContainment publishes filesystem writes as contained to the
 	// workspace when no containment backend is active, because the host
 	// validates every cwd beneath the workspace.

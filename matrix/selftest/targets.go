@@ -166,6 +166,7 @@ var mutantTargets = map[string][]int{
 	"unknown-path-style":          {52},
 	"unlisted-command-run":        {52},
 	"nonzero-exit-as-failure":     {6},
+	"validation-passed-when-ran":  {6},
 	"cwd-as-containment":          {28},
 	"cwd-refusal-as-containment":  {28},
 	"approval-first-context":      {43},
