@@ -117,7 +117,7 @@ func failedCheckFails(c *kit.TestContext) {
 		if !slices.Contains(c.Host().Initialized().Tools, "project.validate") {
 			kit.NotApplicable("the host does not back project.validate (initialize did not list it)")
 		}
-		d := kit.StartDirect(c, map[string]string{"package.json": "{\n  \"private\": true,\n  \"scripts\": { \"test\": \"echo 1 problem >&2; exit 3\" }\n}\n"}, nil)
+		d := kit.StartDirect(c, map[string]string{"package.json": "{\n  \"private\": true,\n  \"scripts\": { \"test\": \"exit 3\" }\n}\n"}, nil)
 		r := d.Tool("validate_project", map[string]any{"checks": []string{"test"}, "path": "."})
 		Expect(r.OK).To(BeTrue(), "validate_project of a test script that ran and exited 3 is a structured result (ok: true) whose check failed, not a tool failure: %.300s", r.Content)
 		Expect(r.Out["passed"]).To(Equal(false), "the test script exited 3, yet validate_project answered passed: %v", r.Out["passed"])
