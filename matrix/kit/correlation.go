@@ -17,8 +17,8 @@ import (
 //
 //   - each approval/request names, in context.toolCallId, a tool/execute
 //     in flight on its host process when it was sent, and its requestId is
-//     `<runId>:<callId>` of that call (hosts/wire/PROTOCOL.md,
-//     approval/request) — catches approval-first-context (a context built
+//     `<runId>:<callId>` of that call, its context the call's run and task
+//     (hosts/wire/PROTOCOL.md, approval/request) — catches approval-first-context (a context built
 //     once and reused) and approval-key-as-request-id (the idempotency key
 //     where the call ID belongs);
 //   - the content of each failed result names its own call as toolCallId
@@ -26,7 +26,7 @@ import (
 //     failure-names-previous-call (a "current call" kept across calls).
 func (o *Outcome) CallsCorrelated() {
 	GinkgoHelper()
-	type call struct{ id, run string }
+	type call struct{ id, run, task string }
 	inflight := map[int][]call{} // process → tool/execute requests not yet answered
 	pending := map[string]call{} // process/request id → the call
 	key := func(process int, id *json.RawMessage) string { return fmt.Sprintf("%d/%s", process, *id) }
@@ -37,7 +37,7 @@ func (o *Outcome) CallsCorrelated() {
 		case m.Sent && msg.Method == wire.MethodExecute && msg.ID != nil:
 			var p wire.ExecuteParams
 			Expect(json.Unmarshal(msg.Params, &p)).To(Succeed(), "%s: tool/execute params: %s", o.File, msg.Params)
-			c := call{p.CallID, p.Context.RunID}
+			c := call{p.CallID, p.Context.RunID, p.Context.TaskID}
 			pending[key(m.Process, msg.ID)] = c
 			inflight[m.Process] = append(inflight[m.Process], c)
 		case !m.Sent && msg.Method == "" && msg.ID != nil:
@@ -58,6 +58,7 @@ func (o *Outcome) CallsCorrelated() {
 			Expect(i >= 0).To(BeTrue(), "%s: the host sent approval/request naming call %q (requestId %q) while the harness awaited its answer to %v: an approval request must name the call it is about", o.File, p.Context.ToolCallID, p.RequestID, ids)
 			c := inflight[m.Process][i]
 			Expect(p.RequestID).To(Equal(c.run+":"+c.id), "%s: the approval/request of call %s has requestId %q; it must be <runId>:<callId>, %q", o.File, c.id, p.RequestID, c.run+":"+c.id)
+			Expect([]string{p.Context.RunID, p.Context.TaskID}).To(Equal([]string{c.run, c.task}), "%s: the approval/request of call %s names run %q and task %q in its context; the call came with run %q and task %q", o.File, c.id, p.Context.RunID, p.Context.TaskID, c.run, c.task)
 		}
 	}
 	for _, c := range o.Executes() {
