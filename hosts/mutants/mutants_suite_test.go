@@ -1,6 +1,7 @@
 package mutants_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,6 +63,8 @@ type host struct {
 	mu            sync.Mutex
 	approvalAsked int
 	approvals     []wire.ApprovalParams
+	// received are the lines the host wrote, in order.
+	received [][]byte
 }
 
 var callN atomic.Int64
@@ -126,7 +129,12 @@ func (h *host) start() {
 	if h.su.approver == "absent" {
 		approver = nil
 	}
-	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver, PassEnv: h.su.passEnv})
+	onRecv := func(line []byte) {
+		h.mu.Lock()
+		h.received = append(h.received, bytes.Clone(line))
+		h.mu.Unlock()
+	}
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver, PassEnv: h.su.passEnv, OnRecv: onRecv})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	p := baseParams(h.ws, h.st)

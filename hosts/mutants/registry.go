@@ -412,6 +412,8 @@ func registry() []Mutant {
 			reference.Faults{ApprovalFirstContext: true}},
 		{"approval-key-as-request-id", gCallCorrelation, "builds approval/request requestIds from the idempotency key instead of the call ID",
 			reference.Faults{ApprovalKeyAsRequestID: true}},
+		{"cancel-names-call", gCallCorrelation, "gives up on an approval request with a $/cancelRequest naming the call ID, not the request's",
+			reference.Faults{CancelNamesCall: true}},
 		{"failure-names-previous-call", gCallCorrelation, "names the call it answered before in the content of a failed result",
 			reference.Faults{FailureNamesPreviousCall: true}},
 	}

@@ -2,6 +2,7 @@ package mutants_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -149,6 +150,44 @@ var correlationSpecs = map[string]func(name string){
 			}
 			Expect(h.approvals[0].RequestID).To(Equal(p.Context.RunID+":"+want), "%s", h)
 			Expect(h.approvals[0].Context.ToolCallID).To(Equal(p.CallID), "%s", h)
+		}
+	},
+	"cancel-names-call": func(name string) {
+		ref, mut := both(name, setup{approver: "silent", params: func(p *wire.InitializeParams) {
+			p.ApprovalProfile = "strict"
+			p.ApprovalTimeoutMs = 150
+		}})
+		for _, h := range []*host{ref, mut} {
+			p := params("write_file", create("a.txt", "a\n"))
+			r := h.send(p)
+			Expect(r.Error).NotTo(BeNil(), "%s: the write whose approval timed out fails", h)
+			Expect(r.Error.Code).To(Equal("DENY_APPROVAL_TIMEOUT"), "%s", h)
+			h.mu.Lock()
+			lines := slices.Clone(h.received)
+			h.mu.Unlock()
+			var asked, canceled []string
+			for _, line := range lines {
+				var msg struct {
+					ID     json.RawMessage `json:"id"`
+					Method string          `json:"method"`
+					Params struct {
+						ID json.RawMessage `json:"id"`
+					} `json:"params"`
+				}
+				Expect(json.Unmarshal(line, &msg)).To(Succeed(), "%s: %s", h, line)
+				switch msg.Method {
+				case wire.MethodApproval:
+					asked = append(asked, string(msg.ID))
+				case wire.MethodCancel:
+					canceled = append(canceled, string(msg.Params.ID))
+				}
+			}
+			Expect(asked).To(HaveLen(1), "%s asks once", h)
+			want := asked
+			if h == mut {
+				want = []string{`"` + p.CallID + `"`}
+			}
+			Expect(canceled).To(Equal(want), "%s: $/cancelRequest ids", h)
 		}
 	},
 	"failure-names-previous-call": func(name string) {

@@ -17,7 +17,6 @@ import (
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/wire"
-	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // call is one tool call being executed.
@@ -274,7 +273,7 @@ func (s *session) askHarness(ctx context.Context, req approval.Request, tc port.
 			timeout = max(left, 1)
 		}
 	}
-	d, err := kit.RequestApproval(ctx, s.approvalFaults(wire.ApprovalParams{
+	d, err := s.requestApproval(ctx, s.approvalFaults(wire.ApprovalParams{
 		RequestID: req.RequestID, CanonicalToolID: req.Tool.ID, ModelName: req.Tool.ModelName,
 		Arguments: args, Risk: req.Tool.Risk, Mutability: req.Tool.Mutability,
 		ApprovalProfile: string(req.ApprovalProfile), Reason: req.Reason, SuggestedScope: string(req.SuggestedScope),

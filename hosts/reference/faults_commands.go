@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
+	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // This file holds the fault seams of the commands and correlation faults:
@@ -92,6 +95,35 @@ func (s *session) approvalFaults(p wire.ApprovalParams, tc port.ToolContext) wir
 		p.RequestID, p.Context = s.corr.first.RequestID, s.corr.first.Context
 	}
 	return p
+}
+
+// requestApproval sends approval request p over the connection of the
+// call being handled and waits for the answer or ctx's end, as
+// kit.RequestApproval does; under CancelNamesCall the $/cancelRequest sent
+// when ctx ends names the call ID, so the request itself stays open.
+func (s *session) requestApproval(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
+	conn := jsonrpc.ConnFrom(ctx)
+	if !s.faults.CancelNamesCall || conn == nil {
+		return kit.RequestApproval(ctx, p)
+	}
+	type answer struct {
+		d   wire.ApprovalDecision
+		err error
+	}
+	answers := make(chan answer, 1)
+	go func() {
+		// Never canceled itself: it ends with the harness's answer or the
+		// connection.
+		d, err := kit.RequestApproval(context.WithoutCancel(ctx), p)
+		answers <- answer{d, err}
+	}()
+	select {
+	case a := <-answers:
+		return a.d, a.err
+	case <-ctx.Done():
+		_ = conn.Notify(wire.MethodCancel, map[string]any{"id": p.Context.ToolCallID})
+		return wire.ApprovalDecision{}, ctx.Err()
+	}
 }
 
 // answeredFault names, in the content of a failed result res of call

@@ -339,6 +339,10 @@ type Faults struct {
 	// FailureNamesPreviousCall names, in the content of a failed result,
 	// the call the host answered before it instead of the call itself.
 	FailureNamesPreviousCall bool
+	// CancelNamesCall gives up on an approval request (its timeout, or
+	// the call's end) with a $/cancelRequest that names the call ID
+	// instead of the approval request's JSON-RPC ID.
+	CancelNamesCall bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

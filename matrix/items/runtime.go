@@ -42,8 +42,9 @@ var _ = matrix.DescribeItem(matrix.Item{
 	// inOrder asserts the host received the batch in emitted order, each
 	// call under its own toolCallId with its own idempotency key (catches
 	// batch-dispatch-reversed at the wire), and that every approval
-	// request and failure the host sent names its own call (catches
-	// approval-first-context, approval-key-as-request-id,
+	// request, cancellation and failure the host sent names its own call
+	// or request (catches approval-first-context,
+	// approval-key-as-request-id, cancel-names-call,
 	// failure-names-previous-call).
 	inOrder := func(ids ...string) kit.Check {
 		return func(o *kit.Outcome) {
@@ -67,6 +68,9 @@ var _ = matrix.DescribeItem(matrix.Item{
 		// Two writes that each need approval under strict, then two
 		// failures in one round.
 		"approvals-and-failures.json": kit.On("M3 L43", inOrder("write-a", "write-b", "read-a", "read-missing-one", "read-missing-two", "review")),
+		// Two approval requests of one round that time out: the host
+		// cancels each by its own id.
+		"approval-timeouts.json": kit.On("M3 L43", inOrder("list", "write-one", "write-two")),
 	})
 })
 

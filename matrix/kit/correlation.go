@@ -21,6 +21,10 @@ import (
 //     (hosts/wire/PROTOCOL.md, approval/request) — catches approval-first-context (a context built
 //     once and reused) and approval-key-as-request-id (the idempotency key
 //     where the call ID belongs);
+//   - each $/cancelRequest the host sends names, by its JSON-RPC id, an
+//     approval/request the host sent (hosts/wire/PROTOCOL.md, timeouts
+//     and cancellation) — catches cancel-names-call (the call ID where
+//     the request's id belongs, so the request stays open);
 //   - the content of each failed result names its own call as toolCallId
 //     (hosts/wire/CONTRACTS.md, result envelope) — catches
 //     failure-names-previous-call (a "current call" kept across calls).
@@ -29,6 +33,7 @@ func (o *Outcome) CallsCorrelated() {
 	type call struct{ id, run, task string }
 	inflight := map[int][]call{} // process → tool/execute requests not yet answered
 	pending := map[string]call{} // process/request id → the call
+	asked := map[string]bool{}   // process/id of each approval/request the host sent
 	key := func(process int, id *json.RawMessage) string { return fmt.Sprintf("%d/%s", process, *id) }
 	for _, m := range o.Wire {
 		var msg jsonrpc.Envelope
@@ -47,7 +52,16 @@ func (o *Outcome) CallsCorrelated() {
 			}
 			delete(pending, key(m.Process, msg.ID))
 			inflight[m.Process] = slices.DeleteFunc(inflight[m.Process], func(x call) bool { return x == c })
+		case !m.Sent && msg.Method == wire.MethodCancel:
+			var p struct {
+				ID json.RawMessage `json:"id"`
+			}
+			Expect(json.Unmarshal(msg.Params, &p)).To(Succeed(), "%s: $/cancelRequest params: %s", o.File, msg.Params)
+			Expect(asked).To(HaveKey(key(m.Process, &p.ID)), "%s: the host sent $/cancelRequest for id %s, which names none of the approval requests it sent: a host that gives up on an approval request must cancel that request, by its own JSON-RPC id", o.File, p.ID)
 		case !m.Sent && msg.Method == wire.MethodApproval:
+			if msg.ID != nil {
+				asked[key(m.Process, msg.ID)] = true
+			}
 			var p wire.ApprovalParams
 			Expect(json.Unmarshal(msg.Params, &p)).To(Succeed(), "%s: approval/request params: %s", o.File, msg.Params)
 			var ids []string

@@ -172,4 +172,5 @@ var mutantTargets = map[string][]int{
 	"approval-first-context":      {43},
 	"approval-key-as-request-id":  {43},
 	"failure-names-previous-call": {43},
+	"cancel-names-call":           {43},
 }
