@@ -31,8 +31,8 @@ func otherShells() []string {
 // own probe.
 //
 // The same host then runs the probe with SHELL naming that shell in the
-// call's own env as well: the variable reaches the command, but the
-// interpreter stays the published one (C4: the value that spawns is the
+// call's own env as well: a host may refuse the variable, but a command it
+// runs runs in the published interpreter (C4: the value that spawns is the
 // value published at initialize, never one re-read from the environment
 // a command gets; catches interpreter-from-call-env).
 func (o *Outcome) LoginShellIgnored(callID string, env prompt.HostEnvironment) {
@@ -77,7 +77,11 @@ func (o *Outcome) LoginShellIgnored(callID string, env prompt.HostEnvironment) {
 
 	r, _, _, err = o.executeTimed(h, "run_command", "call-env-probe", map[string]any{"command": sent, "timeoutMs": 5000, "env": map[string]string{"SHELL": alt}}, 20000, "")
 	Expect(err).NotTo(HaveOccurred(), "%s: the interpreter probe with SHELL=%s in the call's env failed on the wire", o.File, alt)
-	Expect(r.OK).To(BeTrue(), "%s: the interpreter probe with SHELL=%s in the call's env failed: %.200s", o.File, alt, r.Content)
+	if !r.OK {
+		// A host may refuse to let a call set SHELL; then nothing ran in
+		// another interpreter.
+		return
+	}
 	c = nil
 	Expect(json.Unmarshal([]byte(r.Content), &c)).To(Succeed(), "%s: the probe's content is not a JSON object: %.200q", o.File, r.Content)
 	stdout, _ = c["stdout"].(string)
