@@ -96,6 +96,10 @@ var sentences = map[string][]string{
 	gDenialID:            {"T15", "S3"},
 	gDerivedVersion:      {"T10"},
 	gOutputText:          {"T5"},
+	// Commands and correlation.
+	gInterpreterValue: {"C4"},
+	gContainedApart:   {"C11"},
+	gCallCorrelation:  {"M3"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

@@ -17,7 +17,6 @@ import (
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/wire"
-	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // call is one tool call being executed.
@@ -115,6 +114,9 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 	if err == nil && !res.OK {
 		res = s.failureFaults(res, p.CallID)
 		res = s.failureInspected(res, p.Arguments)
+	}
+	if err == nil {
+		res = s.answeredFault(res, p.CallID)
 	}
 	return res, err
 }
@@ -271,13 +273,13 @@ func (s *session) askHarness(ctx context.Context, req approval.Request, tc port.
 			timeout = max(left, 1)
 		}
 	}
-	d, err := kit.RequestApproval(ctx, wire.ApprovalParams{
+	d, err := s.requestApproval(ctx, s.approvalFaults(wire.ApprovalParams{
 		RequestID: req.RequestID, CanonicalToolID: req.Tool.ID, ModelName: req.Tool.ModelName,
 		Arguments: args, Risk: req.Tool.Risk, Mutability: req.Tool.Mutability,
 		ApprovalProfile: string(req.ApprovalProfile), Reason: req.Reason, SuggestedScope: string(req.SuggestedScope),
 		TimeoutMs: timeout,
 		Context:   wire.ApprovalContext{RunID: tc.RunID, TaskID: tc.TaskID, ToolCallID: tc.ToolCallID, Mode: tc.Mode},
-	})
+	}, tc))
 	if err != nil {
 		if errors.Is(err, wire.ErrMethodNotFound) {
 			s.noApprover.Store(true)

@@ -149,6 +149,7 @@ type session struct {
 	h         *Host
 	params    wire.InitializeParams
 	faults    Faults
+	corr      correlation
 	root      *workspace.Root
 	storeDir  string
 	runner    *command.Runner // nil when commands cannot run here
@@ -419,6 +420,7 @@ func (s *session) initResult() wire.InitializeResult {
 			r.Containment.Reason = nil
 		}
 	}
+	s.publishFaults(&r)
 	return r
 }
 

@@ -299,6 +299,51 @@ type Faults struct {
 	// as a host that records what it looked at before the failure does.
 	FailureInspected bool
 
+	// Commands and correlation (S000 C5, C10, C11, M3).
+
+	// NoCommandEnvironment publishes no command environment in initialize
+	// while backing command.run.
+	NoCommandEnvironment bool
+	// UnknownPathStyle publishes the path style of its command
+	// environment as "unknown" while backing command.run: the rest of the
+	// environment is concrete.
+	UnknownPathStyle bool
+	// UnlistedCommandRun leaves command.run out of initialize's tools and
+	// publishes no command environment, while tools/list still activates
+	// run_command: the list of backed tools is kept apart from the
+	// registry.
+	UnlistedCommandRun bool
+	// NonZeroExitAsFailure answers a command that exited non-zero as an
+	// ok=false IO_ERROR result instead of a structured result with its
+	// exit code.
+	NonZeroExitAsFailure bool
+	// ValidationPassedWhenRan reports a declared check passed once its
+	// script ran to its own exit, whatever the exit code: the spawn's
+	// success taken for the check's.
+	ValidationPassedWhenRan bool
+	// CwdAsContainment publishes filesystem writes as contained to the
+	// workspace when no containment backend is active, because the host
+	// validates every cwd beneath the workspace.
+	CwdAsContainment bool
+	// CwdRefusalAsContainment answers a cwd that escapes the workspace
+	// with the containment refusal (UNAVAILABLE) instead of the cwd
+	// refusal (PERMISSION_DENIED).
+	CwdRefusalAsContainment bool
+	// ApprovalFirstContext sends every approval/request of the session with
+	// the requestId and context of the session's first one, as a host that
+	// builds the approval context once and caches it does.
+	ApprovalFirstContext bool
+	// ApprovalKeyAsRequestID builds an approval/request's requestId from
+	// the call's idempotency key instead of its call ID.
+	ApprovalKeyAsRequestID bool
+	// FailureNamesPreviousCall names, in the content of a failed result,
+	// the call the host answered before it instead of the call itself.
+	FailureNamesPreviousCall bool
+	// CancelNamesCall gives up on an approval request (its timeout, or
+	// the call's end) with a $/cancelRequest that names the call ID
+	// instead of the approval request's JSON-RPC ID.
+	CancelNamesCall bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

@@ -68,12 +68,16 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 43, Name: "multi-call-order", Area: "runtime", Title: "multi-call rounds preserve emitted order and same-name correlations",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.read"}, Guarantees: []string{"M3"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.read"}, Guarantees: []string{"M3"},
 	Contract: "hosts/wire/CONTRACTS.md#batches", Guarantee: "Multi-call rounds MUST be dispatched in emitted order with their correlations kept.",
 }, func(c *kit.TestContext) {
 	// inOrder asserts the host received the batch in emitted order, each
 	// call under its own toolCallId with its own idempotency key (catches
-	// batch-dispatch-reversed at the wire).
+	// batch-dispatch-reversed at the wire), and that every approval
+	// request, cancellation and failure the host sent names its own call
+	// or request (catches approval-first-context,
+	// approval-key-as-request-id, cancel-names-call,
+	// failure-names-previous-call).
 	inOrder := func(ids ...string) kit.Check {
 		return func(o *kit.Outcome) {
 			var got []string
@@ -87,11 +91,18 @@ var _ = matrix.DescribeItem(matrix.Item{
 			}
 			Expect(got).To(HaveLen(len(ids)), "%s: the host received calls %v", o.File, got)
 			Expect(got[:len(ids)]).To(Equal(ids), "%s: the host must receive the batch's calls in the order the model emitted them", o.File)
+			o.CallsCorrelated()
 		}
 	}
 	c.Scenarios(map[string]kit.Case{
 		"same-name-reads.json": kit.On("M3 L43", inOrder("list", "read-alpha", "read-beta")),
 		"write-then-read.json": kit.On("M3 L43", inOrder("write-notes", "read-notes", "read-readme", "review")),
+		// Two writes that each need approval under strict, then two
+		// failures in one round.
+		"approvals-and-failures.json": kit.On("M3 L43", inOrder("write-a", "write-b", "read-a", "read-missing-one", "read-missing-two", "review")),
+		// Two approval requests of one round that time out: the host
+		// cancels each by its own id.
+		"approval-timeouts.json": kit.On("M3 L43", inOrder("list", "write-one", "write-two")),
 	})
 })
 
