@@ -10,6 +10,7 @@ import (
 	"github.com/galaxy-stack/conform/internal/researchsrc"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/kit"
+	"github.com/galaxy-stack/conform/matrix/oracle"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -29,25 +30,30 @@ func doubleDisclosed(summary string) bool {
 	return strings.Contains(s, "deterministic") || strings.Contains(s, "contract") || strings.Contains(s, "double")
 }
 
+// eachResearchResult declares the item's scenario file: check runs on each
+// of its research results and asserts the contract sentences keys.
+func eachResearchResult(c *kit.TestContext, file, keys string, check func(o *kit.Outcome, r oracle.ToolResult)) {
+	c.Scenarios(map[string]kit.Case{file: kit.On(keys, func(o *kit.Outcome) {
+		for _, r := range o.ResearchResults() {
+			check(o, r)
+		}
+	})})
+}
+
 // R1: advertised only with a real adapter or a labelled double.
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 101, Name: "research-advertised", Area: "research", Title: "research tools are advertised only with a real adapter or a labelled contract double",
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R1"},
 	Contract: "hosts/wire/tools/research.fetch.md#summary", Guarantee: "A host MUST advertise research.fetch and research.search only when a real adapter serves them or initialize labels them as deterministic doubles, and a real adapter MUST read only public sources unless initialize allows a loopback source.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Case{"doubles-labelled.json": kit.On("R1 LR1", func(o *kit.Outcome) {
-		for _, r := range o.ResearchResults() {
-			if strings.Contains(r.Content, "Contract document") || strings.Contains(r.Content, "Deterministic result") {
-				Expect(o.Doubles).To(ContainElement(r.CanonicalToolID), "%s: %s answered fixed contract content but initialize does not list it in doubles; a host labels every deterministic double", o.File, r.CanonicalToolID)
-			}
+	eachResearchResult(c, "doubles-labelled.json", "R1 LR1", func(o *kit.Outcome, r oracle.ToolResult) {
+		if strings.Contains(r.Content, "Contract document") || strings.Contains(r.Content, "Deterministic result") {
+			Expect(o.Doubles).To(ContainElement(r.CanonicalToolID), "%s: %s answered fixed contract content but initialize does not list it in doubles; a host labels every deterministic double", o.File, r.CanonicalToolID)
 		}
-	})})
+	})
 
 	c.It("a research.fetch that is not labelled a double reads the source it is given", "R1 LR1", func() {
-		kit.FailRepro(c)
-		kit.NeedRealFetch(c)
-		src := kit.NewResearchSource("")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
+		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
 		r := s.Fetch(researchsrc.PagePath, nil)
 		Expect(r.OK).To(BeTrue(), "fetch_url of the harness's allowed loopback page failed: %s", r.Content)
 		Expect(src.RequestsTo(researchsrc.PagePath)).To(BeNumerically(">=", 1),
@@ -82,11 +88,9 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R2", "T4"},
 	Contract: "hosts/wire/CONTRACTS.md#mode-policy", Guarantee: "In review_only a host MUST keep research.fetch and research.search active, and MUST still refuse them without the network.outbound permission and ask for approval before every call, contacting no source when it is denied.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Case{"review-only-denied.json": kit.On("R2 T4 LR2", func(o *kit.Outcome) {
-		for _, r := range o.ResearchResults() {
-			Expect(r.OK).To(BeFalse(), "%s: %s ran although the harness denied its approval", o.File, r.CanonicalToolID)
-		}
-	})})
+	eachResearchResult(c, "review-only-denied.json", "R2 T4 LR2", func(o *kit.Outcome, r oracle.ToolResult) {
+		Expect(r.OK).To(BeFalse(), "%s: %s ran although the harness denied its approval", o.File, r.CanonicalToolID)
+	})
 
 	c.It("in review_only research stays active, asks for approval first, and a denial contacts no source", "R2 T4 LR2", func() {
 		kit.FailRepro(c)
@@ -144,11 +148,9 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.search", "research.fetch"}, Guarantees: []string{"R3", "S5"},
 	Contract: "hosts/wire/tools/research.search.md#choices", Guarantee: "A provider credential MUST reach only the search endpoint, in a request header, and never a query string, a fetched source, a tool result, the host's store, trace or diagnostics.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Case{"credential-in-url.json": kit.On("R3 S5 LR3", func(o *kit.Outcome) {
-		for _, r := range o.ResearchResults() {
-			Expect(r.Content+r.Summary).NotTo(ContainSubstring(urlPassword), "%s: %s echoed the URL's password", o.File, r.CanonicalToolID)
-		}
-	})})
+	eachResearchResult(c, "credential-in-url.json", "R3 S5 LR3", func(o *kit.Outcome, r oracle.ToolResult) {
+		Expect(r.Content+r.Summary).NotTo(ContainSubstring(urlPassword), "%s: %s echoed the URL's password", o.File, r.CanonicalToolID)
+	})
 
 	c.It("a planted provider credential reaches only the search endpoint's headers", "R3 S5 LR3", func() {
 		kit.FailRepro(c)
@@ -157,11 +159,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		src := kit.NewResearchSource(secret)
 		hdr, err := json.Marshal(map[string]string{"Authorization": "Bearer " + secret})
 		Expect(err).NotTo(HaveOccurred(), "the harness cannot encode the fetch headers")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true, Env: []string{
-			kit.ResearchSearchURLEnv + "=" + src.URL(researchsrc.SearchPath), kit.ResearchHeadersEnv + "=" + string(hdr)}})
-		if !slices.Contains(s.H.Init.Tools, "research.search") {
-			kit.NotApplicable("the host does not back research.search with the search endpoint conform configures (" + kit.ResearchSearchURLEnv + ", " + kit.ResearchHeadersEnv + ")")
-		}
+		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true, Search: true, Env: []string{kit.ResearchHeadersEnv + "=" + string(hdr)}})
 		s.ActivateSearch()
 		r := s.Result("search_web", map[string]any{"query": "conform research guide"})
 		Expect(r.OK).To(BeTrue(), "search_web against the harness's endpoint failed: %s", r.Content)
@@ -206,17 +204,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R4"},
 	Contract: "hosts/wire/tools/research.fetch.md#idempotency-and-timeouts", Guarantee: "A fetch MUST stop reading an oversized body, end within the call's timeout, refuse or repair content that is not UTF-8, and return valid JSON within the tool's byte and token limits.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Case{"fetch-bounded.json": kit.On("R4 LR4", func(o *kit.Outcome) {
-		for _, r := range o.ResearchResults() {
-			kit.FitsOutputLimits(o.File+" "+r.CanonicalToolID, kit.ResearchCallResult{ToolResult: kit.ToolResultOf(r)})
-		}
-	})})
+	eachResearchResult(c, "fetch-bounded.json", "R4 LR4", func(o *kit.Outcome, r oracle.ToolResult) {
+		kit.FitsOutputLimits(o.File+" "+r.CanonicalToolID, kit.ResearchCallResult{ToolResult: kit.ToolResultOf(r)})
+	})
 
 	c.It("stops reading a huge body and answers within the tool's limits", "R4 LR4", func() {
-		kit.FailRepro(c)
-		kit.NeedRealFetch(c)
-		src := kit.NewResearchSource("")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
+		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
 		r := s.Fetch(researchsrc.HugePath, nil)
 		Expect(src.HugeDelivered()).To(BeNumerically("<", researchsrc.HugeBytes),
 			"the host read the whole %d-byte body; a conformant host stops reading a transport body at its bound", researchsrc.HugeBytes)
@@ -227,10 +220,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 
 	c.It("ends a fetch of a slow source within the call's timeout", "R4 LR4", func() {
-		kit.FailRepro(c)
-		kit.NeedRealFetch(c)
-		src := kit.NewResearchSource("")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
+		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
 		const timeout = time.Second
 		r, err := s.Call("fetch_url", map[string]any{"url": src.URL(researchsrc.SlowPath)}, timeout)
 		Expect(err).NotTo(HaveOccurred(), "fetch_url of a source that stalls was not answered within the call's %v timeout and 3 s of grace: %v", timeout, err)
@@ -241,10 +231,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 
 	c.It("refuses or repairs content that is not UTF-8, with a hash of what it returns", "R4 LR4", func() {
-		kit.FailRepro(c)
-		kit.NeedRealFetch(c)
-		src := kit.NewResearchSource("")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
+		_, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
 		r := s.Fetch(researchsrc.Latin1Path, nil)
 		if !r.OK {
 			return // refused: UNSUPPORTED or similar
@@ -262,19 +249,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R5"},
 	Contract: "hosts/wire/tools/research.fetch.md#output", Guarantee: "Research output MUST attribute every source and search hit to its URL, mark it untrusted external content, and hash what it returns.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Case{"fetch-attributed.json": kit.On("R5 LR5", func(o *kit.Outcome) {
-		for _, r := range o.ResearchResults() {
-			var out map[string]any
-			Expect(json.Unmarshal([]byte(r.Content), &out)).To(Succeed(), "%s: the host's %s result (tool %s) has content that is not JSON: %.200q", o.File, r.CanonicalToolID, r.ToolName, r.Content)
-			checkProvenance(o.File+" "+r.CanonicalToolID, out)
-		}
-	})})
+	eachResearchResult(c, "fetch-attributed.json", "R5 LR5", resultProvenance)
 
 	c.It("attributes a fetched page to its URL, marks it untrusted and hashes it", "R5 LR5", func() {
-		kit.FailRepro(c)
-		kit.NeedRealFetch(c)
-		src := kit.NewResearchSource("")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
+		_, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
 		r := s.Fetch(researchsrc.PagePath, nil)
 		Expect(r.OK).To(BeTrue(), "fetch_url of the allowed page failed: %s", r.Content)
 		Expect(r.Trust).To(Equal("external"), "a fetch result's trust is %q; fetched content is external", r.Trust)
@@ -291,13 +269,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 
 	c.It("attributes every search hit to its URL and marks it untrusted", "R5 LR5", func() {
-		kit.FailRepro(c)
-		kit.NeedRealFetch(c)
-		src := kit.NewResearchSource("")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true, Env: []string{kit.ResearchSearchURLEnv + "=" + src.URL(researchsrc.SearchPath)}})
-		if !slices.Contains(s.H.Init.Tools, "research.search") {
-			kit.NotApplicable("the host does not back research.search with the search endpoint conform configures (" + kit.ResearchSearchURLEnv + ")")
-		}
+		_, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true, Search: true})
 		s.ActivateSearch()
 		r := s.Result("search_web", map[string]any{"query": "conform research guide"})
 		Expect(r.OK).To(BeTrue(), "search_web against the harness's endpoint failed: %s", r.Content)
@@ -307,6 +279,15 @@ var _ = matrix.DescribeItem(matrix.Item{
 		Expect(hits).NotTo(BeEmpty(), "search_web returned no hit although the endpoint answered one")
 	})
 })
+
+// resultProvenance asserts that a scenario's research result is JSON
+// attributed to its URL and marked untrusted (checkProvenance).
+func resultProvenance(o *kit.Outcome, r oracle.ToolResult) {
+	GinkgoHelper()
+	var out map[string]any
+	Expect(json.Unmarshal([]byte(r.Content), &out)).To(Succeed(), "%s: the host's %s result (tool %s) has content that is not JSON: %.200q", o.File, r.CanonicalToolID, r.ToolName, r.Content)
+	checkProvenance(o.File+" "+r.CanonicalToolID, out)
+}
 
 // checkProvenance asserts that a research output and each of its hits are
 // attributed to their URL and marked untrusted_external.
@@ -338,17 +319,10 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch"}, Guarantees: []string{"R6", "T5"},
 	Contract: "hosts/wire/tools/research.fetch.md#effects", Guarantee: "A fetched page that claims inspection, write, validation or plan effects MUST NOT make the host attest any of them; research attests only research sources.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Case{"fetch-claims-effects.json": kit.On("R6 T5 LR6", func(o *kit.Outcome) {
-		for _, r := range o.ResearchResults() {
-			Expect(kit.GrantedEffects(r.Effects)).To(BeEmpty(), "%s: %s attests %v; research attests research sources only", o.File, r.CanonicalToolID, kit.GrantedEffects(r.Effects))
-		}
-	})})
+	eachResearchResult(c, "fetch-claims-effects.json", "R6 T5 LR6", grantsResearchOnly)
 
 	c.It("a page that claims inspection, write, validation and plan effects grants none", "R6 T5 LR6", func() {
-		kit.FailRepro(c)
-		kit.NeedRealFetch(c)
-		src := kit.NewResearchSource("")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
+		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
 		r, err := s.Call("fetch_url", map[string]any{"url": src.URL(researchsrc.EffectsPath)}, 0)
 		Expect(err).NotTo(HaveOccurred(), "fetch_url of a page claiming effects was not answered with a result: %v", err)
 		Expect(kit.GrantedEffects(r.Effects)).To(BeEmpty(), "fetch_url of a page that claims effects attests %v; a fetched source cannot grant workspace effects", kit.GrantedEffects(r.Effects))
@@ -364,6 +338,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 })
 
+// grantsResearchOnly asserts that a scenario's research result attests no
+// effect but research sources.
+func grantsResearchOnly(o *kit.Outcome, r oracle.ToolResult) {
+	GinkgoHelper()
+	Expect(kit.GrantedEffects(r.Effects)).To(BeEmpty(), "%s: %s attests %v; research attests research sources only", o.File, r.CanonicalToolID, kit.GrantedEffects(r.Effects))
+}
+
 // R7: truncation and unavailability disclosed, process-local evidence
 // disclosed, durable success never reconstructed.
 var _ = matrix.DescribeItem(matrix.Item{
@@ -371,19 +352,14 @@ var _ = matrix.DescribeItem(matrix.Item{
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R7", "R8", "R9"},
 	Contract: "hosts/wire/tools/research.fetch.md#output", Guarantee: "A host MUST mark cut sources truncated, report an unavailable source as a failure without evidence, label process-local research (a double) as such, and never present evidence remembered from another process as a new successful fetch.",
 }, func(c *kit.TestContext) {
-	c.Scenarios(map[string]kit.Case{"doubles-disclosed.json": kit.On("R7 R8 R9 LR7", func(o *kit.Outcome) {
-		for _, r := range o.ResearchResults() {
-			if slices.Contains(o.Doubles, r.CanonicalToolID) {
-				Expect(doubleDisclosed(r.Summary)).To(BeTrue(), "%s: %s is a process-local double but its summary %q does not say so", o.File, r.CanonicalToolID, r.Summary)
-			}
+	eachResearchResult(c, "doubles-disclosed.json", "R7 R8 R9 LR7", func(o *kit.Outcome, r oracle.ToolResult) {
+		if slices.Contains(o.Doubles, r.CanonicalToolID) {
+			Expect(doubleDisclosed(r.Summary)).To(BeTrue(), "%s: %s is a process-local double but its summary %q does not say so", o.File, r.CanonicalToolID, r.Summary)
 		}
-	})})
+	})
 
 	c.It("says truncated when it cuts a page, and reports an unavailable source as a failure without evidence", "R7 LR7", func() {
-		kit.FailRepro(c)
-		kit.NeedRealFetch(c)
-		src := kit.NewResearchSource("")
-		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
+		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
 		r := s.Fetch(researchsrc.LongPath, map[string]any{"maxBytes": 1000})
 		Expect(r.OK).To(BeTrue(), "fetch_url of the long page failed: %s", r.Content)
 		content, _ := r.Out["content"].(string)

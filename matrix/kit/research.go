@@ -73,6 +73,9 @@ type ResearchOptions struct {
 	Mode string
 	// Deny answers every approval request with a denial.
 	Deny bool
+	// Search configures the host's search provider with the source's
+	// search endpoint (ResearchSearchURLEnv).
+	Search bool
 	// HostProfile asks for the host tool profile, which grants no
 	// network.outbound, instead of full_contract.
 	HostProfile bool
@@ -106,7 +109,11 @@ func StartResearch(c *TestContext, src *researchsrc.Source, o ResearchOptions) *
 		}
 	}
 	pass := slices.Clone(t.Env)
-	for _, kv := range o.Env {
+	env := o.Env
+	if o.Search {
+		env = append(slices.Clone(env), ResearchSearchURLEnv+"="+src.URL(researchsrc.SearchPath))
+	}
+	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		GinkgoT().Setenv(k, v)
 		pass = append(pass, k)
@@ -139,6 +146,17 @@ func StartResearch(c *TestContext, src *researchsrc.Source, o ResearchOptions) *
 	DeferCleanup(func() { _ = h.Close() })
 	s.H = h
 	return s
+}
+
+// RealResearch records the item's certify repro, makes the spec not
+// applicable unless the host backs research.fetch with a real adapter, and
+// starts the spec's loopback source and a host process on it.
+func RealResearch(c *TestContext, o ResearchOptions) (*researchsrc.Source, *researchSession) {
+	GinkgoHelper()
+	FailRepro(c)
+	NeedRealFetch(c)
+	src := NewResearchSource("")
+	return src, StartResearch(c, src, o)
 }
 
 // ResearchCallResult is one tool/execute answer of a research spec.
@@ -209,9 +227,14 @@ func (s *researchSession) Fetch(path string, extra map[string]any) ResearchCallR
 	return r
 }
 
-// ActivateSearch activates the lazy research.search through catalog.search.
+// ActivateSearch makes the spec not applicable unless the host backs
+// research.search with the search endpoint conform configures, and
+// activates the lazy research.search through catalog.search.
 func (s *researchSession) ActivateSearch() {
 	GinkgoHelper()
+	if !slices.Contains(s.H.Init.Tools, "research.search") {
+		NotApplicable("the host does not back research.search with the search endpoint conform configures (" + ResearchSearchURLEnv + ", " + ResearchHeadersEnv + ")")
+	}
 	r := s.Result("search_tools", map[string]any{"query": "search web", "category": "research"})
 	Expect(r.OK).To(BeTrue(), "search_tools did not activate search_web: %s", r.Content)
 }
