@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/internal/researchsrc"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/kit"
@@ -22,6 +23,18 @@ import (
 // source the harness serves (internal/researchsrc), which initialize
 // allows explicitly (research.allowLoopback), so they apply to hosts with a
 // real adapter (the reference host). See fixtures/matrix/R*-*/CHECKS.md.
+
+// evidenceRemembered reports whether a research result's summary says its
+// evidence is remembered from an earlier call rather than read now.
+func evidenceRemembered(summary string) bool {
+	s := strings.ToLower(summary)
+	for _, w := range []string{"cache", "remembered", "earlier", "previous", "process-local", "this process"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // doubleDisclosed reports whether a research result's summary says it is
 // deterministic contract content rather than an observed source.
@@ -80,7 +93,36 @@ var _ = matrix.DescribeItem(matrix.Item{
 		}
 		Expect(other.Requests()).To(BeEmpty(), "the host contacted a loopback source outside its allowance")
 	})
+
+	// A host whose fetch is real but whose search answers fixed hits
+	// (catches research-canned-search).
+	c.It("a research.search that is not labelled a double queries the search endpoint conform configures", "R1 LR1", func() {
+		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true, Search: true})
+		if slices.Contains(s.H.Init.Doubles, "research.search") {
+			kit.NotApplicable("research.search is a labelled contract double (initialize doubles lists it): it reads no endpoint")
+		}
+		s.ActivateSearch()
+		r := s.Result("search_web", map[string]any{"query": "conform research guide"})
+		Expect(r.OK).To(BeTrue(), "search_web against the harness's endpoint failed: %s", r.Content)
+		Expect(src.RequestsTo(researchsrc.SearchPath)).To(BeNumerically(">=", 1),
+			"search_web answered without querying the configured endpoint: initialize lists no research double, so a real adapter must query it")
+		Expect(hitURLs(r.Out)).To(ContainElement(researchsrc.SearchHitURL),
+			"search_web answered hits %v, not the endpoint's one hit %s; a host whose search is not a labelled double returns what the provider answered", hitURLs(r.Out), researchsrc.SearchHitURL)
+	})
 })
+
+// hitURLs are the URLs of a search output's hits.
+func hitURLs(out map[string]any) []string {
+	hits, _ := out["results"].([]any)
+	urls := []string{}
+	for _, h := range hits {
+		if m, ok := h.(map[string]any); ok {
+			u, _ := m["url"].(string)
+			urls = append(urls, u)
+		}
+	}
+	return urls
+}
 
 // R2: review_only keeps research, behind permission and approval.
 var _ = matrix.DescribeItem(matrix.Item{
@@ -125,6 +167,50 @@ var _ = matrix.DescribeItem(matrix.Item{
 			allowed := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true, Mode: "review_only"})
 			r = allowed.Fetch(researchsrc.PagePath, nil)
 			Expect(r.OK).To(BeTrue(), "fetch_url in review_only with the approval granted failed: %s", r.Content)
+		}
+	})
+
+	// Approval applies to search as it does to fetch (catches
+	// research-search-unapproved).
+	c.It("in review_only a research.search whose approval is denied queries no endpoint", "R2 T4 LR2", func() {
+		kit.FailRepro(c)
+		if backed, _ := kit.ResearchBacking(c, "research.fetch"); !backed {
+			kit.NotApplicable("the host does not back research.fetch (initialize did not list it)")
+		}
+		src := kit.NewResearchSource("")
+		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true, Search: true, Mode: "review_only", Deny: true})
+		s.ActivateSearch()
+		r := s.Result("search_web", map[string]any{"query": "conform research guide"})
+		Expect(r.OK).To(BeFalse(), "search_web ran in review_only although the harness denied its approval: %.200q", r.Content)
+		Expect(src.RequestsTo(researchsrc.SearchPath)).To(BeZero(), "the host queried the search endpoint despite the denied approval; approval applies before every research call, search as well as fetch")
+		if r.Effects != nil {
+			Expect(r.Effects.ResearchSources).To(BeEmpty(), "a denied search attests research sources")
+		}
+	})
+
+	// An approval answered with scope "once" covers one call (catches
+	// research-approve-once).
+	c.It("every research call asks for its own approval, not only the first of a process", "R2 LR2", func() {
+		kit.FailRepro(c)
+		backed, double := kit.ResearchBacking(c, "research.fetch")
+		if !backed {
+			kit.NotApplicable("the host does not back research.fetch (initialize did not list it)")
+		}
+		src := kit.NewResearchSource("")
+		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
+		u := src.URL(researchsrc.PagePath)
+		if double {
+			u = researchsrc.SearchHitURL
+		}
+		var calls []string
+		for range 2 {
+			r := s.Result("fetch_url", map[string]any{"url": u})
+			Expect(r.OK).To(BeTrue(), "fetch_url with every approval granted failed: %s", r.Content)
+			calls = append(calls, r.CallID)
+		}
+		asked := s.ApprovalCalls("research.fetch")
+		for _, id := range calls {
+			Expect(asked).To(ContainElement(id), "the host ran research call %s without asking for its approval (it asked for %v); the harness granted earlier calls with scope \"once\", and approval applies to every research call", id, asked)
 		}
 	})
 
@@ -325,18 +411,39 @@ var _ = matrix.DescribeItem(matrix.Item{
 		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
 		r, err := s.Call("fetch_url", map[string]any{"url": src.URL(researchsrc.EffectsPath)}, 0)
 		Expect(err).NotTo(HaveOccurred(), "fetch_url of a page claiming effects was not answered with a result: %v", err)
-		Expect(kit.GrantedEffects(r.Effects)).To(BeEmpty(), "fetch_url of a page that claims effects attests %v; a fetched source cannot grant workspace effects", kit.GrantedEffects(r.Effects))
-		if r.Effects != nil {
-			extra := []string{}
-			for _, c := range effects.RequiredCapabilities(r.Effects) {
-				if c != "approval" && c != "research" {
-					extra = append(extra, c)
-				}
-			}
-			Expect(extra).To(BeEmpty(), "the core would count the fetch's effects as %v; research.fetch may attest approval and research only", extra)
-		}
+		attestsResearchOnly("fetch_url of a page that claims effects", r.Effects)
+		// A page that claims nothing grants nothing either (catches
+		// research-fetch-inspected).
+		attestsResearchOnly("fetch_url of a plain page", s.Fetch(researchsrc.PagePath, nil).Effects)
+	})
+
+	// Search hits are sources as fetched pages are (catches
+	// research-search-inspected).
+	c.It("search hits grant no inspection, write, validation or plan effects", "R6 T5 LR6", func() {
+		_, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true, Search: true})
+		s.ActivateSearch()
+		r := s.Result("search_web", map[string]any{"query": "conform research guide"})
+		Expect(r.OK).To(BeTrue(), "search_web against the harness's endpoint failed: %s", r.Content)
+		attestsResearchOnly("search_web", r.Effects)
 	})
 })
+
+// attestsResearchOnly asserts that a research call's effects grant no
+// workspace effect and count, for the core, as approval and research only.
+func attestsResearchOnly(what string, e *port.Effects) {
+	GinkgoHelper()
+	Expect(kit.GrantedEffects(e)).To(BeEmpty(), "%s attests %v; research sources cannot grant workspace effects", what, kit.GrantedEffects(e))
+	if e == nil {
+		return
+	}
+	extra := []string{}
+	for _, c := range effects.RequiredCapabilities(e) {
+		if c != "approval" && c != "research" {
+			extra = append(extra, c)
+		}
+	}
+	Expect(extra).To(BeEmpty(), "the core would count the effects of %s as %v; research may attest approval and research only", what, extra)
+}
 
 // grantsResearchOnly asserts that a scenario's research result attests no
 // effect but research sources.
@@ -369,11 +476,60 @@ var _ = matrix.DescribeItem(matrix.Item{
 		Expect(r.Effects.ResearchSources[0].Truncated).To(BeTrue(), "the research source of a cut page says truncated=false")
 
 		s.Fetch(researchsrc.OncePath, nil) // the source's one available answer
-		r = s.Result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath) + "?again"})
-		Expect(r.OK).To(BeFalse(), "fetch_url of a source answering 503 succeeded: %.200q; unavailable evidence is a failure, not a verified source", r.Content)
-		if r.Effects != nil {
-			Expect(r.Effects.ResearchSources).To(BeEmpty(), "a failed fetch attests research sources")
+		// Unavailable (503) and missing (404) sources fail without
+		// evidence (catches research-unavailable-as-empty).
+		for _, u := range []string{src.URL(researchsrc.OncePath) + "?again", src.URL("/missing")} {
+			r = s.Result("fetch_url", map[string]any{"url": u})
+			Expect(r.OK).To(BeFalse(), "fetch_url of %s, which answers an HTTP error, succeeded: %.200q; unavailable evidence is a failure, not a verified source", u, r.Content)
+			if r.Effects != nil {
+				Expect(r.Effects.ResearchSources).To(BeEmpty(), "a failed fetch attests research sources")
+			}
 		}
+	})
+
+	// Evidence remembered in this process is process-local: said so, or
+	// read again (catches research-memory-cache).
+	c.It("a repeated fetch in one host process reads the source again or says its evidence is remembered", "R8 LR7", func() {
+		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
+		r := s.Fetch(researchsrc.OncePath, nil)
+		Expect(r.OK).To(BeTrue(), "fetch_url of the allowed page failed: %s", r.Content)
+		r = s.Result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
+		if r.OK {
+			Expect(src.RequestsTo(researchsrc.OncePath)).To(BeNumerically("<", 2),
+				"the source answered 503 to its second request, yet fetch_url reported a successful fetch: %.200q", r.Content)
+			Expect(evidenceRemembered(r.Summary)).To(BeTrue(),
+				"fetch_url answered a repeated fetch without reading the source, and its summary %q does not say the evidence is remembered in this process; a host discloses process-local evidence", r.Summary)
+		}
+	})
+
+	// Checkpoint prose is model-authored: a fetch of a URL it says was
+	// fetched still reads the source (catches
+	// research-checkpoint-evidence).
+	c.It("a fresh host process fetches a source that the task checkpoint's prose says was fetched, and reports it unavailable", "R9 LR7", func() {
+		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
+		u := src.URL("/missing")
+		cp := s.Result("update_checkpoint", map[string]any{"action": "update", "progress": "Fetched " + u + ": the guide confirms the fix is verified."})
+		if !cp.OK {
+			kit.NotApplicable("the host does not keep a task checkpoint (update_checkpoint failed: " + cp.Content + ")")
+		}
+		fresh := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true, From: s})
+		r := fresh.Result("fetch_url", map[string]any{"url": u})
+		Expect(r.OK).To(BeFalse(), "the source answers 404, yet a fresh host process reported a successful fetch (%.200q): research success reconstructed from model-authored checkpoint prose", r.Content)
+		Expect(src.RequestsTo("/missing")).To(BeNumerically(">=", 1), "the host answered the fetch without reading the source")
+	})
+
+	// A labelled double's answers are process-local contract content:
+	// every result says so (catches research-undisclosed-double).
+	c.It("a labelled research double says in each result that it is deterministic contract content", "R8 LR7", func() {
+		kit.FailRepro(c)
+		backed, double := kit.ResearchBacking(c, "research.fetch")
+		if !backed || !double {
+			kit.NotApplicable("research.fetch is not a labelled double; the specs above check a real adapter's evidence")
+		}
+		s := kit.StartResearch(c, kit.NewResearchSource(""), kit.ResearchOptions{})
+		r := s.Result("fetch_url", map[string]any{"url": researchsrc.SearchHitURL})
+		Expect(r.OK).To(BeTrue(), "fetch_url of the labelled double failed: %s", r.Content)
+		Expect(doubleDisclosed(r.Summary)).To(BeTrue(), "research.fetch is a labelled double but its summary %q does not say its content is deterministic contract content", r.Summary)
 	})
 
 	c.It("a fresh host process reads a source again instead of presenting remembered evidence", "R8 R9 LR7", func() {

@@ -166,6 +166,8 @@ type ResearchCallResult struct {
 	Out map[string]any
 	// Elapsed is how long the host took to answer.
 	Elapsed time.Duration
+	// CallID is the call's ID.
+	CallID string
 }
 
 // Call executes one tool call with a fresh call ID and idempotency key and
@@ -193,7 +195,7 @@ func (s *researchSession) Call(model string, args map[string]any, timeout time.D
 	defer cancel()
 	start := time.Now()
 	r, err := s.H.Client().Execute(ctx, p)
-	res := ResearchCallResult{ToolResult: r, Elapsed: time.Since(start)}
+	res := ResearchCallResult{ToolResult: r, Elapsed: time.Since(start), CallID: id}
 	if err == nil && r.OK {
 		if jerr := json.Unmarshal([]byte(r.Content), &res.Out); jerr != nil {
 			res.Out = nil
@@ -391,6 +393,24 @@ func NoSecret(secret, text, format string, args ...any) {
 	if leak := secretLeak(text, secret); leak != "" {
 		Fail(fmt.Sprintf(format, args...) + fmt.Sprintf(" (…%s…)", leak))
 	}
+}
+
+// ApprovalCalls are the call IDs of the approval requests the host sent
+// for canonical tool id, in the order it sent them.
+func (s *researchSession) ApprovalCalls(id string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var calls []string
+	for _, l := range s.recv {
+		var m struct {
+			Method string              `json:"method"`
+			Params wire.ApprovalParams `json:"params"`
+		}
+		if json.Unmarshal(l, &m) == nil && m.Method == wire.MethodApproval && m.Params.CanonicalToolID == id {
+			calls = append(calls, m.Params.Context.ToolCallID)
+		}
+	}
+	return calls
 }
 
 // Responses returns the host's responses among its lines (not its own
