@@ -6,14 +6,33 @@ import (
 	"sync/atomic"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/internal/researchsrc"
 	. "github.com/onsi/gomega"
 )
 
 // The wire-level specs of the research mutants that keep a guarantee on
 // one path and break it on its neighbour: search beside fetch, a later
-// call beside the first, a failure beside a success (items R1, R2, R5–R7).
+// call beside the first, a failure beside a success, another tool profile
+// (items R1, R2, R5–R7).
 var _ = addSpecs(map[string]func(name string){
+	// Under the host tool profile, which grants no network.outbound, the
+	// reference host refuses fetch_url before contacting the source; the
+	// mutant fetches.
+	"research-without-outbound": func(name string) {
+		src, ref, mut := researchBoth(name, false)
+		for _, h := range []*host{ref, mut} {
+			h.su.params = func(p *wire.InitializeParams) {
+				p.ToolProfile = wire.ToolProfileHost
+				p.Research = &wire.ResearchParams{AllowLoopback: []string{src.Addr()}}
+			}
+			f := h.freshResearch(src)
+			before := len(src.Requests())
+			r := f.result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath)})
+			Expect(r.OK).To(Equal(h == mut), "%s answered fetch_url under the host profile: %.200s", f, r.Content)
+			Expect(len(src.Requests()) > before).To(Equal(h == mut), "%s contacted the source", f)
+		}
+	},
 	"research-canned-search": func(name string) {
 		src, ref, mut := researchBoth(name, true)
 		for _, h := range []*host{ref, mut} {
@@ -87,18 +106,12 @@ var _ = addSpecs(map[string]func(name string){
 		}
 	},
 	"research-memory-cache": func(name string) {
-		// One source each: OncePath is available once per source.
-		src, ref, _ := researchBoth(name, false)
-		src2, _, mut := researchBoth(name, false)
-		for _, h := range []*host{ref, mut} {
-			if h == mut {
-				src = src2
-			}
+		onOwnSources(name, func(h *host, src *researchsrc.Source, mutated bool) {
 			h.ok("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
 			r := h.result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
-			Expect(r.OK).To(Equal(h == mut), "%s: second fetch in the same process: %.200s", h, r.Content)
-			Expect(src.RequestsTo(researchsrc.OncePath)).To(Equal(map[bool]int{true: 2, false: 1}[h == ref]), "%s: requests", h)
-		}
+			Expect(r.OK).To(Equal(mutated), "%s: second fetch in the same process: %.200s", h, r.Content)
+			Expect(src.RequestsTo(researchsrc.OncePath)).To(Equal(map[bool]int{false: 2, true: 1}[mutated]), "%s: requests", h)
+		})
 	},
 	"research-undisclosed-double": func(name string) {
 		src, ref, mut := researchBoth(name, false)
@@ -110,17 +123,12 @@ var _ = addSpecs(map[string]func(name string){
 			"the mutant's summary %q does not say the content is process-local", r.Summary)
 	},
 	"research-stale-fallback": func(name string) {
-		src, ref, _ := researchBoth(name, false)
-		src2, _, mut := researchBoth(name, false)
-		for _, h := range []*host{ref, mut} {
-			if h == mut {
-				src = src2
-			}
+		onOwnSources(name, func(h *host, src *researchsrc.Source, mutated bool) {
 			h.ok("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
 			r := h.freshResearch(src).result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
 			Expect(src.RequestsTo(researchsrc.OncePath)).To(Equal(2), "%s read the source again", h)
-			Expect(r.OK).To(Equal(h == mut), "%s: fetch of the now unavailable source: %.200s", h, r.Content)
-		}
+			Expect(r.OK).To(Equal(mutated), "%s: fetch of the now unavailable source: %.200s", h, r.Content)
+		})
 	},
 	"research-checkpoint-evidence": func(name string) {
 		src, ref, mut := researchBoth(name, false)
@@ -133,6 +141,16 @@ var _ = addSpecs(map[string]func(name string){
 		Expect(src.RequestsTo("/missing")).To(Equal(1), "only the reference host read the source")
 	},
 })
+
+// onOwnSources runs check on the reference host and the mutant, each with
+// a source of its own (OncePath is available once per source); mutated is
+// true for the mutant.
+func onOwnSources(name string, check func(h *host, src *researchsrc.Source, mutated bool)) {
+	src, ref, _ := researchBoth(name, false)
+	check(ref, src, false)
+	src, _, mut := researchBoth(name, false)
+	check(mut, src, true)
+}
 
 // searchWeb activates search_web and searches the source's endpoint.
 func (h *host) searchWeb() (port.ToolResult, map[string]any) {

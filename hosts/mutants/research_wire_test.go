@@ -114,19 +114,13 @@ var researchSpecs = map[string]func(name string){
 		}
 	},
 	"research-durable-cache": func(name string) {
-		// One source each: OncePath is available once per source.
-		src, ref, _ := researchBoth(name, false)
-		src2, _, mut := researchBoth(name, false)
-		for _, h := range []*host{ref, mut} {
-			if h == mut {
-				src = src2
-			}
+		onOwnSources(name, func(h *host, src *researchsrc.Source, mutated bool) {
 			h.ok("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
 			// The next request of the source fails: only a host that does
 			// not read it again succeeds.
 			r := h.freshResearch(src).result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
-			Expect(r.OK).To(Equal(h == mut), "%s: %s", h, r.Content)
-		}
+			Expect(r.OK).To(Equal(mutated), "%s: %s", h, r.Content)
+		})
 	},
 }
 

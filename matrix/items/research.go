@@ -76,10 +76,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 
 	c.It("without the allowance, and beyond it, loopback sources are refused and never contacted", "R1 LR1", func() {
-		kit.FailRepro(c)
-		if backed, _ := kit.ResearchBacking(c, "research.fetch"); !backed {
-			kit.NotApplicable("the host does not back research.fetch (initialize did not list it)")
-		}
+		kit.NeedResearchFetch(c)
 		src, other := kit.NewResearchSource(""), kit.NewResearchSource("")
 		plain := kit.StartResearch(c, src, kit.ResearchOptions{})
 		r := plain.Result("fetch_url", map[string]any{"url": src.URL(researchsrc.PagePath)})
@@ -135,11 +132,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 
 	c.It("in review_only research stays active, asks for approval first, and a denial contacts no source", "R2 T4 LR2", func() {
-		kit.FailRepro(c)
-		backed, double := kit.ResearchBacking(c, "research.fetch")
-		if !backed {
-			kit.NotApplicable("the host does not back research.fetch (initialize did not list it)")
-		}
+		double := kit.NeedResearchFetch(c)
 		src := kit.NewResearchSource("")
 		denied := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true, Mode: "review_only", Deny: true})
 		ctx, cancel := kit.ResearchCtx(c)
@@ -173,10 +166,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	// Approval applies to search as it does to fetch (catches
 	// research-search-unapproved).
 	c.It("in review_only a research.search whose approval is denied queries no endpoint", "R2 T4 LR2", func() {
-		kit.FailRepro(c)
-		if backed, _ := kit.ResearchBacking(c, "research.fetch"); !backed {
-			kit.NotApplicable("the host does not back research.fetch (initialize did not list it)")
-		}
+		kit.NeedResearchFetch(c)
 		src := kit.NewResearchSource("")
 		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true, Search: true, Mode: "review_only", Deny: true})
 		s.ActivateSearch()
@@ -191,11 +181,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	// An approval answered with scope "once" covers one call (catches
 	// research-approve-once).
 	c.It("every research call asks for its own approval, not only the first of a process", "R2 LR2", func() {
-		kit.FailRepro(c)
-		backed, double := kit.ResearchBacking(c, "research.fetch")
-		if !backed {
-			kit.NotApplicable("the host does not back research.fetch (initialize did not list it)")
-		}
+		double := kit.NeedResearchFetch(c)
 		src := kit.NewResearchSource("")
 		s := kit.StartResearch(c, src, kit.ResearchOptions{Allow: true})
 		u := src.URL(researchsrc.PagePath)
@@ -521,9 +507,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	// A labelled double's answers are process-local contract content:
 	// every result says so (catches research-undisclosed-double).
 	c.It("a labelled research double says in each result that it is deterministic contract content", "R8 LR7", func() {
-		kit.FailRepro(c)
-		backed, double := kit.ResearchBacking(c, "research.fetch")
-		if !backed || !double {
+		if double := kit.NeedResearchFetch(c); !double {
 			kit.NotApplicable("research.fetch is not a labelled double; the specs above check a real adapter's evidence")
 		}
 		s := kit.StartResearch(c, kit.NewResearchSource(""), kit.ResearchOptions{})

@@ -281,6 +281,19 @@ func ResearchBacking(c *TestContext, id string) (backed, double bool) {
 	return slices.Contains(init.Tools, id), slices.Contains(init.Doubles, id)
 }
 
+// NeedResearchFetch records the item's certify repro and makes the spec
+// not applicable unless the host backs research.fetch; it reports whether
+// research.fetch is a labelled double.
+func NeedResearchFetch(c *TestContext) (double bool) {
+	GinkgoHelper()
+	FailRepro(c)
+	backed, double := ResearchBacking(c, "research.fetch")
+	if !backed {
+		NotApplicable("the host does not back research.fetch (initialize did not list it)")
+	}
+	return double
+}
+
 // NeedRealFetch makes the spec not applicable unless the host backs
 // research.fetch with what it says is a real adapter.
 func NeedRealFetch(c *TestContext) {
