@@ -116,7 +116,7 @@ var mutantTargets = map[string][]int{
 	"research-ignore-deadline":      {104},
 	"research-invalid-utf8":         {104},
 	"research-trusted-content":      {105},
-	"research-truncation-unmarked":  {104, 107},
+	"research-truncation-unmarked":  {107},
 	"research-page-effects":         {106},
 	"research-durable-cache":        {107},
 	// research: neighbours of the paths above.
