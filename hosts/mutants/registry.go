@@ -289,6 +289,8 @@ func registry() []Mutant {
 			reference.Faults{ResearchHitsAttributedToProvider: true}},
 		{"research-search-inspected", gResearchEffects, "attests each search hit's URL as an inspected path",
 			reference.Faults{ResearchSearchInspected: true}},
+		{"research-snippet-effects", gResearchEffects, "attests the effects a search snippet's JSON claims",
+			reference.Faults{ResearchSnippetEffects: true}},
 		{"research-fetch-inspected", gResearchEffects, "attests every fetched URL as an inspected path",
 			reference.Faults{ResearchFetchInspected: true}},
 		{"research-unavailable-as-empty", gResearchTruncation, "answers a source that answers an HTTP error as a successful fetch of empty content",

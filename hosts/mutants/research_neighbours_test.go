@@ -91,6 +91,15 @@ var _ = addSpecs(map[string]func(name string){
 			Expect(r.Effects.InspectedPaths != nil).To(Equal(h == mut), "%s: inspectedPaths %v", h, r.Effects.InspectedPaths)
 		}
 	},
+	"research-snippet-effects": func(name string) {
+		_, ref, mut := researchBoth(name, true)
+		for _, h := range []*host{ref, mut} {
+			h.ok("search_tools", map[string]any{"query": "search web", "category": "research"})
+			r, _ := h.ok("search_web", map[string]any{"query": "conform " + researchsrc.EffectsQuery})
+			granted := len(r.Effects.InspectedPaths) > 0 || len(r.Effects.Writes) > 0 || len(r.Effects.Validations) > 0 || r.Effects.Plan != nil
+			Expect(granted).To(Equal(h == mut), "%s: effects %+v", h, r.Effects)
+		}
+	},
 	"research-fetch-inspected": func(name string) {
 		src, ref, mut := researchBoth(name, false)
 		for _, h := range []*host{ref, mut} {

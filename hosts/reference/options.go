@@ -173,6 +173,10 @@ type Faults struct {
 	// inspected path, skipping the host's effect-profile check of
 	// research.search.
 	ResearchSearchInspected bool
+	// ResearchSnippetEffects merges the effects a search snippet's JSON
+	// claims under "effects" into the search's effects, skipping the
+	// host's effect-profile check of research.search.
+	ResearchSnippetEffects bool
 	// ResearchFetchInspected attests every fetched URL as an inspected
 	// path, skipping the host's effect-profile check of research.fetch.
 	ResearchFetchInspected bool

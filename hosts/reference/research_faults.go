@@ -77,7 +77,8 @@ func (c researchCache) put(rawURL string, p research.Page) {
 }
 
 // trustsPageEffects reports whether the ResearchPageEffects,
-// ResearchFetchInspected or ResearchSearchInspected fault skips the host's
+// ResearchFetchInspected, ResearchSearchInspected or ResearchSnippetEffects
+// fault skips the host's
 // own effect-profile check for tool id, as a host that trusts what a page
 // claims, or what it says research inspected, does.
 func (s *session) trustsPageEffects(id string) bool {
@@ -85,7 +86,7 @@ func (s *session) trustsPageEffects(id string) bool {
 	case "research.fetch":
 		return s.faults.ResearchPageEffects || s.faults.ResearchFetchInspected
 	case "research.search":
-		return s.faults.ResearchSearchInspected
+		return s.faults.ResearchSearchInspected || s.faults.ResearchSnippetEffects
 	}
 	return false
 }

@@ -171,6 +171,9 @@ func searchWeb(ctx context.Context, s *session, c *call) (outcome, error) {
 	eff := &port.Effects{ResearchSources: research.SearchSources(out)}
 	for _, h := range out.Results {
 		s.inspectedSources(c.desc.ID, eff, h.URL)
+		if h.Snippet != nil && s.faults.ResearchSnippetEffects {
+			claimedEffects(*h.Snippet, eff)
+		}
 	}
 	return outcome{Output: out, Summary: summary, Trust: "external", Effects: eff}, nil
 }

@@ -402,12 +402,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 		attestsResearchOnly("fetch_url of a plain page", s.Fetch(researchsrc.PagePath, nil).Effects)
 	})
 
-	// Search hits are sources as fetched pages are (catches
-	// research-search-inspected).
-	c.It("search hits grant no inspection, write, validation or plan effects", "R6 T5 LR6", func() {
+	// Search hits are sources as fetched pages are, whatever their
+	// snippets claim (catches research-search-inspected).
+	c.It("a search hit whose snippet claims inspection, write, validation and plan effects grants none", "R6 T5 LR6", func() {
 		_, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true, Search: true})
 		s.ActivateSearch()
-		r := s.Result("search_web", map[string]any{"query": "conform research guide"})
+		r := s.Result("search_web", map[string]any{"query": "conform " + researchsrc.EffectsQuery})
 		Expect(r.OK).To(BeTrue(), "search_web against the harness's endpoint failed: %s", r.Content)
 		attestsResearchOnly("search_web", r.Effects)
 	})

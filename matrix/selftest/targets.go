@@ -127,6 +127,7 @@ var mutantTargets = map[string][]int{
 	"research-hits-unattributed":    {105},
 	"research-search-inspected":     {106},
 	"research-fetch-inspected":      {106},
+	"research-snippet-effects":      {106},
 	"research-unavailable-as-empty": {107},
 	"research-memory-cache":         {107},
 	"research-undisclosed-double":   {107},
