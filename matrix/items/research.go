@@ -442,7 +442,7 @@ func grantsResearchOnly(o *kit.Outcome, r oracle.ToolResult) {
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 107, Name: "research-evidence-scope", Area: "research", Title: "research discloses truncation, unavailability and process-local evidence",
 	Scope: matrix.ScopeHost, Tools: []string{"research.fetch", "research.search"}, Guarantees: []string{"R7", "R8", "R9"},
-	Contract: "hosts/wire/tools/research.fetch.md#output", Guarantee: "A host MUST mark cut sources truncated, report an unavailable source as a failure without evidence, label process-local research (a double) as such, and never present evidence remembered from another process as a new successful fetch.",
+	Contract: "hosts/wire/tools/research.fetch.md#output", Guarantee: "A host MUST mark cut sources truncated, report an unavailable source as a failure without evidence, disclose process-local evidence (a double's answers, a page remembered in the process) as such, and never present evidence remembered from another process or taken from task checkpoint prose as a new successful fetch.",
 }, func(c *kit.TestContext) {
 	eachResearchResult(c, "doubles-disclosed.json", "R7 R8 R9 LR7", func(o *kit.Outcome, r oracle.ToolResult) {
 		if slices.Contains(o.Doubles, r.CanonicalToolID) {
