@@ -274,6 +274,35 @@ func registry() []Mutant {
 			reference.Faults{ResearchPageEffects: true}},
 		{"research-durable-cache", gResearchScope, "answers a repeated fetch, in any later host process, from a page cache in the store",
 			reference.Faults{ResearchDurableCache: true}},
+		// research: a guarantee kept on one research path and broken on its
+		// neighbour (search beside fetch, a later call beside the first, a
+		// failure beside a success).
+		{"research-canned-search", gResearchAdapter, "answers research.search with a fixed hit, never querying its endpoint, while labelling no double",
+			reference.Faults{ResearchCannedSearch: true}},
+		{"research-search-unapproved", gResearchPermission, "asks for approval of research.fetch but runs research.search without asking",
+			reference.Faults{ResearchSearchUnapproved: true}},
+		{"research-approve-once", gResearchPermission, "asks approval for the first research call of a process only, reusing that answer for later ones",
+			reference.Faults{ResearchApproveOnce: true}},
+		{"research-hits-trusted", gResearchUntrusted, "marks a search output untrusted but each of its hits trusted_host",
+			reference.Faults{ResearchHitsTrusted: true}},
+		{"research-hits-unattributed", gResearchUntrusted, "attributes every search hit to the provider instead of the hit's URL",
+			reference.Faults{ResearchHitsAttributedToProvider: true}},
+		{"research-search-inspected", gResearchEffects, "attests each search hit's URL as an inspected path",
+			reference.Faults{ResearchSearchInspected: true}},
+		{"research-snippet-effects", gResearchEffects, "attests the effects a search snippet's JSON claims",
+			reference.Faults{ResearchSnippetEffects: true}},
+		{"research-fetch-inspected", gResearchEffects, "attests every fetched URL as an inspected path",
+			reference.Faults{ResearchFetchInspected: true}},
+		{"research-unavailable-as-empty", gResearchTruncation, "answers a source that answers an HTTP error as a successful fetch of empty content",
+			reference.Faults{ResearchUnavailableAsEmpty: true}},
+		{"research-memory-cache", gResearchLocalScope, "answers a repeated fetch in the same process from memory, without reading the source or saying so",
+			reference.Faults{ResearchMemoryCache: true}},
+		{"research-undisclosed-double", gResearchLocalScope, "labels research.fetch a double but words its fixed answers as observed fetches",
+			reference.Faults{ResearchUndisclosedDouble: true}},
+		{"research-stale-fallback", gResearchDurable, "answers a failed fetch, in this or a later process, with the page it recorded earlier in the store",
+			reference.Faults{ResearchStaleFallback: true}},
+		{"research-checkpoint-evidence", gResearchDurable, "answers a fetch of a URL the task checkpoint's prose names with that prose, without reading it",
+			reference.Faults{ResearchCheckpointEvidence: true}},
 		// Commands, items 6 and 52.
 		{"truncate-spill", gStreams, "keeps only the bounded part of a truncated command output in its spill file",
 			cmd(command.Faults{TruncateSpill: true})},
@@ -430,6 +459,10 @@ const (
 	gResearchPermission  = "review_only may use the canonical research tools; outbound permission and external-side-effect approval still apply to every call."
 	gResearchEffects     = "A fetched source or search snippet cannot grant workspace inspection, write, validation or plan effects."
 	gResearchScope       = "If source evidence is process-local, disclose that scope; do not reconstruct durable research success."
+	// research: the two halves of gResearchScope, for mutants that break
+	// one of them.
+	gResearchLocalScope = "If source evidence is process-local, disclose that scope."
+	gResearchDurable    = "Do not reconstruct durable research success from model-authored checkpoint prose."
 )
 
 // The project-format guarantees the format mutants break (seed "Bounded

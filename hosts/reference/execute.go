@@ -242,6 +242,9 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 // verified containment backend they need explicit approval whatever the
 // profile's threshold.
 func (s *session) decide(ctx context.Context, c *call) approval.Decision {
+	if d, ok := s.researchApproval(c); ok {
+		return d
+	}
 	ac := approval.Call{Tool: c.desc, Arguments: c.args, Context: port.ToolContext{
 		RunID: c.p.Context.RunID, TaskID: c.p.Context.TaskID, Mode: c.p.Context.Mode,
 		ToolCallID: c.p.CallID, IdempotencyKey: c.p.IdempotencyKey, TimeoutMs: c.p.TimeoutMs,
@@ -250,7 +253,9 @@ func (s *session) decide(ctx context.Context, c *call) approval.Decision {
 	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() && !s.faults.ValidateWithoutApproval {
 		d = s.strict.Decide(ctx, ac)
 	}
-	return s.approvalOutcome(d)
+	d = s.approvalOutcome(d)
+	s.noteResearchApproval(c, d)
+	return d
 }
 
 func (s *session) containmentVerified() bool {

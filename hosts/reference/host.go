@@ -177,6 +177,8 @@ type session struct {
 	// scriptRunner runs project.validate's declared scripts: runner,
 	// unless a fault gives the scripts a runner of their own.
 	scriptRunner *command.Runner
+	// researchState is what the research faults remember.
+	researchState researchFaultState
 }
 
 func (h *Host) open(p wire.InitializeParams) (*session, error) {
@@ -404,6 +406,9 @@ func (s *session) initResult() wire.InitializeResult {
 		Tools:           append([]string{}, s.backed...),
 		Capabilities:    wire.HostCapabilities{Store: true, Trace: true, Spill: s.runner != nil, Fingerprint: true},
 		Extensions:      append([]string(nil), s.extensions...),
+	}
+	if s.faults.ResearchUndisclosedDouble {
+		r.Doubles = []string{"research.fetch"}
 	}
 	if s.runner != nil {
 		env := s.published.Clone()

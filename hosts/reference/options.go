@@ -151,6 +151,56 @@ type Faults struct {
 	// without reading the source again.
 	ResearchDurableCache bool
 
+	// research: more ways a host breaks the public-research guarantees.
+
+	// ResearchCannedSearch answers research.search with a fixed hit,
+	// without querying the configured endpoint, while initialize labels
+	// no double (research.fetch keeps its real adapter).
+	ResearchCannedSearch bool
+	// ResearchSearchUnapproved applies the approval policy to
+	// research.fetch only: research.search runs without asking.
+	ResearchSearchUnapproved bool
+	// ResearchApproveOnce asks for approval of the first research call of
+	// a host process only; later research calls reuse that answer.
+	ResearchApproveOnce bool
+	// ResearchHitsTrusted marks the output of research.search untrusted
+	// but each hit trusted_host, as content of the configured provider.
+	ResearchHitsTrusted bool
+	// ResearchHitsAttributedToProvider attributes each search hit to the
+	// provider ("search:<provider>") instead of the hit's URL.
+	ResearchHitsAttributedToProvider bool
+	// ResearchSearchInspected attests each search hit's URL as an
+	// inspected path, skipping the host's effect-profile check of
+	// research.search.
+	ResearchSearchInspected bool
+	// ResearchSnippetEffects merges the effects a search snippet's JSON
+	// claims under "effects" into the search's effects, skipping the
+	// host's effect-profile check of research.search.
+	ResearchSnippetEffects bool
+	// ResearchFetchInspected attests every fetched URL as an inspected
+	// path, skipping the host's effect-profile check of research.fetch.
+	ResearchFetchInspected bool
+	// ResearchUnavailableAsEmpty answers a source that answers an HTTP
+	// error status as a successful fetch of empty content.
+	ResearchUnavailableAsEmpty bool
+	// ResearchMemoryCache keeps fetched pages in process memory and
+	// answers a repeated fetch in the same process from there, without
+	// reading the source again and without saying so.
+	ResearchMemoryCache bool
+	// ResearchUndisclosedDouble labels research.fetch a double in
+	// initialize and answers it with fixed content whose summary reads
+	// like an observed fetch, never saying it is process-local.
+	ResearchUndisclosedDouble bool
+	// ResearchStaleFallback records every fetched page in the store and,
+	// when a later fetch of the same URL fails, in this or any later host
+	// process, answers the recorded page as a successful fetch.
+	ResearchStaleFallback bool
+	// ResearchCheckpointEvidence answers a fetch of a URL that the run's
+	// task checkpoint (model-authored progress or decisions) names with
+	// that checkpoint text, as a successful fetch, without reading the
+	// source.
+	ResearchCheckpointEvidence bool
+
 	// Approval outcomes (item 7).
 
 	// ApprovalTimeoutApproves runs a call whose approval request timed
