@@ -56,6 +56,16 @@ const (
 	// Determinism of the run record (RUNTIME §3, DESIGN "Replay").
 	ExecutionIDWallClock = "execution-id-wall-clock"
 
+	// Context pressure, compaction and how context and storage failures
+	// are reported (RUNTIME §11 steps 6–7, §21.1, CONTRACTS §12.5; items
+	// 25, 26, 36, 38, 42).
+	OverflowSkipCompaction      = "overflow-skip-compaction"
+	OverflowUnboundedRecount    = "overflow-unbounded-recount"
+	CompactionDropsTask         = "compaction-drops-task"
+	ToolPressureSkipCheckpoint  = "tool-pressure-skip-checkpoint"
+	BudgetAsProviderError       = "budget-as-provider-error"
+	PersistenceAsProviderError  = "persistence-as-provider-error"
+	CheckpointDropsEarlierEdits = "checkpoint-drops-earlier-edits"
 	// Prompt input, prompt hash and resume compatibility (RUNTIME §4.3,
 	// CONTRACTS §9; items 15, 16, 17).
 	PromptAcceptLegacyFields  = "prompt-accept-legacy-fields"
