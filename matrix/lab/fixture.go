@@ -218,6 +218,9 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	}
 	defer func() { r.currentHost().Close() }() // a no-op once closeHost ran
 	r.describeHost(rep)
+	rep.PromptInput = PromptSource(r.currentHost().Init.PromptInput)
+	rep.HostPromptInput = r.currentHost().Init.PromptInput
+	defer func() { rep.PromptSnapshots = r.trace.PromptSnapshots() }()
 	if set.ToolProfile == fixture.ToolProfileFullContract {
 		if missing := r.missingContractTools(); len(missing) > 0 {
 			rep.NotApplicable = fmt.Sprintf("the fixture needs the full_contract tool profile; the host does not offer %s (try --host doubles)", strings.Join(missing, ", "))
@@ -234,9 +237,6 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 		rep.Status = "not_applicable"
 		return rep, nil
 	}
-	rep.PromptInput = PromptSource(r.currentHost().Init.PromptInput)
-	rep.HostPromptInput = r.currentHost().Init.PromptInput
-	defer func() { rep.PromptSnapshots = r.trace.PromptSnapshots() }()
 	results, err := r.executions(ctx)
 	if refusal := (*Refusal)(nil); errors.As(err, &refusal) {
 		return r.refusedReport(rep, results, refusal), nil
