@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
 	. "github.com/onsi/ginkgo/v2"
@@ -162,32 +163,40 @@ var correlationSpecs = map[string]func(name string){
 			r := h.send(p)
 			Expect(r.Error).NotTo(BeNil(), "%s: the write whose approval timed out fails", h)
 			Expect(r.Error.Code).To(Equal("DENY_APPROVAL_TIMEOUT"), "%s", h)
-			h.mu.Lock()
-			lines := slices.Clone(h.received)
-			h.mu.Unlock()
-			var asked, canceled []string
-			for _, line := range lines {
-				var msg struct {
-					ID     json.RawMessage `json:"id"`
-					Method string          `json:"method"`
-					Params struct {
-						ID json.RawMessage `json:"id"`
-					} `json:"params"`
+			// The host may write its $/cancelRequest just after the
+			// answer, so the lines are read again until it arrives.
+			seen := func() (asked, canceled []string) {
+				h.mu.Lock()
+				lines := slices.Clone(h.received)
+				h.mu.Unlock()
+				for _, line := range lines {
+					var msg struct {
+						ID     json.RawMessage `json:"id"`
+						Method string          `json:"method"`
+						Params struct {
+							ID json.RawMessage `json:"id"`
+						} `json:"params"`
+					}
+					Expect(json.Unmarshal(line, &msg)).To(Succeed(), "%s: %s", h, line)
+					switch msg.Method {
+					case wire.MethodApproval:
+						asked = append(asked, string(msg.ID))
+					case wire.MethodCancel:
+						canceled = append(canceled, string(msg.Params.ID))
+					}
 				}
-				Expect(json.Unmarshal(line, &msg)).To(Succeed(), "%s: %s", h, line)
-				switch msg.Method {
-				case wire.MethodApproval:
-					asked = append(asked, string(msg.ID))
-				case wire.MethodCancel:
-					canceled = append(canceled, string(msg.Params.ID))
-				}
+				return asked, canceled
 			}
+			asked, _ := seen()
 			Expect(asked).To(HaveLen(1), "%s asks once", h)
 			want := asked
 			if h == mut {
 				want = []string{`"` + p.CallID + `"`}
 			}
-			Expect(canceled).To(Equal(want), "%s: $/cancelRequest ids", h)
+			Eventually(func() []string {
+				_, canceled := seen()
+				return canceled
+			}).WithTimeout(5*time.Second).WithPolling(10*time.Millisecond).Should(Equal(want), "%s: $/cancelRequest ids", h)
 		}
 	},
 	"failure-names-previous-call": func(name string) {
