@@ -66,4 +66,11 @@ const (
 	BudgetAsProviderError       = "budget-as-provider-error"
 	PersistenceAsProviderError  = "persistence-as-provider-error"
 	CheckpointDropsEarlierEdits = "checkpoint-drops-earlier-edits"
+	// Prompt input, prompt hash and resume compatibility (RUNTIME §4.3,
+	// CONTRACTS §9; items 15, 16, 17).
+	PromptAcceptLegacyFields  = "prompt-accept-legacy-fields"
+	PromptAcceptUnknownKeys   = "prompt-accept-unknown-keys"
+	PromptHashIgnoresRegistry = "prompt-hash-ignores-registry"
+	PromptHashIgnoresPolicy   = "prompt-hash-ignores-policy"
+	ResumeIgnoresPromptChange = "resume-ignores-prompt-change"
 )

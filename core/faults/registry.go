@@ -110,6 +110,17 @@ var registry = []Fault{
 		"reports a failed checkpoint put as PROVIDER_ERROR, as if the provider had failed", []int{42}},
 	{CheckpointDropsEarlierEdits, "RUNTIME §21.1: every checkpoint's edits are the run's last 500 writes, so evidence accumulates across compactions",
 		"records in each checkpoint only the writes made since the previous checkpoint, so a second compaction or a failure checkpoint loses the earlier write evidence", []int{26, 36}},
+	// Prompt input, prompt hash and resume compatibility (items 15, 16, 17).
+	{PromptAcceptLegacyFields, "CONTRACTS §9.3: a run request carrying promptHash, promptVersion, systemPrompt or workspaceInstructions is refused first (\"<field> is no longer accepted; provide the structured prompt configuration.\")",
+		"drops the legacy free-form prompt fields from a run request and runs it, instead of refusing it", []int{15}},
+	{PromptAcceptUnknownKeys, "CONTRACTS §9.1: a prompt configuration member outside the eight known fields is refused (\"prompt contains unknown field <key>.\")",
+		"drops unknown members of the prompt configuration and runs the request, instead of refusing it", []int{15}},
+	{PromptHashIgnoresRegistry, "RUNTIME §11.1: a changed registry snapshot (a lazy activation) re-assembles the prompt, so the prompt hash changes and a new prompt_snapshot is traced",
+		"adopts a changed tool set without re-assembling the prompt, so a lazy activation leaves the prompt hash as it was", []int{16}},
+	{PromptHashIgnoresPolicy, "CONTRACTS §9.5: the workspace-scope module embeds approvalProfile, networkAccess and writeAccess, so a policy declaration moves the prompt hash",
+		"leaves the approval, network and write declarations out of the workspace-scope module, so changing them leaves the prompt hash as it was", []int{16, 17}},
+	{ResumeIgnoresPromptChange, "RUNTIME §21.4: a resume whose promptHash or systemPromptHash differs from the checkpoint's fails CHECKPOINT_INCOMPATIBLE",
+		"leaves promptHash and systemPromptHash out of the resume compatibility check, so a resume under another prompt configuration continues", []int{17}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
@@ -476,6 +477,22 @@ var _ = Describe("lazy registry expansion (RUNTIME §11.1, §26.3; CONTRACTS §9
 		Entry("in place", "in-place", false),
 		Entry("in history", "in-history", true),
 	)
+
+	// The reference host's host profile has no lazy tool, so conform
+	// selftest cannot reach this fault through it; this spec catches it.
+	It("prompt-hash-ignores-registry keeps the first prompt hash after a lazy activation", func() {
+		hashes := func() any {
+			_, _, snaps := lazyRun("in-place")
+			var out []any
+			for _, s := range snaps {
+				out = append(out, s["promptHash"])
+			}
+			return out
+		}
+		off, on := withFault(faults.PromptHashIgnoresRegistry, hashes)
+		Expect(off).To(HaveLen(2), "a lazy activation re-assembles the prompt")
+		Expect(on).To(HaveLen(1), "with the fault on, the prompt is never re-assembled, so its hash never moves")
+	})
 
 	It("does not re-assemble when the registry hash is unchanged", func() {
 		m := newFnModel(roundCalls("workspace_list", "c1"), []port.RoundEvent{started(), doneText("Listed src.")})

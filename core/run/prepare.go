@@ -9,6 +9,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
@@ -184,7 +185,7 @@ func (s *session) refreshToolSet(ctx context.Context, trace bool) error {
 	if prompt.EffectCapabilitiesHash(ts.EffectCapabilities) != s.integrity.EffectCapabilitiesHash {
 		return newError(CodeToolExecution, "Host effect capability policy changed during the run.")
 	}
-	if ts.SnapshotHash == s.toolSet.SnapshotHash {
+	if ts.SnapshotHash == s.toolSet.SnapshotHash || faults.On(faults.PromptHashIgnoresRegistry) {
 		s.toolSet = ts
 		return nil
 	}

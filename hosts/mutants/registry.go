@@ -445,8 +445,46 @@ func registry() []Mutant {
 			reference.Faults{CancelNamesCall: true}},
 		{"failure-names-previous-call", gCallCorrelation, "names the call it answered before in the content of a failed result",
 			reference.Faults{FailureNamesPreviousCall: true}},
+		// Prompt input (items 15, 16, 17).
+		{"prompt-system-prompt", gPromptOwned, "sends a systemPrompt of its own in its prompt input",
+			pr(reference.PromptFaults{SystemPrompt: true})},
+		{"prompt-hash", gPromptOwned, "sends a promptHash it computed in its prompt input",
+			pr(reference.PromptFaults{PromptHash: true})},
+		{"prompt-version", gPromptOwned, "pins a promptVersion in its prompt input",
+			pr(reference.PromptFaults{PromptVersion: true})},
+		{"prompt-unknown-key", gPromptFields, "sends a member outside the structured prompt configuration (toolPolicy)",
+			pr(reference.PromptFaults{UnknownKey: true})},
+		{"prompt-legacy-instructions", gPromptFields, "sends the legacy free-form workspaceInstructions list",
+			pr(reference.PromptFaults{LegacyInstructions: true})},
+		{"prompt-invalid-declaration", gPromptFields, "declares networkAccess restricted, a value the configuration does not have",
+			pr(reference.PromptFaults{InvalidDeclaration: true})},
+		{"prompt-repository-as-trusted", gPromptTrust, "presents the workspace's AGENTS.md as a trusted instruction",
+			pr(reference.PromptFaults{RepositoryAsTrusted: true})},
+		{"prompt-repository-in-host-instruction", gPromptTrust, "folds the workspace's AGENTS.md into a trusted instruction attributed to its settings",
+			pr(reference.PromptFaults{RepositoryInHostInstruction: true})},
+		{"prompt-instruction-without-provenance", gPromptTrust, "sends a trusted instruction with a blank source",
+			pr(reference.PromptFaults{InstructionWithoutProvenance: true})},
+		{"declare-write-denied", gDeclared, "declares writeAccess denied and still executes writes",
+			pr(reference.PromptFaults{DeclareWriteDenied: true})},
+		{"declare-network-denied", gDeclared, "declares networkAccess denied while its command containment leaves the network reachable",
+			pr(reference.PromptFaults{DeclareNetworkDenied: true})},
+		{"declare-other-approval", gDeclared, "declares another approval profile than the one initialize set, which it enforces",
+			pr(reference.PromptFaults{DeclareOtherApproval: true})},
+		{"declarations-per-process", gDeclared, "declares another write policy in a fresh process resuming a run, its enforcement unchanged",
+			pr(reference.PromptFaults{DeclarationsPerProcess: true})},
 	}
 }
+
+// The prompt-input guarantees the prompt mutants break (S000 "Prompt
+// input").
+const (
+	gPromptFields = "Supply only the structured AiCoderPromptConfiguration fields."
+	gPromptOwned  = "Never assemble or pass systemPrompt, promptHash, or promptVersion."
+	gPromptTrust  = "Resolve trusted workspace instructions and provenance before starting the run; repository/tool text remains untrusted unless explicitly promoted."
+)
+
+// pr makes reference faults from prompt-input faults.
+func pr(f reference.PromptFaults) reference.Faults { return reference.Faults{Prompt: f} }
 
 // The public-research guarantees the research mutants break (S000
 // "Public research").

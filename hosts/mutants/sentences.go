@@ -103,6 +103,10 @@ var sentences = map[string][]string{
 	gInterpreterValue: {"C4"},
 	gContainedApart:   {"C11"},
 	gCallCorrelation:  {"M3"},
+	// Prompt input.
+	gPromptFields: {"P1"},
+	gPromptOwned:  {"P2"},
+	gPromptTrust:  {"P3"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

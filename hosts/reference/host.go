@@ -173,6 +173,9 @@ type session struct {
 	// noApprover is set once the harness answered an approval/request
 	// with "method not found": it has no approver (see approval.go).
 	noApprover atomic.Bool
+	// storeHeld is set, under the DeclarationsPerProcess fault only, when
+	// the store directory held something before this process opened it.
+	storeHeld bool
 
 	// scriptRunner runs project.validate's declared scripts: runner,
 	// unless a fault gives the scripts a runner of their own.
@@ -216,6 +219,9 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 				return nil, invalidParams("effectProfile: %v", err)
 			}
 		}
+	}
+	if s.faults.Prompt.DeclarationsPerProcess {
+		s.storeHeld = storeHeldRun(storeDir)
 	}
 	if err := s.openCommands(); err != nil {
 		return nil, err
@@ -426,6 +432,7 @@ func (s *session) initResult() wire.InitializeResult {
 		}
 	}
 	s.publishFaults(&r)
+	r.PromptInput = s.promptInput()
 	return r
 }
 

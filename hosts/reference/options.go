@@ -50,6 +50,10 @@ type Choices struct {
 	// NoExtensions advertises no extension capability flag, whatever
 	// initialize offers: the host keeps exactly the core tools.
 	NoExtensions bool
+	// HostInstructions supplies, in the prompt input, a trusted workspace
+	// instruction of the host's own settings (with that provenance) and a
+	// dirty-state summary of its own.
+	HostInstructions bool
 }
 
 // Faults are the seams where a mutant may break exactly one guarantee: the
@@ -402,4 +406,49 @@ type Faults struct {
 	Research research.Faults
 	// Format are the faults of the project.format extension tool.
 	Format FormatFaults
+	// Prompt are the faults of the host's prompt input (items 15, 16, 17).
+	Prompt PromptFaults
+}
+
+// PromptFaults break the host's prompt input, the promptInput of its
+// initialize answer (items 15, 16, 17).
+type PromptFaults struct {
+	// SystemPrompt sends a systemPrompt of the host's own.
+	SystemPrompt bool
+	// PromptHash sends a promptHash the host computed.
+	PromptHash bool
+	// PromptVersion sends a promptVersion the host pins.
+	PromptVersion bool
+	// UnknownKey sends a member outside AiCoderPromptConfiguration
+	// ("toolPolicy").
+	UnknownKey bool
+	// LegacyInstructions sends the legacy free-form workspaceInstructions
+	// list instead of trusted instructions with provenance.
+	LegacyInstructions bool
+	// InvalidDeclaration declares networkAccess "restricted", a value
+	// outside the configuration's enumeration.
+	InvalidDeclaration bool
+	// RepositoryAsTrusted presents the workspace's AGENTS.md as a trusted
+	// workspace instruction, with the file as its source.
+	RepositoryAsTrusted bool
+	// RepositoryInHostInstruction folds the workspace's AGENTS.md into a
+	// trusted instruction whose source names the host's settings.
+	RepositoryInHostInstruction bool
+	// InstructionWithoutProvenance sends a trusted instruction whose source
+	// is blank.
+	InstructionWithoutProvenance bool
+	// DeclareWriteDenied declares writeAccess "denied" and still executes
+	// writes.
+	DeclareWriteDenied bool
+	// DeclareNetworkDenied declares networkAccess "denied" while its
+	// command containment leaves the network reachable.
+	DeclareNetworkDenied bool
+	// DeclareOtherApproval declares an approval profile other than the one
+	// initialize set, which it enforces.
+	DeclareOtherApproval bool
+	// DeclarationsPerProcess declares writeAccess "policy_gated" in a
+	// process that opens a store already holding a run, so a fresh host
+	// resuming the run declares another policy than the one that started
+	// it, with its enforcement unchanged.
+	DeclarationsPerProcess bool
 }

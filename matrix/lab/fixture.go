@@ -218,6 +218,9 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	}
 	defer func() { r.currentHost().Close() }() // a no-op once closeHost ran
 	r.describeHost(rep)
+	rep.PromptInput = PromptSource(r.currentHost().Init.PromptInput)
+	rep.HostPromptInput = r.currentHost().Init.PromptInput
+	defer func() { rep.PromptSnapshots = r.trace.PromptSnapshots() }()
 	if set.ToolProfile == fixture.ToolProfileFullContract {
 		if missing := r.missingContractTools(); len(missing) > 0 {
 			rep.NotApplicable = fmt.Sprintf("the fixture needs the full_contract tool profile; the host does not offer %s (try --host doubles)", strings.Join(missing, ", "))
@@ -235,6 +238,9 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 		return rep, nil
 	}
 	results, err := r.executions(ctx)
+	if refusal := (*Refusal)(nil); errors.As(err, &refusal) {
+		return r.refusedReport(rep, results, refusal), nil
+	}
 	var ae *arrangeError
 	if errors.As(err, &ae) {
 		r.closeHost()
@@ -255,6 +261,12 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	r.audit(rep)
 	rep.Faults = r.faults()
 	rep.Failures = oracle.Check(fx, obs)
+	if conform.ExpectRefusal != "" {
+		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "conform.expectRefusal",
+			Expected: "the core refuses the run request: " + conform.ExpectRefusal,
+			Actual:   fmt.Sprintf("the core accepted it and the run made %d model requests", obs.ModelRequestCount),
+			Message:  "The core accepted a run request it must refuse before the first model request (" + conform.ExpectRefusal + ")"})
+	}
 	r.reportCommands(rep)
 	if outside != nil {
 		octx, cancel := observeContext(ctx)
@@ -485,7 +497,15 @@ func (r *fixtureRun) wait(ctx context.Context, h *run.Handle) run.Result {
 // executions runs execution 1 and the resumes of LAB §3.9.
 func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 	h := r.currentHost()
-	req := request(r.fx, r.set, r.dirs.Workspace, r.opts.Task, h.Init, h.HostEnvironment())
+	base := request(r.fx, r.set, r.dirs.Workspace, r.opts.Task, h.Init, h.HostEnvironment())
+	var conform fixture.Conform
+	if r.fx.Conform != nil {
+		conform = *r.fx.Conform
+	}
+	req, err := promptRequest(base, h.Init.PromptInput, conform.RequestMembers)
+	if err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	ctrl := r.ctrl
 	r.mu.Unlock()
@@ -523,7 +543,16 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		rreq := req
+		// The resume request holds the prompt input of the host that serves
+		// it: a fresh host process answers initialize anew.
+		rreq, err := promptRequest(base, r.currentHost().Init.PromptInput, conform.RequestMembers, conform.ResumeRequestMembers)
+		var refusal *Refusal
+		if errors.As(err, &refusal) {
+			refusal.Resume = true
+		}
+		if err != nil {
+			return results, err
+		}
 		rreq.Checkpoint, rreq.CheckpointTrust = data, trust
 		r.mu.Lock()
 		ctrl = r.ctrl

@@ -187,4 +187,18 @@ var mutantTargets = map[string][]int{
 	"approval-key-as-request-id":  {43},
 	"failure-names-previous-call": {43},
 	"cancel-names-call":           {43},
+	// Prompt input (items 15, 16, 17).
+	"prompt-system-prompt":                  {15},
+	"prompt-hash":                           {15},
+	"prompt-version":                        {15},
+	"prompt-unknown-key":                    {15},
+	"prompt-legacy-instructions":            {15},
+	"prompt-invalid-declaration":            {15},
+	"prompt-repository-as-trusted":          {15},
+	"prompt-repository-in-host-instruction": {15},
+	"prompt-instruction-without-provenance": {15},
+	"declare-write-denied":                  {16},
+	"declare-network-denied":                {16},
+	"declare-other-approval":                {16},
+	"declarations-per-process":              {17},
 }
