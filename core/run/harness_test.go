@@ -503,22 +503,6 @@ func policyDecisions(tr *store.Trace) []string {
 	return out
 }
 
-// resultCodes lists the error code of every call record ("ok" for success).
-func resultCodes(calls []runCall) []string {
-	var out []string
-	for _, c := range calls {
-		switch {
-		case c.Result == nil:
-			out = append(out, "unknown")
-		case c.Result.OK:
-			out = append(out, "ok")
-		default:
-			out = append(out, c.Result.Error.Code)
-		}
-	}
-	return out
-}
-
 // toolFree reports, per request, whether it offered no tools.
 func toolFree(reqs []port.RoundRequest) []bool {
 	out := make([]bool, len(reqs))
