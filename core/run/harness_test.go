@@ -367,6 +367,18 @@ func (e *env) eventsOf(typ string) []run.Event {
 	return out
 }
 
+// lastDone returns the last done event the model streamed, nil when there
+// is none.
+func (e *env) lastDone() *port.RoundEvent {
+	var done *port.RoundEvent
+	for _, ev := range e.eventsOf(run.EventModel) {
+		if ev.Model.Type == port.EventDone {
+			done = ev.Model
+		}
+	}
+	return done
+}
+
 func transitions(r run.Result) []string {
 	var out []string
 	for _, t := range r.Transitions {

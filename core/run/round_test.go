@@ -228,12 +228,7 @@ var _ = Describe("model rounds at their edges (RUNTIME §12.1, §12.2)", func() 
 		e := newEnv(m)
 		r := e.start(noGateRequest("run-public-identity"))
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
-		var done *port.RoundEvent
-		for _, ev := range e.eventsOf(run.EventModel) {
-			if ev.Model.Type == port.EventDone {
-				done = ev.Model
-			}
-		}
+		done := e.lastDone()
 		Expect(done).NotTo(BeNil())
 		Expect(done.Identity).NotTo(BeNil())
 		Expect(done.Identity.BaseURL).To(Equal("https://model.invalid/v1"))
@@ -246,12 +241,7 @@ var _ = Describe("model rounds at their edges (RUNTIME §12.1, §12.2)", func() 
 		r := e.start(noGateRequest("run-no-identity"))
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 		Expect(r.FinalResponse).To(Equal("Reported without an identity."))
-		var done *port.RoundEvent
-		for _, ev := range e.eventsOf(run.EventModel) {
-			if ev.Model.Type == port.EventDone {
-				done = ev.Model
-			}
-		}
+		done := e.lastDone()
 		Expect(done).NotTo(BeNil())
 		Expect(done.Identity).To(BeNil())
 	})
