@@ -26,8 +26,7 @@ func writeRun() *env {
 var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 	It("records write, validation and diff evidence with the call's sequence and fingerprint", func() {
 		e := writeRun()
-		r := e.start(baseRequest("run-write"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-write"))
 		Expect(r.Writes).To(HaveLen(1))
 		Expect(r.Writes[0].Sequence).To(BeEquivalentTo(2))
 		Expect(r.Writes[0].WorkspaceFingerprint).To(Equal("sha256:deterministic-workspace"))
@@ -131,8 +130,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 			n++
 			return ok("project_validate", &port.Effects{Validations: []port.ValidationEntry{{ID: "unit", Detail: "unit test src/a.test.ts " + s, Scope: "workspace", Status: s}}}), nil
 		})
-		r := e.start(baseRequest("run-validations"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-validations"))
 		Expect(r.Validation).To(HaveLen(2))
 		Expect(string(r.Validation[1].Status)).To(Equal("passed"))
 	})
@@ -143,8 +141,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 		e.exec.set("workspace_write", func(port.ToolCall) (port.ToolResult, error) {
 			return ok("workspace_write", &port.Effects{Writes: []port.Write{{Path: "dist/app.js", BeforeHash: sp("a"), AfterHash: sp("b")}}}), nil
 		})
-		r := e.start(baseRequest("run-generated"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-generated"))
 		Expect(r.Writes).To(BeEmpty())
 		Expect(transitions(r)).To(ContainElement("inspecting->executing"))
 	})
@@ -170,8 +167,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 			handle: func(port.ToolCall) (port.ToolResult, error) {
 				return ok("git.exec", &port.Effects{DiffReview: &port.DiffReview{DiffHash: "sha256:d"}}), nil
 			}})
-		r := e.start(baseRequest("run-git"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-git"))
 		var kinds []string
 		for _, ev := range tr.Events() {
 			if ev.Kind == port.TraceToolResult {
@@ -190,8 +186,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 			}})
 		req := baseRequest("run-plan-effects")
 		req.AcceptanceCriteria = []prompt.Criterion{{ID: "ac-1", Text: "listed"}}
-		r := e.start(req)
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(req)
 		plans := e.eventsOf(run.EventPlan)
 		Expect(plans).To(HaveLen(1))
 		Expect(plans[0].ToolCallID).To(Equal("p"))

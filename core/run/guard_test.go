@@ -135,8 +135,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 			e := readEnv(append(repeatRounds(9, "read_file", "advisory", map[string]any{"path": "src/a.ts"}),
 				text("Used the retained evidence and finalized after the bounded block."))...)
 			e.trace = tr
-			r := e.start(baseRequest("run-advisory-thresholds"))
-			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			r := e.complete(baseRequest("run-advisory-thresholds"))
 			Expect(e.exec.names()).To(HaveLen(8))
 			Expect(runtest.ResultCodes(r.Calls)[8]).To(Equal("NO_PROGRESS"))
 			Expect(r.Calls[8].Result.Summary).To(Equal("Repeated observation blocked after advisory nudges."))
@@ -158,8 +157,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 			e.trace = tr
 			req := baseRequest("run-thresholds")
 			req.Budget.ObservationNudgeThresholds = []float64{4, 2}
-			r := e.start(req)
-			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			e.complete(req)
 			Expect(policyDecisions(tr)).To(Equal([]string{"observation_nudge@2", "observation_nudge@4", "observation_blocked@5"}))
 			Expect(e.exec.names()).To(HaveLen(4))
 		})
@@ -186,8 +184,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 
 		It("completes when the recovery round answers with a final report", func() {
 			e := readEnv(append(repeatRounds(3, "read_file", "r", map[string]any{"path": "src/a.ts"}), text("Finished with the retained evidence."))...)
-			r := e.start(withBudget(baseRequest("run-strict-recovery"), strictOne))
-			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			e.complete(withBudget(baseRequest("run-strict-recovery"), strictOne))
 			Expect(e.exec.names()).To(HaveLen(3))
 		})
 

@@ -16,6 +16,7 @@ import (
 	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
@@ -349,6 +350,14 @@ func (e *env) start(req run.Request) run.Result {
 	return wait(h)
 }
 
+// complete starts req and expects the run to complete.
+func (e *env) complete(req run.Request) run.Result {
+	GinkgoHelper()
+	r := e.start(req)
+	Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+	return r
+}
+
 func (e *env) resume(req run.Request) run.Result {
 	h, err := e.controller().Resume(req)
 	Expect(err).NotTo(HaveOccurred())
@@ -365,6 +374,15 @@ func (e *env) eventsOf(typ string) []run.Event {
 		}
 	}
 	return out
+}
+
+// expectEnded expects r to have ended in status with the error code and
+// message given.
+func expectEnded(r run.Result, status, code, message string) {
+	GinkgoHelper()
+	Expect(r.Status).To(Equal(status))
+	Expect(r.ErrorCode).To(Equal(code))
+	Expect(r.ErrorMessage).To(Equal(message))
 }
 
 // lastDone returns the last done event the model streamed, nil when there
