@@ -274,9 +274,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 			return r, nil
 		}))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.onEvent = pauseAfter("a")
-		r := e.start(baseRequest("run-failed-denial"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("a", baseRequest("run-failed-denial"))
 		Expect(r.Checkpoint.Approvals).To(Equal([]string{"denied:approval-7:run_command:a"}))
 	})
 
@@ -286,9 +284,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 			return ok("command.run", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-9"}), nil
 		}))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.onEvent = pauseAfter("g")
-		r := e.start(baseRequest("run-granted-result"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("g", baseRequest("run-granted-result"))
 		Expect(r.Checkpoint.Approvals).To(Equal([]string{"granted:approval-9:run_command:g"}))
 	})
 
@@ -327,9 +323,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 	It("counts an approval-blocked call as a tool call", func() {
 		e := approvalEnv(calls(call("run_command", "a"), call("workspace_list", "b")), text("never"))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.onEvent = pauseAfter("b")
-		r := e.start(baseRequest("run-blocked-counted"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("b", baseRequest("run-blocked-counted"))
 		Expect(r.Checkpoint.Totals.ToolCalls).To(BeEquivalentTo(2))
 		Expect(e.exec.names()).To(Equal([]string{"run_command"}))
 	})
@@ -338,9 +332,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 		st, v := store.NewRunStore(), newVerifier()
 		e := approvalEnv(calls(call("run_command", "a")), text("never"))
 		e.store, e.verifier = st, v
-		e.onEvent = pauseAfter("a")
-		r := e.start(baseRequest("run-two-pending"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("a", baseRequest("run-two-pending"))
 		Expect(r.Checkpoint.PendingApprovals).To(HaveLen(1))
 
 		// A second pending approval in the stored pause checkpoint: the

@@ -195,6 +195,18 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 	})
 })
 
+// validatedTwice runs a write and then two project_validate calls of
+// validation unit, answered with the first and second status and detail,
+// and returns the run paused after the second.
+func validatedTwice(id string, first, second [2]string) run.Result {
+	GinkgoHelper()
+	e := scripted(calls(call("workspace_write", "w")), calls(argCall("project_validate", "v1", map[string]any{"try": 1.0})),
+		calls(argCall("project_validate", "v2", map[string]any{"try": 2.0})), text("never"))
+	e.store, e.verifier = store.NewRunStore(), newVerifier()
+	e.exec.set("project_validate", validationSteps(first, second))
+	return e.pausedAfter("v2", baseRequest(id))
+}
+
 // validationSteps answers project_validate with one validation of id unit
 // per call, with the scripted status and detail, in order.
 func validationSteps(steps ...[2]string) func(port.ToolCall) (port.ToolResult, error) {
@@ -208,25 +220,13 @@ func validationSteps(steps ...[2]string) func(port.ToolCall) (port.ToolResult, e
 
 var _ = Describe("effect records at their edges (RUNTIME §15, §16.3, §16.5, §16.6)", func() {
 	It("clears the open problem of an earlier failed validation when the same id passes with another detail", func() {
-		e := scripted(calls(call("workspace_write", "w")), calls(argCall("project_validate", "v1", map[string]any{"try": 1.0})),
-			calls(argCall("project_validate", "v2", map[string]any{"try": 2.0})), text("never"))
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.exec.set("project_validate", validationSteps([2]string{"failed", "unit tests fail"}, [2]string{"passed", "unit tests pass"}))
-		e.onEvent = pauseAfter("v2")
-		r := e.start(baseRequest("run-validation-supersede"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := validatedTwice("run-validation-supersede", [2]string{"failed", "unit tests fail"}, [2]string{"passed", "unit tests pass"})
 		Expect(r.Checkpoint.OpenProblems).To(BeEmpty())
 		Expect(r.Checkpoint.Validation).To(HaveLen(2))
 	})
 
 	It("replaces a repeated failure of a validation in place and keeps only its latest detail open", func() {
-		e := scripted(calls(call("workspace_write", "w")), calls(argCall("project_validate", "v1", map[string]any{"try": 1.0})),
-			calls(argCall("project_validate", "v2", map[string]any{"try": 2.0})), text("never"))
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.exec.set("project_validate", validationSteps([2]string{"failed", "3 unit tests fail"}, [2]string{"failed", "2 unit tests fail"}))
-		e.onEvent = pauseAfter("v2")
-		r := e.start(baseRequest("run-validation-refail"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := validatedTwice("run-validation-refail", [2]string{"failed", "3 unit tests fail"}, [2]string{"failed", "2 unit tests fail"})
 		Expect(r.Checkpoint.OpenProblems).To(Equal([]string{"2 unit tests fail"}))
 		Expect(r.Checkpoint.Validation).To(HaveLen(1))
 		Expect(r.Checkpoint.Validation[0].Detail).To(Equal("2 unit tests fail"))
@@ -248,9 +248,7 @@ var _ = Describe("effect records at their edges (RUNTIME §15, §16.3, §16.5, �
 	It("digests a call's own arguments in its lastToolCalls record", func() {
 		e := scripted(calls(argCall("workspace_list", "l", map[string]any{"path": "src", "depth": 2.0})), text("never"))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.onEvent = pauseAfter("l")
-		r := e.start(baseRequest("run-argument-digest"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("l", baseRequest("run-argument-digest"))
 		Expect(r.Checkpoint.LastToolCalls).To(HaveLen(1))
 		Expect(r.Checkpoint.LastToolCalls[0].ArgumentDigest).To(Equal(`{"depth":2,"path":"src"}`))
 	})
@@ -350,9 +348,7 @@ var _ = Describe("run evidence at its edges (RUNTIME §16–§18)", func() {
 
 	It("keeps the argument digest in canonical JSON, without HTML escapes", func() {
 		e := scripted(calls(argCall("workspace_list", "l", map[string]any{"path": "src/a<b>&c.ts"})), text("never"))
-		e.onEvent = pauseAfter("l")
-		r := e.start(baseRequest("run-argument-digest"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("l", baseRequest("run-argument-digest"))
 		Expect(r.Checkpoint.LastToolCalls[0].ArgumentDigest).To(Equal(`{"path":"src/a<b>&c.ts"}`))
 	})
 

@@ -255,9 +255,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 			st, v := store.NewRunStore(), newVerifier()
 			e := scripted(append(alternating(3), text("never"))...)
 			e.exec, e.store, e.verifier = newExec(probe("probe_a"), probe("probe_b")), st, v
-			e.onEvent = pauseAfter("p-2")
-			first := e.start(unsatisfiable("run-cycle-resume"))
-			Expect(first.Status).To(Equal(run.StatusPaused), first.ErrorMessage)
+			first := e.pausedAfter("p-2", unsatisfiable("run-cycle-resume"))
 			Expect(first.Checkpoint.NoProgress.ToolCycleSuffix).NotTo(BeEmpty())
 
 			again := scripted(calls(argCall("probe_b", "p-3", map[string]any{})), text("unused"))

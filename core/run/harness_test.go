@@ -327,6 +327,16 @@ func pauseAfter(id string) func(*run.Controller, run.Event) {
 	}
 }
 
+// pausedAfter starts req, pauses the run at the result of the call id and
+// expects it to end paused.
+func (e *env) pausedAfter(id string, req run.Request) run.Result {
+	GinkgoHelper()
+	e.onEvent = pauseAfter(id)
+	r := e.start(req)
+	Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+	return r
+}
+
 // pauseAfterFirstResult is an onEvent handler that pauses the run at its
 // first tool result.
 func pauseAfterFirstResult(c *run.Controller, ev run.Event) {
