@@ -146,12 +146,7 @@ var _ = Describe("the completion gate at its edges (RUNTIME §20)", func() {
 		tr := store.NewTrace()
 		e := scripted(calls(call("workspace_list", "l")), text("Reported without validation."))
 		e.trace = tr
-		req := baseRequest("run-gate-trace-refused")
-		yes := true
-		req.Completion = &prompt.Completion{RequireValidation: &yes}
-		req.Budget.MaxCompletionRejections = run.N(1)
-		r := e.start(req)
-		Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)
+		e.rejectedForValidation(baseRequest("run-gate-trace-refused"))
 		issues := completionGateIssues(tr)
 		Expect(issues).To(HaveLen(1))
 		Expect(issues[0]).NotTo(BeEmpty())
@@ -174,12 +169,7 @@ var _ = Describe("the completion gate at its edges (RUNTIME §20)", func() {
 		}
 		e := scripted(calls(argCall("research_fetch", "f", map[string]any{})), text("See https://b.example/page and https://c.example/other."))
 		e.exec.tools = append(e.exec.tools, researchTool(sources))
-		req := baseRequest("run-gate-research-evidence")
-		yes := true
-		req.Completion = &prompt.Completion{RequireValidation: &yes}
-		req.Budget.MaxCompletionRejections = run.N(1)
-		r := e.start(req)
-		Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)
+		e.rejectedForValidation(baseRequest("run-gate-research-evidence"))
 		rejected := e.eventsOf(run.EventCompletionRejected)
 		Expect(rejected).To(HaveLen(1))
 		ev := rejected[0].ResearchEvidence

@@ -24,11 +24,18 @@ func counts(n ...int) model.Option {
 	return model.WithTokenCountSteps(steps...)
 }
 
+// overflowOnce is a run with a store whose model lists the workspace and
+// reports, and whose first token count (90000) overflows the context once.
+func overflowOnce() (*model.Scripted, *env) {
+	m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected.")}, counts(90000, 500, 500))
+	e := newEnv(m)
+	e.store, e.verifier = store.NewRunStore(), newVerifier()
+	return m, e
+}
+
 var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTIME §11 steps 5–9, §28)", func() {
 	It("checkpoints provider_overflow, compacts, recounts and continues on one overflow", func() {
-		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected.")}, counts(90000, 500, 500))
-		e := newEnv(m)
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		m, e := overflowOnce()
 		r := e.complete(baseRequest("run-overflow-once"))
 		Expect(e.store.(*store.RunStore).CheckpointReasons()).To(Equal([]string{"provider_overflow"}))
 		cps := e.eventsOf(run.EventCheckpoint)
@@ -48,9 +55,7 @@ var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTI
 	// mandatory state once per turn, before the first prepareRound, not
 	// before the provider_overflow one.
 	It("sends the request right after a provider_overflow compaction without the mandatory state, and the next turn's with it", func() {
-		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected.")}, counts(90000, 500, 500))
-		e := newEnv(m)
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		m, e := overflowOnce()
 		e.complete(baseRequest("run-overflow-mandatory"))
 		reqs := m.Requests()
 		Expect(reqs).To(HaveLen(2))

@@ -395,12 +395,7 @@ func searched(url, summary string) port.ResearchSource {
 func researchOnFailure(e *env, runID string) []checkpoint.ResearchSource {
 	st := store.NewRunStore()
 	e.store = st
-	req := baseRequest(runID)
-	yes := true
-	req.Completion = &prompt.Completion{RequireValidation: &yes}
-	req.Budget.MaxCompletionRejections = run.N(1)
-	r := e.start(req)
-	Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)
+	r := e.rejectedForValidation(baseRequest(runID))
 	Expect(r.Checkpoint).NotTo(BeNil())
 	Expect(string(r.Checkpoint.Reason)).To(Equal("failure"))
 	cps := storedCheckpoints(st)

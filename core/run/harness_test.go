@@ -327,6 +327,19 @@ func pauseAfter(id string) func(*run.Controller, run.Event) {
 	}
 }
 
+// rejectedForValidation starts req requiring a validation, with one
+// completion rejection allowed, and expects the run, which makes none, to
+// fail NO_PROGRESS.
+func (e *env) rejectedForValidation(req run.Request) run.Result {
+	GinkgoHelper()
+	yes := true
+	req.Completion = &prompt.Completion{RequireValidation: &yes}
+	req.Budget.MaxCompletionRejections = run.N(1)
+	r := e.start(req)
+	Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)
+	return r
+}
+
 // pausedAfter starts req, pauses the run at the result of the call id and
 // expects it to end paused.
 func (e *env) pausedAfter(id string, req run.Request) run.Result {
