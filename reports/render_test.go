@@ -67,6 +67,16 @@ func TestMarkdownEscapesUntrustedText(t *testing.T) {
 	}
 }
 
+// rendered is d rendered by r; an error fails the test.
+func rendered(t *testing.T, r Renderer, d *Document) string {
+	t.Helper()
+	var b strings.Builder
+	if err := r(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 // withoutCodeSpans removes the code spans of one-line Markdown: a run of
 // backticks up to the next run of the same length.
 func withoutCodeSpans(md string) string {
@@ -148,28 +158,21 @@ func TestRenderersCountItemsNotTheSummary(t *testing.T) {
 		},
 		Summary: Summary{Passed: 2},
 	}
-	var md, page, junit bytes.Buffer
-	if err := RenderMarkdown(&md, d); err != nil {
-		t.Fatal(err)
-	}
+	md := rendered(t, RenderMarkdown, d)
 	for _, want := range []string{"## conform certify: ❌ failed", "| 1 | 1 | 0 | 0 |", "### Failures (1)", "| 2 | two | it broke |"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("the Markdown lacks %q:\n%s", want, md.String())
+		if !strings.Contains(md, want) {
+			t.Errorf("the Markdown lacks %q:\n%s", want, md)
 		}
 	}
-	if err := RenderHTML(&page, d); err != nil {
-		t.Fatal(err)
-	}
+	page := rendered(t, RenderHTML, d)
 	for _, want := range []string{`<span class="verdict failed">failed</span>`, `<div class="count failed"><b>1</b>failed</div>`, "<h2>Failures (1)</h2>", "— 1 failed, 1 passed</title>"} {
-		if !strings.Contains(page.String(), want) {
+		if !strings.Contains(page, want) {
 			t.Errorf("the HTML page lacks %q", want)
 		}
 	}
-	if err := RenderJUnit(&junit, d); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(junit.String(), `<testsuites name="conform" tests="2" failures="1"`) {
-		t.Errorf("the JUnit XML does not count the failure:\n%s", junit.String())
+	junit := rendered(t, RenderJUnit, d)
+	if !strings.Contains(junit, `<testsuites name="conform" tests="2" failures="1"`) {
+		t.Errorf("the JUnit XML does not count the failure:\n%s", junit)
 	}
 	if d.Summary != (Summary{Passed: 2}) {
 		t.Errorf("rendering changed the document's summary to %+v", d.Summary)
@@ -184,11 +187,7 @@ func TestJUnitSaysNotApplicableOnce(t *testing.T) {
 		{ID: 12, Name: "a", Title: "a", Area: "checkpoint", Status: NotApplicable, Reason: "not applicable: final-report-failure: no store"},
 		{ID: 13, Name: "b", Title: "b", Area: "workspace", Status: NotApplicable, Reason: "no store"},
 	}}
-	var b strings.Builder
-	if err := RenderJUnit(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
+	out := rendered(t, RenderJUnit, d)
 	if strings.Contains(out, "not applicable: not applicable") {
 		t.Errorf("a not-applicable item says so twice:\n%s", out)
 	}
@@ -208,12 +207,9 @@ func TestMarkdownListsNotApplicableScenarios(t *testing.T) {
 			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}},
 	}}
 	d.Tally()
-	var b strings.Builder
-	if err := RenderMarkdown(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	if want := "| R2 | ✅ passed | review-only-denied | needs full\\_contract |"; !strings.Contains(b.String(), want) {
-		t.Errorf("the Markdown summary lacks %q:\n%s", want, b.String())
+	b := rendered(t, RenderMarkdown, d)
+	if want := "| R2 | ✅ passed | review-only-denied | needs full\\_contract |"; !strings.Contains(b, want) {
+		t.Errorf("the Markdown summary lacks %q:\n%s", want, b)
 	}
 }
 
@@ -225,12 +221,9 @@ func TestHTMLCountsNotApplicableScenarios(t *testing.T) {
 			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}},
 	}}
 	d.Tally()
-	var b strings.Builder
-	if err := RenderHTML(&b, d); err != nil {
-		t.Fatal(err)
-	}
+	b := rendered(t, RenderHTML, d)
 	for _, want := range []string{"<b>1</b>scenarios not applicable", `<span class="why">1 scenarios not applicable</span>`, `title="not applicable: review-only-denied: needs full_contract"`} {
-		if !strings.Contains(b.String(), want) {
+		if !strings.Contains(b, want) {
 			t.Errorf("the HTML page lacks %s", want)
 		}
 	}
