@@ -45,24 +45,12 @@ func TestExpectedFailuresAreValid(t *testing.T) {
 func TestRenderersShowExpectedFailures(t *testing.T) {
 	d := expectedDoc()
 	md := rendered(t, RenderMarkdown, d)
-	for _, want := range []string{"## conform certify: ✅ passed", "### Expected failures (1)", "| 1 | first | known gap | tracked in #12 | ana | 2030-01-31 | ` expect.json:3 ` |", "❌ failed (expected)"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the Markdown lacks %q:\n%s", want, md)
-		}
-	}
+	expectContains(t, "Markdown", md, "## conform certify: ✅ passed", "### Expected failures (1)", "| 1 | first | known gap | tracked in #12 | ana | 2030-01-31 | ` expect.json:3 ` |", "❌ failed (expected)")
 	if strings.Contains(md, "### Failures") {
 		t.Errorf("the Markdown lists an expected failure under Failures:\n%s", md)
 	}
 	html := rendered(t, RenderHTML, d)
-	for _, want := range []string{`class="verdict passed"`, "of them expected", "Expected failure: tracked in #12 — owner ana, until 2030-01-31 (expect.json:3)"} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the HTML lacks %q", want)
-		}
-	}
+	expectContains(t, "HTML", html, `class="verdict passed"`, "of them expected", "Expected failure: tracked in #12 — owner ana, until 2030-01-31 (expect.json:3)")
 	junit := rendered(t, RenderJUnit, d)
-	for _, want := range []string{`failures="0"`, `expected failure: tracked in #12 (owner ana, until 2030-01-31, expect.json:3): known gap`} {
-		if !strings.Contains(junit, want) {
-			t.Errorf("the JUnit lacks %q:\n%s", want, junit)
-		}
-	}
+	expectContains(t, "JUnit", junit, `failures="0"`, `expected failure: tracked in #12 (owner ana, until 2030-01-31, expect.json:3): known gap`)
 }

@@ -50,11 +50,7 @@ func TestMarkdownEscapesUntrustedText(t *testing.T) {
 			t.Errorf("the Markdown holds %q:\n%s", bad, md)
 		}
 	}
-	for _, want := range []string{`&lt;script&gt;alert('name')&lt;/script&gt;`, `fx\\x1b\]0;pwned\\x07`, `a\|b`} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the Markdown lacks %q:\n%s", want, md)
-		}
-	}
+	expectContains(t, "Markdown", md, `&lt;script&gt;alert('name')&lt;/script&gt;`, `fx\\x1b\]0;pwned\\x07`, `a\|b`)
 	// Every table row keeps its columns: no pipe of the document splits a
 	// cell.
 	for _, line := range strings.Split(md, "\n") {
@@ -75,6 +71,16 @@ func rendered(t *testing.T, r Renderer, d *Document) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// expectContains reports each of wants that got, the text of what, lacks.
+func expectContains(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("the %s lacks %q:\n%s", what, want, got)
+		}
+	}
 }
 
 // withoutCodeSpans removes the code spans of one-line Markdown: a run of
@@ -159,17 +165,9 @@ func TestRenderersCountItemsNotTheSummary(t *testing.T) {
 		Summary: Summary{Passed: 2},
 	}
 	md := rendered(t, RenderMarkdown, d)
-	for _, want := range []string{"## conform certify: ❌ failed", "| 1 | 1 | 0 | 0 |", "### Failures (1)", "| 2 | two | it broke |"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the Markdown lacks %q:\n%s", want, md)
-		}
-	}
+	expectContains(t, "Markdown", md, "## conform certify: ❌ failed", "| 1 | 1 | 0 | 0 |", "### Failures (1)", "| 2 | two | it broke |")
 	page := rendered(t, RenderHTML, d)
-	for _, want := range []string{`<span class="verdict failed">failed</span>`, `<div class="count failed"><b>1</b>failed</div>`, "<h2>Failures (1)</h2>", "— 1 failed, 1 passed</title>"} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the HTML page lacks %q", want)
-		}
-	}
+	expectContains(t, "HTML page", page, `<span class="verdict failed">failed</span>`, `<div class="count failed"><b>1</b>failed</div>`, "<h2>Failures (1)</h2>", "— 1 failed, 1 passed</title>")
 	junit := rendered(t, RenderJUnit, d)
 	if !strings.Contains(junit, `<testsuites name="conform" tests="2" failures="1"`) {
 		t.Errorf("the JUnit XML does not count the failure:\n%s", junit)
@@ -191,11 +189,7 @@ func TestJUnitSaysNotApplicableOnce(t *testing.T) {
 	if strings.Contains(out, "not applicable: not applicable") {
 		t.Errorf("a not-applicable item says so twice:\n%s", out)
 	}
-	for _, want := range []string{`message="not applicable: final-report-failure: no store"`, `message="not applicable: no store"`} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the JUnit report lacks %s:\n%s", want, out)
-		}
-	}
+	expectContains(t, "JUnit report", out, `message="not applicable: final-report-failure: no store"`, `message="not applicable: no store"`)
 }
 
 // TestMarkdownListsNotApplicableScenarios checks that the Markdown summary
@@ -222,9 +216,5 @@ func TestHTMLCountsNotApplicableScenarios(t *testing.T) {
 	}}
 	d.Tally()
 	b := rendered(t, RenderHTML, d)
-	for _, want := range []string{"<b>1</b>scenarios not applicable", `<span class="why">1 scenarios not applicable</span>`, `title="not applicable: review-only-denied: needs full_contract"`} {
-		if !strings.Contains(b, want) {
-			t.Errorf("the HTML page lacks %s", want)
-		}
-	}
+	expectContains(t, "HTML page", b, "<b>1</b>scenarios not applicable", `<span class="why">1 scenarios not applicable</span>`, `title="not applicable: review-only-denied: needs full_contract"`)
 }
