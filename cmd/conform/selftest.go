@@ -129,12 +129,8 @@ func runSelftest(f *selftestFlags, _ []string, out streams) error {
 	if err := f.reports.write(doc); err != nil {
 		return err
 	}
-	if f.asJSON {
-		if err := writeJSON(out.stdout, doc); err != nil {
-			return err
-		}
-	} else {
-		printSelftest(out.stdout, res)
+	if err := writeJSONOr(out.stdout, f.asJSON, doc, func() { printSelftest(out.stdout, res) }); err != nil {
+		return err
 	}
 	switch {
 	case stopped != nil:
