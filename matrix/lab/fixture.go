@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/galaxy-stack/conform/hosts/proxy"
 	"io"
 	"os/exec"
 	"slices"
@@ -19,6 +18,8 @@ import (
 	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
+	"github.com/galaxy-stack/conform/hosts/proxy"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
@@ -221,7 +222,7 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	rep.PromptInput = PromptSource(r.currentHost().Init.PromptInput)
 	rep.HostPromptInput = r.currentHost().Init.PromptInput
 	defer func() { rep.PromptSnapshots = r.trace.PromptSnapshots() }()
-	if set.ToolProfile == fixture.ToolProfileFullContract {
+	if set.ToolProfile == wire.ToolProfileFullContract {
 		if missing := r.missingContractTools(); len(missing) > 0 {
 			rep.NotApplicable = fmt.Sprintf("the fixture needs the full_contract tool profile; the host does not offer %s (try --host doubles)", strings.Join(missing, ", "))
 			rep.Failures = []oracle.Failure{{File: fx.File, Assertion: "runtime.toolProfile",
