@@ -1,6 +1,7 @@
 package items
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/galaxy-stack/conform/core/port"
@@ -34,7 +35,7 @@ func commandWritesExact(c *kit.TestContext) {
 		for _, w := range r.Effects.Writes {
 			got[w.Path] = w
 		}
-		Expect(got).To(HaveLen(3), "a command that created made.md, rewrote edited.md and deleted gone.md attests writes of %v; it must attest exactly those three", keysOf(got))
+		Expect(got).To(HaveLen(3), "a command that created made.md, rewrote edited.md and deleted gone.md attests writes of %v; it must attest exactly those three", slices.Sorted(maps.Keys(got)))
 		for path, hashes := range map[string][2]string{
 			"edited.md": {kit.HashOf("before\n"), kit.HashOf("after\n")},
 			"made.md":   {"", kit.HashOf("made\n")},
@@ -47,15 +48,6 @@ func commandWritesExact(c *kit.TestContext) {
 		}
 		Expect(r.Effects.StateVersion).NotTo(BeEmpty(), "a command that changed the workspace must advance stateVersion")
 	})
-}
-
-func keysOf(m map[string]port.Write) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func deref(s *string) string {

@@ -21,11 +21,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,7 +177,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	var only []string
 	if len(opts.Items) > 0 {
-		only = []string{"--only", joinInts(sortedIDs(runnable))}
+		only = []string{"--only", joinInts(slices.Sorted(maps.Keys(runnable)))}
 	}
 	dir, err := os.MkdirTemp("", "conform-selftest-")
 	if err != nil {
@@ -244,7 +244,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	wg.Wait()
 	if ctx.Err() == nil {
-		res.Variants = certifyVariants(ctx, opts.Exe, dir, selectVariants(opts.Faults), sortedIDs(runnable), opts.Parallel, out)
+		res.Variants = certifyVariants(ctx, opts.Exe, dir, selectVariants(opts.Faults), slices.Sorted(maps.Keys(runnable)), opts.Parallel, out)
 	}
 	if err := ctx.Err(); err != nil {
 		for i := range res.Faults {
@@ -303,7 +303,7 @@ func selectFaults(names []string) ([]Fault, error) {
 
 // itemResults says, for every runnable item, which faults it killed.
 func itemResults(runnable map[int]matrix.Item, faults []FaultResult) []reports.KillColumn {
-	ids := sortedIDs(runnable)
+	ids := slices.Sorted(maps.Keys(runnable))
 	out := make([]reports.KillColumn, 0, len(ids))
 	for _, id := range ids {
 		it := runnable[id]
@@ -329,15 +329,6 @@ func itemResults(runnable map[int]matrix.Item, faults []FaultResult) []reports.K
 		out = append(out, ir)
 	}
 	return out
-}
-
-func sortedIDs(items map[int]matrix.Item) []int {
-	ids := make([]int, 0, len(items))
-	for id := range items {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
-	return ids
 }
 
 // unchecked lists the guarantee sentences no runnable item checks and
