@@ -18,11 +18,8 @@ import (
 func commandWritesExact(c *kit.TestContext) {
 	c.It("a command's writes are exactly the paths it created, modified and deleted, with their hashes", "T6 L3", func() {
 		kit.FailRepro(c)
-		init := c.Host().Initialized()
-		if !slices.Contains(init.Tools, "command.run") {
-			kit.NotApplicable("the host does not back command.run (initialize did not list it)")
-		}
-		if env := init.CommandEnvironment; env == nil || !slices.Contains([]string{prompt.ShellSh, prompt.ShellBash, prompt.ShellZsh}, env.Command.Shell) {
+		kit.NeedTool(c, "command.run")
+		if env := c.Host().Initialized().CommandEnvironment; env == nil || !slices.Contains([]string{prompt.ShellSh, prompt.ShellBash, prompt.ShellZsh}, env.Command.Shell) {
 			kit.NotApplicable("the host's command dialect is not a POSIX shell; this check's command is written for one")
 		}
 		d := kit.StartDirect(c, map[string]string{"edited.md": "before\n", "gone.md": "remove me\n"}, nil)
@@ -64,9 +61,7 @@ func deref(s *string) string {
 func validationFromExitStatus(c *kit.TestContext) {
 	c.It("a validation's status comes from the check's exit, not from what its output says", "T5 L3", func() {
 		kit.FailRepro(c)
-		if !slices.Contains(c.Host().Initialized().Tools, "project.validate") {
-			kit.NotApplicable("the host does not back project.validate (initialize did not list it)")
-		}
+		kit.NeedTool(c, "project.validate")
 		d := kit.StartDirect(c, map[string]string{"package.json": `{"private":true,"scripts":{"test":"echo all tests passed && exit 1"}}` + "\n"}, nil)
 		call := d.Exec("validate_project", map[string]any{"checks": []string{"test"}, "path": "."}, "")
 		Expect(call.Err).NotTo(HaveOccurred(), "validate_project was answered with an error")
