@@ -133,22 +133,74 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 46, Name: "observation-progress", Area: "runtime", Title: "identical observations cannot manufacture progress",
-	Scope: matrix.ScopeCore, Tools: []string{"project.validate", "git.exec"}, Guarantees: nil,
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Repeated identical validation and diff observations MUST NOT count as progress.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// The host attests the same passing validation three times; the
+		// state version does not move, so the fourth identical run is
+		// blocked before dispatch (catches
+		// guard-counts-identical-observation-as-progress).
+		"identical-validations.json": kit.On("L46", func(o *kit.Outcome) {
+			attestedInOrder(o, []string{"46-validate-1", "46-validate-2", "46-validate-3"}, []string{"passed", "passed", "passed"})
+			blockedBeforeDispatch(o, "46-validate-4")
+		}),
+	})
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 47, Name: "alternating-cycles", Area: "runtime", Title: "alternating successful tool cycles are blocked before dispatch",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.read"}, Guarantees: nil,
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.list", "task.checkpoint"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Alternating tool cycles MUST be blocked before dispatch and lead to bounded finalization or a durable pause.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// A,B,A,B succeed; the A that repeats the cycle never reaches the
+		// host, and the inspected read-only run, whose evidence is
+		// enough, finalizes in a tool-free turn (catches
+		// guard-skip-tool-cycle).
+		"cycle-then-finalize.json": kit.On("L47", func(o *kit.Outcome) {
+			blockedBeforeDispatch(o, "47-fin-a-3")
+			toolFreeRequests(o, 7)
+		}),
+		// With a required criterion open, every call that continues the
+		// cycle is blocked until the run pauses with a durable checkpoint
+		// that counts the episodes.
+		"cycle-then-pause.json": kit.On("L47", func(o *kit.Outcome) {
+			blockedBeforeDispatch(o, "47-pause-a-3", "47-pause-b-3", "47-pause-a-4")
+			cp, ok := o.CheckpointOf("pause")
+			if !ok {
+				return
+			}
+			Expect(cp.NoProgress).NotTo(BeNil(), "%s: the pause checkpoint has no noProgress state", o.File)
+			Expect(cp.NoProgress.Episodes).To(BeNumerically(">=", 2), "%s: the pause checkpoint counts %d no-progress episodes; the blocked cycle made at least two", o.File, cp.NoProgress.Episodes)
+		}),
+	})
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 48, Name: "finalization-turns", Area: "runtime", Title: "finalization turns expose no tools and reject provider tool calls",
-	Scope: matrix.ScopeCore, Tools: nil, Guarantees: nil,
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.list", "workspace.read", "workspace.grep", "workspace.write", "project.validate", "git.exec"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#context-and-prompt", Guarantee: "Finalization turns MUST offer no tools and reject provider tool calls without dispatch.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// Inspect, edit, validate, review: the two turns after the review
+		// offer no tools (catches finalization-offers-tools), and the
+		// write the model asks for in the first of them never reaches the
+		// host (catches finalization-dispatches-tool-call).
+		"evidence-ready-tool-call.json": kit.On("L48", func(o *kit.Outcome) {
+			toolFreeRequests(o, 6, 7)
+			notDispatched(o, "48-final-write")
+			Expect(o.RejectionCodes()).To(Equal([][]string{{"FINALIZATION_TOOL_CALLS_IGNORED"}}),
+				"%s: the tool call of the finalization turn must be rejected once as FINALIZATION_TOOL_CALLS_IGNORED, and the final report accepted", o.File)
+		}),
+		// A review of several read-only steps is not cut short: every
+		// request offers tools.
+		"multi-step-review.json": kit.On("L48", func(o *kit.Outcome) {
+			toolFreeRequests(o)
+		}),
+	})
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

@@ -151,7 +151,7 @@ var mutantTargets = map[string][]int{
 	"uncorrelated-denial-id":          {7, 35},
 	"derived-state-unversioned":       {3},
 	"trace-flush-before-durable":      {12},
-	"command-creates-only":            {3},
+	"command-creates-only":            {3, 51},
 	"validation-status-from-output":   {3},
 	"case-insensitive-routing":        {8},
 	"copied-effect-profile":           {9},
