@@ -299,6 +299,12 @@ type Faults struct {
 	// as a host that records what it looked at before the failure does.
 	FailureInspected bool
 
+	// Item 51 (a validation's own writes).
+	// ValidationWithoutWrites attests no write for the files a validation
+	// script changed, as if project.validate were read-only; the state
+	// version still moves.
+	ValidationWithoutWrites bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

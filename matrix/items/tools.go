@@ -432,8 +432,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 		}),
 		// The test script removes its stale output: the host attests that
 		// removal as a write of the validation's own call, file to missing
-		// (catches command-creates-only), and the identical re-run certifies
-		// the run.
+		// (catches validation-without-writes), and the identical re-run
+		// certifies the run.
 		"artifact-cleanup.json": kit.On("T6 T7 L51", func(o *kit.Outcome) {
 			attestedInOrder(o, []string{"51-cleanup-validate", "51-cleanup-validate-again"}, []string{"passed", "passed"})
 			o.TypedWrite("51-cleanup-validate", "app/test-output.tmp", "file", kit.HashOf("output of an earlier test run\n"), "missing", "")

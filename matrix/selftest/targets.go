@@ -151,11 +151,13 @@ var mutantTargets = map[string][]int{
 	"uncorrelated-denial-id":          {7, 35},
 	"derived-state-unversioned":       {3},
 	"trace-flush-before-durable":      {12},
-	"command-creates-only":            {3, 51},
+	"command-creates-only":            {3},
 	"validation-status-from-output":   {3},
 	"case-insensitive-routing":        {8},
 	"copied-effect-profile":           {9},
 	"canonical-id-as-model-name":      {8},
 	"idempotency-key-only":            {37},
 	"failure-inspected":               {8},
+	// Item 51: a validation's own writes.
+	"validation-without-writes": {51},
 }

@@ -1,0 +1,29 @@
+package mutants_test
+
+import (
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// The wire-level spec of the mutant item 51 kills: a validation script
+// that removes a file.
+var _ = addSpecs(map[string]func(name string){
+	"validation-without-writes": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{files: map[string]string{
+			"package.json": `{"private":true,"scripts":{"test":"rm -f stale.tmp"}}`,
+			"stale.tmp":    "old output\n",
+		}})
+		for _, h := range []*host{ref, mut} {
+			r, _ := h.ok("validate_project", map[string]any{"checks": []string{"test"}, "path": "."})
+			Expect(r.Effects).NotTo(BeNil(), "%s", h)
+			Expect(r.Effects.Validations).To(HaveLen(1), "%s", h)
+			if r.Effects.Validations[0].Status == "not_run" {
+				Skip("the repository's test script cannot run here")
+			}
+			Expect(slices.Contains(writePaths(r), "stale.tmp")).To(Equal(h == ref), "%s attests the removal of stale.tmp: %v", h, writePaths(r))
+		}
+	},
+})
