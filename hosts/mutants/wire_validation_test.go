@@ -1,14 +1,16 @@
 package mutants_test
 
 import (
+	"context"
 	"slices"
 
+	"github.com/galaxy-stack/conform/hosts/wire"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
-// The wire-level spec of the mutant item 51 kills: a validation script
-// that removes a file.
+// The wire-level specs of the mutants items 46 and 51 kill: two captures
+// of an unchanged workspace, and a validation script that removes a file.
 var _ = addSpecs(map[string]func(name string){
 	"validation-without-writes": func(name string) {
 		posixOnly()
@@ -24,6 +26,17 @@ var _ = addSpecs(map[string]func(name string){
 				Skip("the repository's test script cannot run here")
 			}
 			Expect(slices.Contains(writePaths(r), "stale.tmp")).To(Equal(h == ref), "%s attests the removal of stale.tmp: %v", h, writePaths(r))
+		}
+	},
+	"fingerprint-capture-time": func(name string) {
+		ref, mut := both(name, setup{files: map[string]string{"a.txt": "a\n"}})
+		for _, h := range []*host{ref, mut} {
+			ctx := context.Background()
+			first, err := h.client.CaptureFingerprint(ctx, []wire.ActiveFile{}, nil)
+			Expect(err).NotTo(HaveOccurred(), "%s", h)
+			second, err := h.client.CaptureFingerprint(ctx, []wire.ActiveFile{}, nil)
+			Expect(err).NotTo(HaveOccurred(), "%s", h)
+			Expect(second.StateFingerprint == first.StateFingerprint).To(Equal(h == ref), "%s: two captures of an unchanged workspace: %s, %s", h, first.StateFingerprint, second.StateFingerprint)
 		}
 	},
 })

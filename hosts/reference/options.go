@@ -299,11 +299,15 @@ type Faults struct {
 	// as a host that records what it looked at before the failure does.
 	FailureInspected bool
 
-	// Item 51 (a validation's own writes).
+	// Items 46 and 51 (identical observations; a validation's own writes).
 	// ValidationWithoutWrites attests no write for the files a validation
 	// script changed, as if project.validate were read-only; the state
 	// version still moves.
 	ValidationWithoutWrites bool
+	// FingerprintCaptureTime binds the wall-clock time of each capture into
+	// the workspace fingerprint, so two captures of an unchanged workspace
+	// differ.
+	FingerprintCaptureTime bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

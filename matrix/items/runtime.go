@@ -135,15 +135,18 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 46, Name: "observation-progress", Area: "runtime", Title: "identical observations cannot manufacture progress",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: nil,
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"W6"},
 	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Repeated identical validation and diff observations MUST NOT count as progress.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
-		// The host attests the same passing validation three times; the
-		// state version does not move, so the fourth identical run is
-		// blocked before dispatch (catches
-		// guard-counts-identical-observation-as-progress).
-		"identical-validations.json": kit.On("L46", func(o *kit.Outcome) {
+		// The host attests the same passing validation three times and
+		// fingerprints the unchanged workspace alike each time; the state
+		// version does not move, so the fourth identical run is blocked
+		// before dispatch (catches
+		// guard-counts-identical-observation-as-progress, and
+		// fingerprint-capture-time: a fingerprint that changes with every
+		// capture makes each re-run look new).
+		"identical-validations.json": kit.On("W6 L46", func(o *kit.Outcome) {
 			attestedInOrder(o, []string{"46-validate-1", "46-validate-2", "46-validate-3"}, []string{"passed", "passed", "passed"})
 			blockedBeforeDispatch(o, "46-validate-4")
 		}),

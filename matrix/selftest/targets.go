@@ -158,6 +158,7 @@ var mutantTargets = map[string][]int{
 	"canonical-id-as-model-name":      {8},
 	"idempotency-key-only":            {37},
 	"failure-inspected":               {8},
-	// Item 51: a validation's own writes.
+	// Items 46 and 51: identical observations; a validation's own writes.
 	"validation-without-writes": {51},
+	"fingerprint-capture-time":  {46},
 }
