@@ -198,6 +198,17 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(o.RejectionCodes()).To(Equal([][]string{{"FINALIZATION_TOOL_CALLS_IGNORED"}}),
 				"%s: the tool call of the finalization turn must be rejected once as FINALIZATION_TOOL_CALLS_IGNORED, and the final report accepted", o.File)
 		}),
+		// A documentation write needs no validation, so after the review
+		// the evidence is ready: both later turns are tool-free, none of
+		// their three calls reaches the host, and the second rejection
+		// spends maxCompletionRejections 2 (the oracle asserts the
+		// INVALID_MODEL_STREAM end).
+		"rejection-budget.json": kit.On("L48", func(o *kit.Outcome) {
+			toolFreeRequests(o, 4, 5)
+			notDispatched(o, "48-budget-read", "48-budget-list-again", "48-budget-read-again")
+			Expect(o.RejectionCodes()).To(Equal([][]string{{"FINALIZATION_TOOL_CALLS_IGNORED"}, {"FINALIZATION_TOOL_CALLS_IGNORED"}}),
+				"%s: each finalization turn with tool calls must be one FINALIZATION_TOOL_CALLS_IGNORED rejection", o.File)
+		}),
 		// A review of several read-only steps is not cut short: every
 		// request offers tools.
 		"multi-step-review.json": kit.On("L48", func(o *kit.Outcome) {
