@@ -347,6 +347,8 @@ func registry() []Mutant {
 			reference.Faults{ValidationWithoutWrites: true}},
 		{"fingerprint-capture-time", gFingerprint, "binds the capture time into the workspace fingerprint, so two captures of one workspace differ",
 			reference.Faults{FingerprintCaptureTime: true}},
+		{"diff-hash-capture-time", gHashes, "binds the time of each git diff into its diffReview hash, so two reviews of one diff differ",
+			reference.Faults{DiffHashCaptureTime: true}},
 		{"validation-status-from-output", gOutputText, "attests a validation check passed when its output says \"passed\", whatever its exit code",
 			reference.Faults{ValidationStatusFromOutput: true}},
 		{"copied-effect-profile", gProfile, "answers tools/list with a stale copy of the effect profile (workspace.write without state_version)",

@@ -2,6 +2,7 @@ package mutants_test
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -10,7 +11,8 @@ import (
 )
 
 // The wire-level specs of the mutants items 46 and 51 kill: two captures
-// of an unchanged workspace, and a validation script that removes a file.
+// and two diffs of an unchanged workspace, and a validation script that
+// removes a file.
 var _ = addSpecs(map[string]func(name string){
 	"validation-without-writes": func(name string) {
 		posixOnly()
@@ -37,6 +39,19 @@ var _ = addSpecs(map[string]func(name string){
 			second, err := h.client.CaptureFingerprint(ctx, []wire.ActiveFile{}, nil)
 			Expect(err).NotTo(HaveOccurred(), "%s", h)
 			Expect(second.StateFingerprint == first.StateFingerprint).To(Equal(h == ref), "%s: two captures of an unchanged workspace: %s, %s", h, first.StateFingerprint, second.StateFingerprint)
+		}
+	},
+	"diff-hash-capture-time": func(name string) {
+		git := gitOrSkip()
+		ref, mut := both(name, setup{files: map[string]string{"a.txt": "a\n"},
+			prepare: func(dir string) { gitInit(git, filepath.Join(dir, "workspace")) }})
+		for _, h := range []*host{ref, mut} {
+			first, _ := h.ok("git_operation", map[string]any{"action": "diff"})
+			second, _ := h.ok("git_operation", map[string]any{"action": "diff"})
+			Expect(first.Effects.DiffReview).NotTo(BeNil(), "%s", h)
+			Expect(second.Effects.DiffReview).NotTo(BeNil(), "%s", h)
+			Expect(second.Effects.DiffReview.DiffHash == first.Effects.DiffReview.DiffHash).To(Equal(h == ref),
+				"%s: two reviews of an unchanged diff: %s, %s", h, first.Effects.DiffReview.DiffHash, second.Effects.DiffReview.DiffHash)
 		}
 	},
 })

@@ -308,6 +308,9 @@ type Faults struct {
 	// the workspace fingerprint, so two captures of an unchanged workspace
 	// differ.
 	FingerprintCaptureTime bool
+	// DiffHashCaptureTime binds the wall-clock time of each git diff into
+	// its diffReview hash, so two reviews of an unchanged diff differ.
+	DiffHashCaptureTime bool
 
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults

@@ -135,7 +135,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 46, Name: "observation-progress", Area: "runtime", Title: "identical observations cannot manufacture progress",
-	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"W6"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list", "workspace.write", "project.validate", "git.exec", "task.checkpoint"}, Guarantees: []string{"W4", "W6"},
 	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Repeated identical validation and diff observations MUST NOT count as progress.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
@@ -149,6 +149,24 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"identical-validations.json": kit.On("W6 L46", func(o *kit.Outcome) {
 			attestedInOrder(o, []string{"46-validate-1", "46-validate-2", "46-validate-3"}, []string{"passed", "passed", "passed"})
 			blockedBeforeDispatch(o, "46-validate-4")
+		}),
+		// A task-state read alternates with a review of the unchanged,
+		// empty diff: the host hashes the diff alike each time, the
+		// re-reviews move no state, and the read that repeats the cycle
+		// is blocked before dispatch (catches
+		// guard-counts-identical-observation-as-progress, and
+		// diff-hash-capture-time: a diff hash that changes with the time
+		// makes each re-review look new).
+		"identical-diffs.json": kit.On("W4 L46", func(o *kit.Outcome) {
+			var hashes []string
+			for _, id := range []string{"46-review-diff-1", "46-review-diff-2", "46-review-diff-3"} {
+				r := o.Answer(id)
+				Expect(r.Effects).NotTo(BeNil(), "%s: %s attests no effects", o.File, id)
+				Expect(r.Effects.DiffReview).NotTo(BeNil(), "%s: %s, a complete diff, carries no diffReview evidence", o.File, id)
+				hashes = append(hashes, r.Effects.DiffReview.DiffHash)
+			}
+			Expect(hashes).To(HaveEach(hashes[0]), "%s: three reviews of one unchanged diff attest the diff hashes %v; the same diff must hash alike", o.File, hashes)
+			blockedBeforeDispatch(o, "46-review-state-4")
 		}),
 	})
 })

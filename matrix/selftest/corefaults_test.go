@@ -52,7 +52,8 @@ var catches = []struct {
 	// assertion: only item 48's Go spec sees the offered tools).
 	{faults.ProbeTimestampInResumeCompat, []string{"18 a resume whose capability probe ran later, with the same result, is compatible and completes"}, []string{"expected.status"}},
 	{faults.ResumeIgnoresCapabilitiesHash, []string{"18 a resume whose capability probe answers differently is refused CHECKPOINT_INCOMPATIBLE before any tool runs"}, []string{"expected.status"}},
-	{faults.GuardCountsIdenticalObservationAsProgress, []string{"46 re-running an identical passing validation is no progress: the third identical re-run is blocked before dispatch"}, []string{"expected.toolSequence"}},
+	{faults.GuardCountsIdenticalObservationAsProgress, []string{"46 re-running an identical passing validation is no progress: the third identical re-run is blocked before dispatch",
+		"46 re-reviewing an unchanged diff is no progress: the task-state read that repeats the cycle is blocked before dispatch"}, []string{"expected.toolSequence"}},
 	{faults.GuardSkipToolCycle, []string{"47 alternating successful task-state reads are blocked before dispatch, and the inspected run finalizes tool-free",
 		"47 alternating successful task-state reads with an open criterion are blocked before dispatch until the run pauses"}, []string{"expected.toolSequence"}},
 	{faults.FinalizationDispatchesToolCall, []string{"48 once write, validation and diff evidence is ready the turns offer no tools, and a tool call in one is rejected without dispatch"}, []string{"expected.completionIssuesInclude"}},

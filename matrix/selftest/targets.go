@@ -161,4 +161,5 @@ var mutantTargets = map[string][]int{
 	// Items 46 and 51: identical observations; a validation's own writes.
 	"validation-without-writes": {51},
 	"fingerprint-capture-time":  {46},
+	"diff-hash-capture-time":    {46},
 }
