@@ -56,6 +56,17 @@ const (
 	// Determinism of the run record (RUNTIME §3, DESIGN "Replay").
 	ExecutionIDWallClock = "execution-id-wall-clock"
 
+	// Context pressure, compaction and how context and storage failures
+	// are reported (RUNTIME §11 steps 6–7, §21.1, CONTRACTS §12.5; items
+	// 25, 26, 36, 38, 42).
+	OverflowSkipCompaction      = "overflow-skip-compaction"
+	OverflowUnboundedRecount    = "overflow-unbounded-recount"
+	CompactionDropsTask         = "compaction-drops-task"
+	ToolPressureSkipCheckpoint  = "tool-pressure-skip-checkpoint"
+	BudgetAsProviderError       = "budget-as-provider-error"
+	PersistenceAsProviderError  = "persistence-as-provider-error"
+	CheckpointDropsEarlierEdits = "checkpoint-drops-earlier-edits"
+
 	// Resume compatibility of the capability probe (RUNTIME §10.3 step 8,
 	// §21.4), the observation projection and the tool-cycle guard (§17,
 	// §18.3) and tool-free finalization (§19.3): items 18, 46, 47, 48.

@@ -94,6 +94,22 @@ var registry = []Fault{
 		"ends a canceled run as failed with a failure checkpoint, as if the cancellation were an ordinary error", []int{5}},
 	{ExecutionIDWallClock, "RUNTIME §3: every execution id comes from the injected executionIdFactory",
 		"mints execution ids from the wall clock and the process ID instead of the injected factory, so two runs of one scenario differ", []int{14}},
+	// Context pressure, compaction and how context and storage failures
+	// are reported (items 25, 26, 36, 38, 42).
+	{OverflowSkipCompaction, "RUNTIME §11 step 7: the first provider overflow prepares the round again with a forced provider_overflow checkpoint and compaction, then recounts",
+		"recounts an overflowing request as it is, without the provider_overflow checkpoint and compaction", []int{25, 26}},
+	{OverflowUnboundedRecount, "RUNTIME §11 step 7: a provider count still at or above hard input after the one forced compaction fails CONTEXT_BUDGET",
+		"compacts and recounts again after every overflow instead of failing the round after the second, so a persistent overflow never ends the execution with a resumable failure checkpoint", []int{26}},
+	{CompactionDropsTask, "CONTRACTS §12.5 compaction: a compaction keeps the policy and task items and adds the checkpoint",
+		"drops the user task item with the rest of the history when it compacts, so later requests carry the task only inside the checkpoint's data", []int{36}},
+	{ToolPressureSkipCheckpoint, "CONTRACTS §12.5: tool, research, file and diff items over max(16000, 10% of hard) tokens and 35% of the raw input force a tool_result_pressure checkpoint before the request",
+		"never forces the tool_result_pressure checkpoint, so oversized accumulated tool output is only evicted or summarized before the next request", []int{38}},
+	{BudgetAsProviderError, "RUNTIME §11 step 6, §8: a context budget error while preparing a round fails CONTEXT_BUDGET \"<code>: <message>\"",
+		"reports a context assembly limit as PROVIDER_ERROR, as if the provider had failed", []int{42}},
+	{PersistenceAsProviderError, "RUNTIME §21.1 step 7: a checkpoint store failure fails PERSISTENCE_ERROR \"Checkpoint persistence failed: <msg>\"",
+		"reports a failed checkpoint put as PROVIDER_ERROR, as if the provider had failed", []int{42}},
+	{CheckpointDropsEarlierEdits, "RUNTIME §21.1: every checkpoint's edits are the run's last 500 writes, so evidence accumulates across compactions",
+		"records in each checkpoint only the writes made since the previous checkpoint, so a second compaction or a failure checkpoint loses the earlier write evidence", []int{26, 36}},
 	// Items 18, 46, 47, 48.
 	{ProbeTimestampInResumeCompat, "RUNTIME §10.3 step 8, CONTRACTS §11.2: capabilitiesHash reduces the probe evidence to {source, verified}, so a fresh probe time never breaks a compatible resume",
 		"hashes the capability evidence with its observedAt, so a resume whose probe ran later is refused CHECKPOINT_INCOMPATIBLE", []int{18}},

@@ -274,6 +274,35 @@ func registry() []Mutant {
 			reference.Faults{ResearchPageEffects: true}},
 		{"research-durable-cache", gResearchScope, "answers a repeated fetch, in any later host process, from a page cache in the store",
 			reference.Faults{ResearchDurableCache: true}},
+		// research: a guarantee kept on one research path and broken on its
+		// neighbour (search beside fetch, a later call beside the first, a
+		// failure beside a success).
+		{"research-canned-search", gResearchAdapter, "answers research.search with a fixed hit, never querying its endpoint, while labelling no double",
+			reference.Faults{ResearchCannedSearch: true}},
+		{"research-search-unapproved", gResearchPermission, "asks for approval of research.fetch but runs research.search without asking",
+			reference.Faults{ResearchSearchUnapproved: true}},
+		{"research-approve-once", gResearchPermission, "asks approval for the first research call of a process only, reusing that answer for later ones",
+			reference.Faults{ResearchApproveOnce: true}},
+		{"research-hits-trusted", gResearchUntrusted, "marks a search output untrusted but each of its hits trusted_host",
+			reference.Faults{ResearchHitsTrusted: true}},
+		{"research-hits-unattributed", gResearchUntrusted, "attributes every search hit to the provider instead of the hit's URL",
+			reference.Faults{ResearchHitsAttributedToProvider: true}},
+		{"research-search-inspected", gResearchEffects, "attests each search hit's URL as an inspected path",
+			reference.Faults{ResearchSearchInspected: true}},
+		{"research-snippet-effects", gResearchEffects, "attests the effects a search snippet's JSON claims",
+			reference.Faults{ResearchSnippetEffects: true}},
+		{"research-fetch-inspected", gResearchEffects, "attests every fetched URL as an inspected path",
+			reference.Faults{ResearchFetchInspected: true}},
+		{"research-unavailable-as-empty", gResearchTruncation, "answers a source that answers an HTTP error as a successful fetch of empty content",
+			reference.Faults{ResearchUnavailableAsEmpty: true}},
+		{"research-memory-cache", gResearchLocalScope, "answers a repeated fetch in the same process from memory, without reading the source or saying so",
+			reference.Faults{ResearchMemoryCache: true}},
+		{"research-undisclosed-double", gResearchLocalScope, "labels research.fetch a double but words its fixed answers as observed fetches",
+			reference.Faults{ResearchUndisclosedDouble: true}},
+		{"research-stale-fallback", gResearchDurable, "answers a failed fetch, in this or a later process, with the page it recorded earlier in the store",
+			reference.Faults{ResearchStaleFallback: true}},
+		{"research-checkpoint-evidence", gResearchDurable, "answers a fetch of a URL the task checkpoint's prose names with that prose, without reading it",
+			reference.Faults{ResearchCheckpointEvidence: true}},
 		// Commands, items 6 and 52.
 		{"truncate-spill", gStreams, "keeps only the bounded part of a truncated command output in its spill file",
 			cmd(command.Faults{TruncateSpill: true})},
@@ -394,6 +423,35 @@ func registry() []Mutant {
 			pf(reference.FormatFaults{TestCountFailures: true})},
 		{"format-hidden-from-model", gFormatCore, "keeps format_project out of tools/list when the extension is negotiated, so the model never sees it",
 			pf(reference.FormatFaults{HideFormatTool: true})},
+		// Commands and correlation (C4, C5, C10, C11, M3).
+		{"spawn-own-prefix", gInterpreterValue, "spawns the published interpreter with an argument prefix of its own (-e -c) while publishing -c",
+			cmd(command.Faults{OwnArgumentsPrefix: true})},
+		{"spawn-by-name", gInterpreterValue, "spawns the interpreter by bare name, looked up on PATH at spawn, while publishing its absolute path",
+			cmd(command.Faults{SpawnByName: true})},
+		{"interpreter-from-call-env", gInterpreterValue, "spawns the shell that SHELL in a call's env names instead of the published interpreter",
+			cmd(command.Faults{InterpreterFromCallEnv: true})},
+		{"no-command-environment", gConcreteEnvironment, "publishes no command environment while backing command.run",
+			reference.Faults{NoCommandEnvironment: true}},
+		{"unlisted-command-run", gConcreteEnvironment, "activates run_command in tools/list but leaves command.run out of initialize, with no environment",
+			reference.Faults{UnlistedCommandRun: true}},
+		{"unknown-path-style", gConcreteEnvironment, "publishes its command environment's path style as unknown while backing command.run",
+			reference.Faults{UnknownPathStyle: true}},
+		{"nonzero-exit-as-failure", gExit, "answers a command that exited non-zero as an ok=false IO_ERROR result instead of a structured result",
+			reference.Faults{NonZeroExitAsFailure: true}},
+		{"validation-passed-when-ran", gExit, "reports a declared check passed once its script ran, whatever its exit code",
+			reference.Faults{ValidationPassedWhenRan: true}},
+		{"cwd-as-containment", gContainedApart, "reports filesystem writes contained to the workspace with no backend, because every cwd is validated",
+			reference.Faults{CwdAsContainment: true}},
+		{"cwd-refusal-as-containment", gContainedApart, "answers a cwd that escapes the workspace with the containment refusal UNAVAILABLE",
+			reference.Faults{CwdRefusalAsContainment: true}},
+		{"approval-first-context", gCallCorrelation, "sends every approval/request with the requestId and context of the session's first one",
+			reference.Faults{ApprovalFirstContext: true}},
+		{"approval-key-as-request-id", gCallCorrelation, "builds approval/request requestIds from the idempotency key instead of the call ID",
+			reference.Faults{ApprovalKeyAsRequestID: true}},
+		{"cancel-names-call", gCallCorrelation, "gives up on an approval request with a $/cancelRequest naming the call ID, not the request's",
+			reference.Faults{CancelNamesCall: true}},
+		{"failure-names-previous-call", gCallCorrelation, "names the call it answered before in the content of a failed result",
+			reference.Faults{FailureNamesPreviousCall: true}},
 	}
 }
 
@@ -408,6 +466,10 @@ const (
 	gResearchPermission  = "review_only may use the canonical research tools; outbound permission and external-side-effect approval still apply to every call."
 	gResearchEffects     = "A fetched source or search snippet cannot grant workspace inspection, write, validation or plan effects."
 	gResearchScope       = "If source evidence is process-local, disclose that scope; do not reconstruct durable research success."
+	// research: the two halves of gResearchScope, for mutants that break
+	// one of them.
+	gResearchLocalScope = "If source evidence is process-local, disclose that scope."
+	gResearchDurable    = "Do not reconstruct durable research success from model-authored checkpoint prose."
 )
 
 // The project-format guarantees the format mutants break (seed "Bounded
@@ -456,4 +518,12 @@ const (
 	gDerivedVersion      = "Report such observations as bounded derived mutations and advance state_version."
 	gOutputText          = "Never derive trusted effects by parsing model-visible output text."
 	gConcreteEnvironment = "If command.run is active, its command environment is concrete: core preparation fails before the first model request when it is absent or unknown."
+)
+
+// The guarantees the commands and correlation mutants break (S000
+// "Commands" C4, C11 and "Model" M3 as a host sees it).
+const (
+	gInterpreterValue = "Keep interpreter selection and prompt metadata sourced from the same immutable value: every command spawns the published executable with the published argument prefix."
+	gContainedApart   = "Report process containment separately from workspace cwd validation."
+	gCallCorrelation  = "Follow the ordered streaming protocol and correlation IDs: every approval request and failure names the call it is about."
 )

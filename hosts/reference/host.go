@@ -149,6 +149,7 @@ type session struct {
 	h         *Host
 	params    wire.InitializeParams
 	faults    Faults
+	corr      correlation
 	root      *workspace.Root
 	storeDir  string
 	runner    *command.Runner // nil when commands cannot run here
@@ -176,6 +177,8 @@ type session struct {
 	// scriptRunner runs project.validate's declared scripts: runner,
 	// unless a fault gives the scripts a runner of their own.
 	scriptRunner *command.Runner
+	// researchState is what the research faults remember.
+	researchState researchFaultState
 }
 
 func (h *Host) open(p wire.InitializeParams) (*session, error) {
@@ -404,6 +407,9 @@ func (s *session) initResult() wire.InitializeResult {
 		Capabilities:    wire.HostCapabilities{Store: true, Trace: true, Spill: s.runner != nil, Fingerprint: true},
 		Extensions:      append([]string(nil), s.extensions...),
 	}
+	if s.faults.ResearchUndisclosedDouble {
+		r.Doubles = []string{"research.fetch"}
+	}
 	if s.runner != nil {
 		env := s.published.Clone()
 		env.Command.ArgumentsPrefix = append([]string{}, env.Command.ArgumentsPrefix...)
@@ -419,6 +425,7 @@ func (s *session) initResult() wire.InitializeResult {
 			r.Containment.Reason = nil
 		}
 	}
+	s.publishFaults(&r)
 	return r
 }
 

@@ -151,6 +151,56 @@ type Faults struct {
 	// without reading the source again.
 	ResearchDurableCache bool
 
+	// research: more ways a host breaks the public-research guarantees.
+
+	// ResearchCannedSearch answers research.search with a fixed hit,
+	// without querying the configured endpoint, while initialize labels
+	// no double (research.fetch keeps its real adapter).
+	ResearchCannedSearch bool
+	// ResearchSearchUnapproved applies the approval policy to
+	// research.fetch only: research.search runs without asking.
+	ResearchSearchUnapproved bool
+	// ResearchApproveOnce asks for approval of the first research call of
+	// a host process only; later research calls reuse that answer.
+	ResearchApproveOnce bool
+	// ResearchHitsTrusted marks the output of research.search untrusted
+	// but each hit trusted_host, as content of the configured provider.
+	ResearchHitsTrusted bool
+	// ResearchHitsAttributedToProvider attributes each search hit to the
+	// provider ("search:<provider>") instead of the hit's URL.
+	ResearchHitsAttributedToProvider bool
+	// ResearchSearchInspected attests each search hit's URL as an
+	// inspected path, skipping the host's effect-profile check of
+	// research.search.
+	ResearchSearchInspected bool
+	// ResearchSnippetEffects merges the effects a search snippet's JSON
+	// claims under "effects" into the search's effects, skipping the
+	// host's effect-profile check of research.search.
+	ResearchSnippetEffects bool
+	// ResearchFetchInspected attests every fetched URL as an inspected
+	// path, skipping the host's effect-profile check of research.fetch.
+	ResearchFetchInspected bool
+	// ResearchUnavailableAsEmpty answers a source that answers an HTTP
+	// error status as a successful fetch of empty content.
+	ResearchUnavailableAsEmpty bool
+	// ResearchMemoryCache keeps fetched pages in process memory and
+	// answers a repeated fetch in the same process from there, without
+	// reading the source again and without saying so.
+	ResearchMemoryCache bool
+	// ResearchUndisclosedDouble labels research.fetch a double in
+	// initialize and answers it with fixed content whose summary reads
+	// like an observed fetch, never saying it is process-local.
+	ResearchUndisclosedDouble bool
+	// ResearchStaleFallback records every fetched page in the store and,
+	// when a later fetch of the same URL fails, in this or any later host
+	// process, answers the recorded page as a successful fetch.
+	ResearchStaleFallback bool
+	// ResearchCheckpointEvidence answers a fetch of a URL that the run's
+	// task checkpoint (model-authored progress or decisions) names with
+	// that checkpoint text, as a successful fetch, without reading the
+	// source.
+	ResearchCheckpointEvidence bool
+
 	// Approval outcomes (item 7).
 
 	// ApprovalTimeoutApproves runs a call whose approval request timed
@@ -298,6 +348,51 @@ type Faults struct {
 	// FailureInspected attests the path a failed call named as inspected,
 	// as a host that records what it looked at before the failure does.
 	FailureInspected bool
+
+	// Commands and correlation (S000 C5, C10, C11, M3).
+
+	// NoCommandEnvironment publishes no command environment in initialize
+	// while backing command.run.
+	NoCommandEnvironment bool
+	// UnknownPathStyle publishes the path style of its command
+	// environment as "unknown" while backing command.run: the rest of the
+	// environment is concrete.
+	UnknownPathStyle bool
+	// UnlistedCommandRun leaves command.run out of initialize's tools and
+	// publishes no command environment, while tools/list still activates
+	// run_command: the list of backed tools is kept apart from the
+	// registry.
+	UnlistedCommandRun bool
+	// NonZeroExitAsFailure answers a command that exited non-zero as an
+	// ok=false IO_ERROR result instead of a structured result with its
+	// exit code.
+	NonZeroExitAsFailure bool
+	// ValidationPassedWhenRan reports a declared check passed once its
+	// script ran to its own exit, whatever the exit code: the spawn's
+	// success taken for the check's.
+	ValidationPassedWhenRan bool
+	// CwdAsContainment publishes filesystem writes as contained to the
+	// workspace when no containment backend is active, because the host
+	// validates every cwd beneath the workspace.
+	CwdAsContainment bool
+	// CwdRefusalAsContainment answers a cwd that escapes the workspace
+	// with the containment refusal (UNAVAILABLE) instead of the cwd
+	// refusal (PERMISSION_DENIED).
+	CwdRefusalAsContainment bool
+	// ApprovalFirstContext sends every approval/request of the session with
+	// the requestId and context of the session's first one, as a host that
+	// builds the approval context once and caches it does.
+	ApprovalFirstContext bool
+	// ApprovalKeyAsRequestID builds an approval/request's requestId from
+	// the call's idempotency key instead of its call ID.
+	ApprovalKeyAsRequestID bool
+	// FailureNamesPreviousCall names, in the content of a failed result,
+	// the call the host answered before it instead of the call itself.
+	FailureNamesPreviousCall bool
+	// CancelNamesCall gives up on an approval request (its timeout, or
+	// the call's end) with a $/cancelRequest that names the call ID
+	// instead of the approval request's JSON-RPC ID.
+	CancelNamesCall bool
 
 	// Items 46 and 51 (identical observations; a validation's own writes).
 	// ValidationWithoutWrites attests no write for the files a validation

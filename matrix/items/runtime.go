@@ -28,20 +28,56 @@ var _ = matrix.DescribeItem(matrix.Item{
 	traceKeepsIDs(c)
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+// Item 42: how a context limit and a storage failure end a run. The
+// oracle checks the error code and that no model request was sent; the
+// item checks the core's message names the context manager's budget code
+// or the checkpoint store, and, for the storage failure, what a fresh host
+// on the run's store holds afterwards.
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 42, Name: "budget-vs-persistence", Area: "runtime", Title: "context limits report CONTEXT_BUDGET, storage failures PERSISTENCE_ERROR",
-	Scope: matrix.ScopeCore, Tools: nil, Guarantees: nil,
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list"}, Guarantees: []string{"S4"},
 	Contract: "hosts/wire/CONTRACTS.md#context-and-prompt", Guarantee: "Context assembly limits MUST report CONTEXT_BUDGET and durable-storage failures PERSISTENCE_ERROR, never a provider failure.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// A 4096-token window cannot hold the mandatory context: the
+		// context manager's budget error, reported as CONTEXT_BUDGET
+		// "<code>: <message>" (catches budget-as-provider-error).
+		"context-too-small.json": kit.On("L42", func(o *kit.Outcome) {
+			code, _, _ := strings.Cut(o.ErrorMessage, ":")
+			Expect(code).To(BeElementOf("CHECKPOINT_UNAVAILABLE", "HARD_LIMIT", "MANDATORY_CONTEXT_TOO_LARGE", "TOOL_DEFINITIONS_TOO_LARGE"),
+				"%s: a context assembly limit must be reported with the context manager's budget code, got %q", o.File, o.ErrorMessage)
+		}),
+		// The provider count stays over hard input after the one forced
+		// compaction: CONTEXT_BUDGET with the count and the limit
+		// (catches budget-as-provider-error).
+		"persistent-count.json": kit.On("L42", func(o *kit.Outcome) {
+			Expect(o.ErrorMessage).To(MatchRegexp(`^Provider token count \d+ remains above hard input \d+ after compaction\.$`),
+				"%s: a provider count over hard input after the forced compaction must be reported as a context limit", o.File)
+		}),
+		// The store refuses the provider_overflow checkpoint: the run
+		// fails PERSISTENCE_ERROR before any model request (catches
+		// persistence-as-provider-error), and a fresh host holds the
+		// failure checkpoint and the run's trace, nothing of the refused
+		// put (catches store-ack-without-persist, trace-flush-not-durable).
+		"checkpoint-put-fails.json": kit.On("S4 L42", func(o *kit.Outcome) {
+			Expect(o.ErrorMessage).To(HavePrefix("Checkpoint persistence failed"), "%s: the refused checkpoint put must be reported as a checkpoint persistence failure", o.File)
+			failedClosed(kit.DurableAfter{Checkpoints: []string{"failure"}})(o)
+		}),
+	})
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 43, Name: "multi-call-order", Area: "runtime", Title: "multi-call rounds preserve emitted order and same-name correlations",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.read"}, Guarantees: []string{"M3"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.read"}, Guarantees: []string{"M3"},
 	Contract: "hosts/wire/CONTRACTS.md#batches", Guarantee: "Multi-call rounds MUST be dispatched in emitted order with their correlations kept.",
 }, func(c *kit.TestContext) {
 	// inOrder asserts the host received the batch in emitted order, each
 	// call under its own toolCallId with its own idempotency key (catches
-	// batch-dispatch-reversed at the wire).
+	// batch-dispatch-reversed at the wire), and that every approval
+	// request, cancellation and failure the host sent names its own call
+	// or request (catches approval-first-context,
+	// approval-key-as-request-id, cancel-names-call,
+	// failure-names-previous-call).
 	inOrder := func(ids ...string) kit.Check {
 		return func(o *kit.Outcome) {
 			var got []string
@@ -55,11 +91,18 @@ var _ = matrix.DescribeItem(matrix.Item{
 			}
 			Expect(got).To(HaveLen(len(ids)), "%s: the host received calls %v", o.File, got)
 			Expect(got[:len(ids)]).To(Equal(ids), "%s: the host must receive the batch's calls in the order the model emitted them", o.File)
+			o.CallsCorrelated()
 		}
 	}
 	c.Scenarios(map[string]kit.Case{
 		"same-name-reads.json": kit.On("M3 L43", inOrder("list", "read-alpha", "read-beta")),
 		"write-then-read.json": kit.On("M3 L43", inOrder("write-notes", "read-notes", "read-readme", "review")),
+		// Two writes that each need approval under strict, then two
+		// failures in one round.
+		"approvals-and-failures.json": kit.On("M3 L43", inOrder("write-a", "write-b", "read-a", "read-missing-one", "read-missing-two", "review")),
+		// Two approval requests of one round that time out: the host
+		// cancels each by its own id.
+		"approval-timeouts.json": kit.On("M3 L43", inOrder("list", "write-one", "write-two")),
 	})
 })
 

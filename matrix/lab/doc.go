@@ -92,6 +92,8 @@
 // names, content hash), a summary of every model request and the
 // model-context audit (Report.ModelRequests, Report.ModelContext), the
 // successful trace flushes and the command containment the host reported.
+// Report.Checkpoints holds the persisted checkpoints themselves, decoded,
+// for matrix items that check what a checkpoint holds; it is not reported.
 //
 // # Not done here
 //

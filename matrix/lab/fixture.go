@@ -140,6 +140,7 @@ type fixtureRun struct {
 	rec      *recorder
 	storeErr error // the host's store could not list its checkpoints
 	audits   []CheckpointAudit
+	stored   []checkpoint.Checkpoint
 
 	closeErrs []error  // what closing each host process said, when not nil
 	incidents []string // what conform had to do to each host process
@@ -656,6 +657,10 @@ func (r *fixtureRun) persistedCheckpoints(ctx context.Context) ([]oracle.Checkpo
 		}
 		out = append(out, c)
 		r.audits = append(r.audits, auditCheckpoint(d))
+		var cp checkpoint.Checkpoint
+		if json.Unmarshal(d, &cp) == nil {
+			r.stored = append(r.stored, cp)
+		}
 	}
 	return out, nil
 }
@@ -685,6 +690,7 @@ func (r *fixtureRun) audit(rep *Report) {
 		goal = r.opts.Task
 	}
 	rep.CheckpointAudits = append([]CheckpointAudit{}, r.audits...)
+	rep.Checkpoints = append([]checkpoint.Checkpoint{}, r.stored...)
 	rep.ModelRequests = r.model.Records(goal)
 	saved := make([]string, 0, len(r.audits))
 	for _, a := range r.audits {

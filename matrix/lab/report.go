@@ -3,6 +3,7 @@ package lab
 import (
 	"errors"
 
+	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -61,6 +62,10 @@ type Report struct {
 	// CheckpointAudits holds the structural audit of every persisted
 	// checkpoint, in save order (LAB §3.10).
 	CheckpointAudits []CheckpointAudit `json:"checkpointAudits"`
+	// Checkpoints are the persisted checkpoints that decode, in save
+	// order, for matrix items that check what a checkpoint holds; they
+	// carry absolute paths and are not reported.
+	Checkpoints []checkpoint.Checkpoint `json:"-"`
 	// ModelContext is the model-context audit (LAB §3.10): every request
 	// contained the task, and the saved checkpoint hashes the model was
 	// shown. Nil when no execution ran.
