@@ -371,6 +371,13 @@ func registry() []Mutant {
 			reference.Faults{TraceFlushAsync: true}},
 		{"command-creates-only", gWrites, "attests only the files a command created, not those it modified or deleted",
 			reference.Faults{CommandCreatesOnly: true}},
+		// Items 46 and 51: identical observations; a validation's own writes.
+		{"validation-without-writes", gWrites, "attests no write for the files a validation script changed, as if validation were read-only",
+			reference.Faults{ValidationWithoutWrites: true}},
+		{"fingerprint-capture-time", gFingerprint, "binds the capture time into the workspace fingerprint, so two captures of one workspace differ",
+			reference.Faults{FingerprintCaptureTime: true}},
+		{"diff-hash-capture-time", gHashes, "binds the time of each git diff into its diffReview hash, so two reviews of one diff differ",
+			reference.Faults{DiffHashCaptureTime: true}},
 		{"validation-status-from-output", gOutputText, "attests a validation check passed when its output says \"passed\", whatever its exit code",
 			reference.Faults{ValidationStatusFromOutput: true}},
 		{"copied-effect-profile", gProfile, "answers tools/list with a stale copy of the effect profile (workspace.write without state_version)",

@@ -398,6 +398,19 @@ type Faults struct {
 	// instead of the approval request's JSON-RPC ID.
 	CancelNamesCall bool
 
+	// Items 46 and 51 (identical observations; a validation's own writes).
+	// ValidationWithoutWrites attests no write for the files a validation
+	// script changed, as if project.validate were read-only; the state
+	// version still moves.
+	ValidationWithoutWrites bool
+	// FingerprintCaptureTime binds the wall-clock time of each capture into
+	// the workspace fingerprint, so two captures of an unchanged workspace
+	// differ.
+	FingerprintCaptureTime bool
+	// DiffHashCaptureTime binds the wall-clock time of each git diff into
+	// its diffReview hash, so two reviews of an unchanged diff differ.
+	DiffHashCaptureTime bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

@@ -108,7 +108,7 @@ func validateProject(ctx context.Context, s *session, c *call) (outcome, error) 
 	eff := &port.Effects{Validations: validations}
 	if len(diff.Observed) > 0 {
 		eff.StateVersion = diff.StateVersion
-		if len(diff.Writes) > 0 {
+		if len(diff.Writes) > 0 && !s.faults.ValidationWithoutWrites {
 			eff.Writes = diff.Writes
 		}
 	}

@@ -201,4 +201,8 @@ var mutantTargets = map[string][]int{
 	"declare-network-denied":                {16},
 	"declare-other-approval":                {16},
 	"declarations-per-process":              {17},
+	// Items 46 and 51: identical observations; a validation's own writes.
+	"validation-without-writes": {51},
+	"fingerprint-capture-time":  {46},
+	"diff-hash-capture-time":    {46},
 }
