@@ -387,6 +387,30 @@ func registry() []Mutant {
 			pf(reference.FormatFaults{TestCountFailures: true})},
 		{"format-hidden-from-model", gFormatCore, "keeps format_project out of tools/list when the extension is negotiated, so the model never sees it",
 			pf(reference.FormatFaults{HideFormatTool: true})},
+		// Tool executor: effect metadata, evidence and validation scripts
+		// (T3, T5, T7–T11).
+		{"canonical-ids-from-catalog", gProfile, "maps every backed tool of the catalog in tools/list's canonicalToolIds, active or not",
+			reference.Faults{CanonicalIDsFromCatalog: true}},
+		{"capabilities-of-active-only", gProfile, "declares the effect capabilities of the active tools only, not the whole core profile",
+			reference.Faults{CapabilitiesOfActiveOnly: true}},
+		{"validation-fails-on-output", gOutputText, "attests a validation check failed when its output mentions \"fail\", whatever its exit code",
+			reference.Faults{ValidationFailsOnOutput: true}},
+		{"validation-skipped-on-output", gOutputText, "attests a validation check not_run when its output says \"Missing script\", whatever its exit code",
+			reference.Faults{ValidationSkippedOnOutput: true}},
+		{"missing-hash-empty-string", gCreateNull, "attests the missing side of a create or delete with the hash \"\" instead of null",
+			reference.Faults{MissingHashEmptyString: true}},
+		{"delete-as-empty-file", gCreateNull, "attests a file a command deleted as rewritten to an empty file",
+			reference.Faults{DeleteAsEmptyFile: true}},
+		{"symlink-followed-in-evidence", gDirKinds, "types a symlink a call made by following it, as the file it points to with that file's hash",
+			reference.Faults{FollowSymlinkEvidence: true}},
+		{"derived-nested-as-write", gDerived, "treats only root-level dependency trees as derived, so app/node_modules files become writes",
+			reference.Faults{DerivedNestedAsWrite: true}},
+		{"derived-leaf-files-as-write", gDerived, "treats only generated directories as derived: *.log files become writes hashed by metadata",
+			reference.Faults{DerivedLeafFilesAsWrite: true}},
+		{"validate-approval-remembered", gScripts, "asks before the first validation only and runs later ones on the remembered grant",
+			reference.Faults{ValidateApprovalRemembered: true}},
+		{"validate-subpackage-unapproved", gScripts, "asks before running the root package's scripts but runs a sub-package's unasked",
+			reference.Faults{ValidateSubpackageUnapproved: true}},
 	}
 }
 

@@ -227,7 +227,7 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 	if s.faults.WrongCanonicalToolID {
 		res.CanonicalToolID = c.p.ModelName
 	}
-	if caps, ok := s.profile[id]; ok && !s.trustsPageEffects(id) {
+	if caps, ok := s.profile[id]; ok && !s.trustsPageEffects(id) && !s.faults.MissingHashEmptyString {
 		if err := effects.CheckCapabilities(res, caps); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(id, "the effects exceed the effect profile: "+err.Error())
 		}
@@ -245,10 +245,12 @@ func (s *session) decide(ctx context.Context, c *call) approval.Decision {
 		ToolCallID: c.p.CallID, IdempotencyKey: c.p.IdempotencyKey, TimeoutMs: c.p.TimeoutMs,
 	}}
 	d := s.policy.Decide(ctx, ac)
-	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() && !s.faults.ValidateWithoutApproval {
+	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() && !s.faults.ValidateWithoutApproval && !s.scriptsUnguarded(c) {
 		d = s.strict.Decide(ctx, ac)
 	}
-	return s.approvalOutcome(d)
+	d = s.approvalOutcome(d)
+	s.rememberValidateGrant(c, d)
+	return d
 }
 
 func (s *session) containmentVerified() bool {

@@ -176,6 +176,9 @@ type session struct {
 	// scriptRunner runs project.validate's declared scripts: runner,
 	// unless a fault gives the scripts a runner of their own.
 	scriptRunner *command.Runner
+	// validateGranted is set once the harness granted a project.validate
+	// call; only the ValidateApprovalRemembered fault reads it.
+	validateGranted atomic.Bool
 }
 
 func (h *Host) open(p wire.InitializeParams) (*session, error) {

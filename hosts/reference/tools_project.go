@@ -214,6 +214,7 @@ func (s *session) runChecks(ctx context.Context, c *call, rel string, checks []s
 			status = "passed"
 		}
 		status = s.statusFromOutput(status, res.Stdout+res.Stderr)
+		status = s.statusFromOutputText(status, res.Stdout+res.Stderr)
 		summary := diagnostic(res)
 		if summary == "" {
 			summary = ch + " " + status + "."

@@ -158,4 +158,17 @@ var mutantTargets = map[string][]int{
 	"canonical-id-as-model-name":      {8},
 	"idempotency-key-only":            {37},
 	"failure-inspected":               {8},
+	// Tool executor: effect metadata, evidence and validation scripts
+	// (T3, T5, T7–T11).
+	"canonical-ids-from-catalog":     {9},
+	"capabilities-of-active-only":    {9},
+	"validation-fails-on-output":     {3},
+	"validation-skipped-on-output":   {3},
+	"missing-hash-empty-string":      {2, 3},
+	"delete-as-empty-file":           {3},
+	"symlink-followed-in-evidence":   {30},
+	"derived-nested-as-write":        {3},
+	"derived-leaf-files-as-write":    {3},
+	"validate-approval-remembered":   {7},
+	"validate-subpackage-unapproved": {3, 7},
 }
