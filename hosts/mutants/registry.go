@@ -403,6 +403,8 @@ func registry() []Mutant {
 			reference.Faults{DeleteAsEmptyFile: true}},
 		{"symlink-followed-in-evidence", gDirKinds, "types a symlink a call made by following it, as the file it points to with that file's hash",
 			reference.Faults{FollowSymlinkEvidence: true}},
+		{"directory-listing-hash", gDirKinds, "attests a directory side of a write with a hash of its listing instead of null",
+			reference.Faults{DirectoryListingHash: true}},
 		{"derived-nested-as-write", gDerived, "treats only root-level dependency trees as derived, so app/node_modules files become writes",
 			reference.Faults{DerivedNestedAsWrite: true}},
 		{"derived-leaf-files-as-write", gDerived, "treats only generated directories as derived: *.log files become writes hashed by metadata",

@@ -79,6 +79,17 @@ var _ = addSpecs(map[string]func(name string){
 		Expect(afterKinds(ref.result("run_command", map[string]any{"command": "ln -s target.txt l"}))).To(Equal(map[string]string{"l": "symlink"}))
 		Expect(afterKinds(mut.result("run_command", map[string]any{"command": "ln -s target.txt l"}))).To(Equal(map[string]string{"l": "file"}))
 	},
+	"directory-listing-hash": func(name string) {
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			r, _ := h.ok("write_file", create("docs/new.txt", "new\n"))
+			Expect(r.Effects.Writes).To(HaveLen(2))
+			w := r.Effects.Writes[0]
+			Expect(w.Path).To(Equal("docs"))
+			Expect(w.AfterKind).To(Equal("directory"), "%s", h)
+			Expect(w.AfterHash == nil).To(Equal(h == ref), "%s: the directory's after hash", h)
+		}
+	},
 	"derived-nested-as-write": func(name string) {
 		posixOnly()
 		derivedWrites(name, "mkdir -p app/node_modules/p && echo x > app/node_modules/p/i.js", "app/node_modules/p/i.js")

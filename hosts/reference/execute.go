@@ -227,7 +227,7 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 	if s.faults.WrongCanonicalToolID {
 		res.CanonicalToolID = c.p.ModelName
 	}
-	if caps, ok := s.profile[id]; ok && !s.trustsPageEffects(id) && !s.faults.MissingHashEmptyString {
+	if caps, ok := s.profile[id]; ok && !s.trustsPageEffects(id) && !s.skipsEvidenceCheck() {
 		if err := effects.CheckCapabilities(res, caps); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(id, "the effects exceed the effect profile: "+err.Error())
 		}

@@ -56,10 +56,11 @@ func (s *session) evidenceFaults(d workspace.Diff) workspace.Diff {
 }
 
 // writeFaults rewrites the write evidence of a mutation, after the host's
-// own checks of it, as MissingHashEmptyString, DeleteAsEmptyFile and
-// FollowSymlinkEvidence do; without them writes is unchanged.
+// own checks of it, as MissingHashEmptyString, DeleteAsEmptyFile,
+// FollowSymlinkEvidence and DirectoryListingHash do; without them writes
+// is unchanged.
 func (s *session) writeFaults(writes []port.Write) []port.Write {
-	if !s.faults.MissingHashEmptyString && !s.faults.DeleteAsEmptyFile && !s.faults.FollowSymlinkEvidence {
+	if !s.faults.MissingHashEmptyString && !s.faults.DeleteAsEmptyFile && !s.faults.FollowSymlinkEvidence && !s.faults.DirectoryListingHash {
 		return writes
 	}
 	writes = slices.Clone(writes)
@@ -80,8 +81,37 @@ func (s *session) writeFaults(writes []port.Write) []port.Write {
 		if s.faults.FollowSymlinkEvidence && w.AfterKind == workspace.KindSymlink {
 			writes[i].AfterKind, writes[i].AfterHash = s.followed(w.Path)
 		}
+		if s.faults.DirectoryListingHash {
+			if w.BeforeKind == workspace.KindDirectory {
+				writes[i].BeforeHash = s.listingHash(w.Path)
+			}
+			if w.AfterKind == workspace.KindDirectory {
+				writes[i].AfterHash = s.listingHash(w.Path)
+			}
+		}
 	}
 	return writes
+}
+
+// skipsEvidenceCheck reports whether a fault leaves out the host's own
+// check of its effects against the tool's profile and the evidence rules:
+// MissingHashEmptyString and DirectoryListingHash, whose hurried hosts
+// have none.
+func (s *session) skipsEvidenceCheck() bool {
+	return s.faults.MissingHashEmptyString || s.faults.DirectoryListingHash
+}
+
+// listingHash is the DirectoryListingHash hash of the workspace directory
+// p: the SHA-256 of its sorted entry names as they are now (none when it
+// no longer exists).
+func (s *session) listingHash(p string) *string {
+	entries, _ := os.ReadDir(filepath.Join(s.root.Dir(), filepath.FromSlash(p)))
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	h := workspace.HashPrefix + workspace.SHA256Hex([]byte(strings.Join(names, "\x00")))
+	return &h
 }
 
 // followed types the workspace path p as a stat that follows symlinks

@@ -332,6 +332,11 @@ type Faults struct {
 	// symlink (stat, not lstat): a symlink to a file is attested as that
 	// file, with its content hash.
 	FollowSymlinkEvidence bool
+	// DirectoryListingHash attests a directory side of a write with a
+	// hash of the directory's listing instead of null, as a host that
+	// hashes every entry it snapshots does; having no evidence check of
+	// its own, it answers the result as it built it.
+	DirectoryListingHash bool
 	// DerivedNestedAsWrite classifies derived trees by the path's first
 	// segment only, so changes under a nested dependency tree
 	// (app/node_modules) become write evidence hashed by their metadata

@@ -167,6 +167,7 @@ var mutantTargets = map[string][]int{
 	"missing-hash-empty-string":      {2, 3},
 	"delete-as-empty-file":           {3},
 	"symlink-followed-in-evidence":   {30},
+	"directory-listing-hash":         {2, 30},
 	"derived-nested-as-write":        {3},
 	"derived-leaf-files-as-write":    {3},
 	"validate-approval-remembered":   {7},
