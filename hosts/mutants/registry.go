@@ -397,6 +397,8 @@ func registry() []Mutant {
 			reference.Faults{ValidationFailsOnOutput: true}},
 		{"validation-skipped-on-output", gOutputText, "attests a validation check not_run when its output says \"Missing script\", whatever its exit code",
 			reference.Faults{ValidationSkippedOnOutput: true}},
+		{"command-output-as-validation", gOutputText, "attests a passed validation for a run_command whose output says \"passed\"",
+			reference.Faults{CommandOutputAsValidation: true}},
 		{"missing-hash-empty-string", gCreateNull, "attests the missing side of a create or delete with the hash \"\" instead of null",
 			reference.Faults{MissingHashEmptyString: true}},
 		{"delete-as-empty-file", gCreateNull, "attests a file a command deleted as rewritten to an empty file",

@@ -43,6 +43,14 @@ var _ = addSpecs(map[string]func(name string){
 		posixOnly()
 		validationStatus(name, `echo npm ERR! Missing script: test && exit 1`, "failed", "not_run")
 	},
+	"command-output-as-validation": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			r, _ := h.ok("run_command", map[string]any{"command": "echo 3 tests passed"})
+			Expect(r.Effects != nil && len(r.Effects.Validations) > 0).To(Equal(h == mut), "%s attests a validation: %+v", h, r.Effects)
+		}
+	},
 	"missing-hash-empty-string": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {

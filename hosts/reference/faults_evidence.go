@@ -8,6 +8,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/approval"
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/hosts/reference/command"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 )
 
@@ -98,7 +99,25 @@ func (s *session) writeFaults(writes []port.Write) []port.Write {
 // MissingHashEmptyString and DirectoryListingHash, whose hurried hosts
 // have none.
 func (s *session) skipsEvidenceCheck() bool {
-	return s.faults.MissingHashEmptyString || s.faults.DirectoryListingHash
+	return s.faults.MissingHashEmptyString || s.faults.DirectoryListingHash || s.faults.CommandOutputAsValidation
+}
+
+// outputValidation is the CommandOutputAsValidation evidence of a
+// command's result: a passed workspace validation when it exited 0 and
+// its output says it passed; without the fault, eff unchanged.
+func (s *session) outputValidation(eff *port.Effects, res command.Result) *port.Effects {
+	if !s.faults.CommandOutputAsValidation || res.ExitCode == nil || *res.ExitCode != 0 {
+		return eff
+	}
+	low := strings.ToLower(res.Stdout + res.Stderr)
+	if !strings.Contains(low, "passed") && !strings.Contains(low, "passing") {
+		return eff
+	}
+	if eff == nil {
+		eff = &port.Effects{}
+	}
+	eff.Validations = append(eff.Validations, port.ValidationEntry{ID: "command.run:output", Detail: "test: passed", Scope: "workspace", Status: "passed"})
+	return eff
 }
 
 // listingHash is the DirectoryListingHash hash of the workspace directory

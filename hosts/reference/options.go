@@ -319,6 +319,12 @@ type Faults struct {
 	// text: a check whose output says npm's "Missing script" is attested
 	// not_run, whatever its exit code.
 	ValidationSkippedOnOutput bool
+	// CommandOutputAsValidation attests a passed validation of the
+	// workspace for a run_command that exited 0 and whose output says
+	// "passed" or "passing", as a host that takes `npm test` run in the
+	// terminal for a validation does; having no evidence check of its own,
+	// it answers the result as it built it.
+	CommandOutputAsValidation bool
 	// MissingHashEmptyString attests the missing side of a created or
 	// deleted path with the empty string as its hash instead of null, as a
 	// host whose hash field is a plain string does; having no evidence

@@ -113,3 +113,23 @@ func validateAsksEachTime(c *kit.TestContext) {
 		}
 	})
 }
+
+// commandOutputNoValidation declares item 3's check of S000 T5 "Never
+// derive trusted effects by parsing model-visible output text" for
+// command.run: a command whose output says its tests passed attests no
+// validation (command.run's profile has no validate capability; only
+// project.validate's declared checks are validation evidence).
+func commandOutputNoValidation(c *kit.TestContext) {
+	c.It("a command whose output says its tests passed attests no validation", "T5 L3", func() {
+		kit.FailRepro(c)
+		posixCommands(c)
+		d := kit.StartDirect(c, nil, nil)
+		call := d.Exec("run_command", map[string]any{"command": "echo 'Tests: 3 passed, 3 total'"}, "")
+		Expect(call.Err).NotTo(HaveOccurred(), "run_command was answered with an error")
+		r := call.Result
+		Expect(r.OK).To(BeTrue(), "run_command failed: %.300q", r.Content)
+		if r.Effects != nil {
+			Expect(r.Effects.Validations).To(BeEmpty(), "run_command attests validations %+v for a command whose output says its tests passed: command output is never validation evidence", r.Effects.Validations)
+		}
+	})
+}

@@ -64,6 +64,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 	commandWritesExact(c)
 	validationFromExitStatus(c)
 	derivedNeverWritten(c)
+	commandOutputNoValidation(c)
 })
 
 // violation names the argument each call of item 8's schema scenario

@@ -164,6 +164,7 @@ var mutantTargets = map[string][]int{
 	"capabilities-of-active-only":    {9},
 	"validation-fails-on-output":     {3},
 	"validation-skipped-on-output":   {3},
+	"command-output-as-validation":   {3},
 	"missing-hash-empty-string":      {2, 3},
 	"delete-as-empty-file":           {3},
 	"symlink-followed-in-evidence":   {30},
