@@ -411,6 +411,8 @@ func registry() []Mutant {
 			reference.Faults{DerivedNestedAsWrite: true}},
 		{"derived-leaf-files-as-write", gDerived, "treats only generated directories as derived: *.log files become writes hashed by metadata",
 			reference.Faults{DerivedLeafFilesAsWrite: true}},
+		{"derived-roots-as-write", gDerivedVersion, "matches derived trees by the prefix node_modules/, so the directory node_modules becomes a write",
+			reference.Faults{DerivedRootsAsWrite: true}},
 		{"validate-approval-remembered", gScripts, "asks before the first validation only and runs later ones on the remembered grant",
 			reference.Faults{ValidateApprovalRemembered: true}},
 		{"validate-subpackage-unapproved", gScripts, "asks before running the root package's scripts but runs a sub-package's unasked",

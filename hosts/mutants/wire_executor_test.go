@@ -106,6 +106,14 @@ var _ = addSpecs(map[string]func(name string){
 		posixOnly()
 		derivedWrites(name, "echo x > build.log", "build.log")
 	},
+	"derived-roots-as-write": func(name string) {
+		posixOnly()
+		ref, mut := both(name, setup{})
+		for _, h := range []*host{ref, mut} {
+			r, _ := h.ok("run_command", map[string]any{"command": "mkdir -p node_modules/p && echo x > node_modules/p/i.js"})
+			Expect(writePaths(r)).To(Equal(map[bool][]string{true: nil, false: {"node_modules"}}[h == ref]), "%s", h)
+		}
+	},
 	"validate-approval-remembered": func(name string) {
 		pkg := `{"private":true,"scripts":{"test":"exit 0"}}`
 		ref, mut := both(name, setup{files: map[string]string{"package.json": pkg}, params: trustedWorkspace})

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -44,14 +45,17 @@ func (s *session) metadataFaults(ts *port.ToolSet) {
 }
 
 // evidenceFaults adds derived changes to the writes of a diff as
-// DerivedNestedAsWrite and DerivedLeafFilesAsWrite do; without them d is
-// unchanged.
+// DerivedNestedAsWrite, DerivedLeafFilesAsWrite and DerivedRootsAsWrite
+// do; without them d is unchanged.
 func (s *session) evidenceFaults(d workspace.Diff) workspace.Diff {
 	if s.faults.DerivedNestedAsWrite {
 		d = derivedWritesWhere(d, func(p string) bool { return dirDerived(p) && !dirDerived(strings.Split(p, "/")[0]) })
 	}
 	if s.faults.DerivedLeafFilesAsWrite {
 		d = derivedWritesWhere(d, func(p string) bool { return !dirDerived(p) })
+	}
+	if s.faults.DerivedRootsAsWrite {
+		d = derivedWritesWhere(d, func(p string) bool { return !dirDerived(path.Dir(p)) && dirDerived(p) })
 	}
 	return d
 }

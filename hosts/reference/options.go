@@ -352,6 +352,10 @@ type Faults struct {
 	// only, so generated files named by their leaf (*.log, *.tsbuildinfo)
 	// become write evidence hashed by their metadata fingerprint.
 	DerivedLeafFilesAsWrite bool
+	// DerivedRootsAsWrite matches derived trees by their contents'
+	// prefix ("node_modules/"), so the directory entry of a generated tree
+	// itself (node_modules, app/dist) becomes a directory write.
+	DerivedRootsAsWrite bool
 	// ValidateApprovalRemembered remembers a granted project.validate
 	// approval for the rest of the session: later validations run without
 	// asking, although each dispatch of repository scripts needs one.

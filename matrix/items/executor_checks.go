@@ -18,7 +18,8 @@ import (
 // a command that rewrites one durable file and changes generated state of
 // every shape (a root and a nested dependency tree, a log, a build-info
 // file) is attested with exactly the durable write, its byte hash, the
-// derived mutations and a new state version.
+// derived mutations and a new state version: neither a derived file nor
+// the directory of a generated tree is a write.
 func derivedNeverWritten(c *kit.TestContext) {
 	c.It("a command's derived changes, nested or named by their leaf, are derived mutations, never writes", "T9 T10 L3", func() {
 		kit.FailRepro(c)

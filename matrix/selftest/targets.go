@@ -171,6 +171,7 @@ var mutantTargets = map[string][]int{
 	"directory-listing-hash":         {2, 30},
 	"derived-nested-as-write":        {3},
 	"derived-leaf-files-as-write":    {3},
+	"derived-roots-as-write":         {3},
 	"validate-approval-remembered":   {7},
 	"validate-subpackage-unapproved": {3, 7},
 }
