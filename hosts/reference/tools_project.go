@@ -215,6 +215,7 @@ func (s *session) runChecks(ctx context.Context, c *call, rel string, checks []s
 		}
 		status = s.ranAsPassed(status, res)
 		status = s.statusFromOutput(status, res.Stdout+res.Stderr)
+		status = s.statusFromOutputText(status, res.Stdout+res.Stderr)
 		summary := diagnostic(res)
 		if summary == "" {
 			summary = ch + " " + status + "."

@@ -16,7 +16,7 @@ import (
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 3, Name: "write-validate-diff", Area: "tools", Title: "write followed by scoped validation and hashed final diff",
-	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6", "T5"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6", "T5", "T7"},
 	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A host MUST attest writes, scoped validation results and a complete hashed diff review so that the completion gate can accept the run.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
@@ -63,6 +63,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 	commandWritesExact(c)
 	validationFromExitStatus(c)
+	derivedNeverWritten(c)
+	commandOutputNoValidation(c)
 })
 
 // violation names the argument each call of item 8's schema scenario
@@ -142,6 +144,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(pending).To(Equal([]string{"approval-read-1"}), "%s: the pause checkpoint must keep the unresolved approval approval-read-1 pending", o.File)
 		}),
 	})
+	validateAsksEachTime(c)
 })
 
 // noApprover asserts the harness answered the approval request a with
@@ -225,6 +228,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"forged-diff-review-on-list.json": kit.On("T3 L9", names("diff")),
 		"canonical-ids.json":              kit.On("T2 T3 L9", nil),
 	})
+	metadataFromActive(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
