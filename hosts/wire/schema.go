@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"sort"
 	"sync"
@@ -84,10 +85,9 @@ func ErrorDataSchema(code int64) string {
 	return ""
 }
 
-// compiledSchemas compiles the published schemas on demand: every schema
-// is added to one compiler the first time any is needed (they refer to one
-// another), and each is compiled the first time it is asked for, so a
-// process pays only for the messages it checks.
+// compiledSchemas compiles the published schemas on demand: each is read
+// and compiled the first time it, or a schema referring to it, is asked
+// for, so a process pays only for the messages it checks.
 type compiledSchemas struct {
 	mu       sync.Mutex
 	compiler *jsonschema.Compiler
@@ -98,12 +98,12 @@ type compiledSchemas struct {
 
 var schemas compiledSchemas
 
-// load adds every published schema to the compiler, once; s.mu is held.
+// load lists the published schemas and makes the compiler, once; s.mu is
+// held.
 func (s *compiledSchemas) load() error {
 	if s.compiler != nil || s.err != nil {
 		return s.err
 	}
-	c := jsonschema.NewCompiler()
 	entries, err := fs.ReadDir(schemaFS, "schema")
 	if err != nil {
 		s.err = err
@@ -111,24 +111,32 @@ func (s *compiledSchemas) load() error {
 	}
 	var names []string
 	for _, e := range entries {
-		b, err := schemaFS.ReadFile("schema/" + e.Name())
-		if err != nil {
-			s.err = err
-			return err
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-		if err != nil {
-			s.err = fmt.Errorf("wire: schema %q: %w", e.Name(), err)
-			return s.err
-		}
-		if err := c.AddResource(e.Name(), doc); err != nil {
-			s.err = fmt.Errorf("wire: schema %q: %w", e.Name(), err)
-			return s.err
-		}
 		names = append(names, e.Name())
 	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(embeddedLoader{names: names})
 	s.compiler, s.names, s.compiled = c, names, map[string]*jsonschema.Schema{}
 	return nil
+}
+
+// embeddedLoader loads a published schema by the last element of its URL
+// (the compiler makes each name an absolute file URL), and nothing else.
+type embeddedLoader struct{ names []string }
+
+func (l embeddedLoader) Load(url string) (any, error) {
+	name := path.Base(url)
+	if !slices.Contains(l.names, name) {
+		return nil, fmt.Errorf("wire: no published schema %q", url)
+	}
+	b, err := schemaFS.ReadFile("schema/" + name)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("wire: schema %q: %w", name, err)
+	}
+	return doc, nil
 }
 
 // get returns the compiled schema called name, compiling it on first use.
