@@ -19,7 +19,8 @@ type messageCache struct {
 	// last is what record returned for the messages of its last call, by
 	// position: a history resent with one more message matches it
 	// message by message without hashing each message's content again.
-	last []sizedMessage
+	// spare is the previous call's, reused for the next.
+	last, spare []sizedMessage
 }
 
 // A sizedMessage is a received message's deep copy and the lengths of the
@@ -75,7 +76,7 @@ func (c *messageCache) record(ms []port.Message) (copied []port.Message, size, c
 	copied = make([]port.Message, len(ms))
 	size = len("[]") + max(0, len(ms)-1) // brackets and commas
 	copySize = size
-	last := make([]sizedMessage, len(ms))
+	last := slices.Grow(c.spare[:0], len(ms))[:len(ms)]
 	for i, m := range ms {
 		var e sizedMessage
 		if i < len(c.last) && c.last[i].cached && messageEqual(c.last[i].msg, m) {
@@ -88,7 +89,7 @@ func (c *messageCache) record(ms []port.Message) (copied []port.Message, size, c
 		size = addSize(size, e.size)
 		copySize = addSize(copySize, e.copySize)
 	}
-	c.last = last
+	c.last, c.spare = last, c.last
 	return copied, size, copySize
 }
 
