@@ -99,9 +99,6 @@ type Uncheckable struct {
 	Documented string `json:"documented"`
 }
 
-// promptInput is why the "Prompt input" sentences cannot be observed.
-const promptInput = "protocol v1 carries no prompt input from the host: conform builds the run request's structured prompt configuration itself, so no host answer reaches it; it becomes checkable when the host's prompt input is on the wire"
-
 // modelDouble is why the host-side model sentences cannot be observed.
 const modelDouble = "protocol v1 gives the host no model port: every model request is served by conform's own deterministic model double, so no host implements what the sentence asks"
 
@@ -113,9 +110,6 @@ var uncheckable = []Uncheckable{
 	{Key: "M1", Reason: modelDouble + " (identity and capability snapshot)", Documented: "fixtures/matrix/18-probe-timestamp-resume/CHECKS.md"},
 	{Key: "M2", Reason: modelDouble + " (token counting)", Documented: "fixtures/matrix/25-overflow-compaction/CHECKS.md"},
 	{Key: "M4", Reason: modelDouble + " (attachments resent to a stateless provider)", Documented: "fixtures/matrix/36-repeated-compaction/CHECKS.md"},
-	{Key: "P1", Reason: promptInput, Documented: "fixtures/matrix/15-legacy-prompt-fields/CHECKS.md"},
-	{Key: "P2", Reason: promptInput, Documented: "fixtures/matrix/15-legacy-prompt-fields/CHECKS.md"},
-	{Key: "P3", Reason: promptInput + " (trusted workspace instructions and their provenance)", Documented: "fixtures/matrix/15-legacy-prompt-fields/CHECKS.md"},
 }
 
 // UncheckableSentences returns the sentences no check can observe through

@@ -475,6 +475,7 @@ func (t *target) document() *reports.Document {
 		d.Host.Name, d.Host.Version, d.Host.Doubles = t.init.Host.Name, t.init.Host.Version, t.init.Doubles
 		d.Host.Tools = slices.Sorted(slices.Values(t.init.Tools))
 		d.Host.ToolProfile = lab.ToolProfile(t.init.Tools)
+		d.Host.PromptInput = lab.PromptSource(t.init.PromptInput)
 	}
 	d.Planned = Planned(t.cfg)
 	ids := append([]int(nil), t.order...)

@@ -98,6 +98,10 @@ type Host struct {
 	ToolProfile string   `json:"toolProfile,omitempty"`
 	// Doubles are what the host serves as deterministic doubles.
 	Doubles []string `json:"doubles,omitempty"`
+	// PromptInput says whose prompt configuration the run requests held:
+	// "host" (the host's initialize answer carried a promptInput, merged
+	// over conform's defaults) or "defaults" (it carried none).
+	PromptInput string `json:"promptInput,omitempty"`
 }
 
 // Item is the result of one matrix item, or, in a run document, of one

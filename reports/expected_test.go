@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -45,32 +44,13 @@ func TestExpectedFailuresAreValid(t *testing.T) {
 // verdict or the JUnit suite.
 func TestRenderersShowExpectedFailures(t *testing.T) {
 	d := expectedDoc()
-	var md, html, junit bytes.Buffer
-	if err := RenderMarkdown(&md, d); err != nil {
-		t.Fatal(err)
+	md := rendered(t, RenderMarkdown, d)
+	expectContains(t, "Markdown", md, "## conform certify: ✅ passed", "### Expected failures (1)", "| 1 | first | known gap | tracked in #12 | ana | 2030-01-31 | ` expect.json:3 ` |", "❌ failed (expected)")
+	if strings.Contains(md, "### Failures") {
+		t.Errorf("the Markdown lists an expected failure under Failures:\n%s", md)
 	}
-	for _, want := range []string{"## conform certify: ✅ passed", "### Expected failures (1)", "| 1 | first | known gap | tracked in #12 | ana | 2030-01-31 | ` expect.json:3 ` |", "❌ failed (expected)"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("the Markdown lacks %q:\n%s", want, md.String())
-		}
-	}
-	if strings.Contains(md.String(), "### Failures") {
-		t.Errorf("the Markdown lists an expected failure under Failures:\n%s", md.String())
-	}
-	if err := RenderHTML(&html, d); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`class="verdict passed"`, "of them expected", "Expected failure: tracked in #12 — owner ana, until 2030-01-31 (expect.json:3)"} {
-		if !strings.Contains(html.String(), want) {
-			t.Errorf("the HTML lacks %q", want)
-		}
-	}
-	if err := RenderJUnit(&junit, d); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`failures="0"`, `expected failure: tracked in #12 (owner ana, until 2030-01-31, expect.json:3): known gap`} {
-		if !strings.Contains(junit.String(), want) {
-			t.Errorf("the JUnit lacks %q:\n%s", want, junit.String())
-		}
-	}
+	html := rendered(t, RenderHTML, d)
+	expectContains(t, "HTML", html, `class="verdict passed"`, "of them expected", "Expected failure: tracked in #12 — owner ana, until 2030-01-31 (expect.json:3)")
+	junit := rendered(t, RenderJUnit, d)
+	expectContains(t, "JUnit", junit, `failures="0"`, `expected failure: tracked in #12 (owner ana, until 2030-01-31, expect.json:3): known gap`)
 }

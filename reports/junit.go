@@ -76,6 +76,7 @@ func RenderJUnit(w io.Writer, docs ...*Document) error {
 			{"matrix.version", d.MatrixVersion}, {"os", d.OS}, {"arch", d.Arch},
 			{"host.command", d.Host.Command}, {"host.name", d.Host.Name}, {"host.version", d.Host.Version},
 			{"host.binarySha256", d.Host.BinarySHA256}, {"host.toolProfile", d.Host.ToolProfile},
+			{"host.promptInput", d.Host.PromptInput},
 		}
 		if d.Interrupted {
 			props = append(props, [2]string{"interrupted", "true"})

@@ -94,6 +94,12 @@ func RenderMarkdown(w io.Writer, docs ...*Document) error {
 		if id := hostIdentity(d); id != "" {
 			fmt.Fprintf(b, " (%s)", mdCell(id))
 		}
+		switch d.Host.PromptInput {
+		case "host":
+			b.WriteString(" · prompt input: the host's")
+		case "defaults":
+			b.WriteString(" · prompt input: conform's defaults (the host supplies none)")
+		}
 		fmt.Fprintf(b, " · conform %s · matrix %s · %s/%s\n\n", mdCell(d.Harness.Version), mdCell(d.MatrixVersion), mdCell(d.OS), mdCell(d.Arch))
 		b.WriteString("| Passed | Failed | Not applicable | Skipped |\n|---:|---:|---:|---:|\n")
 		fmt.Fprintf(b, "| %d | %d | %d | %d |\n\n", s.Passed, s.Failed, s.NotApplicable, s.Skipped)

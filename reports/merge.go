@@ -134,6 +134,7 @@ func (g *merging) join(in MergeInput) error {
 		{"host names", &into.Host.Name, &d.Host.Name},
 		{"host versions", &into.Host.Version, &d.Host.Version},
 		{"tool profiles", &into.Host.ToolProfile, &d.Host.ToolProfile},
+		{"prompt inputs", &into.Host.PromptInput, &d.Host.PromptInput},
 	} {
 		if err := agree(f.dst, *f.src, func(a, b string) error { return mismatch(f.what, a, b) }); err != nil {
 			return err

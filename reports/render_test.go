@@ -50,11 +50,7 @@ func TestMarkdownEscapesUntrustedText(t *testing.T) {
 			t.Errorf("the Markdown holds %q:\n%s", bad, md)
 		}
 	}
-	for _, want := range []string{`&lt;script&gt;alert('name')&lt;/script&gt;`, `fx\\x1b\]0;pwned\\x07`, `a\|b`} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the Markdown lacks %q:\n%s", want, md)
-		}
-	}
+	expectContains(t, "Markdown", md, `&lt;script&gt;alert('name')&lt;/script&gt;`, `fx\\x1b\]0;pwned\\x07`, `a\|b`)
 	// Every table row keeps its columns: no pipe of the document splits a
 	// cell.
 	for _, line := range strings.Split(md, "\n") {
@@ -63,6 +59,26 @@ func TestMarkdownEscapesUntrustedText(t *testing.T) {
 		}
 		if n := len(regexp.MustCompile(`(^|[^\\])\|`).FindAllString(line, -1)); n != 5 && n != 7 {
 			t.Errorf("table row with %d cell borders: %s", n, line)
+		}
+	}
+}
+
+// rendered is d rendered by r; an error fails the test.
+func rendered(t *testing.T, r Renderer, d *Document) string {
+	t.Helper()
+	var b strings.Builder
+	if err := r(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// expectContains reports each of wants that got, the text of what, lacks.
+func expectContains(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("the %s lacks %q:\n%s", what, want, got)
 		}
 	}
 }
@@ -148,28 +164,13 @@ func TestRenderersCountItemsNotTheSummary(t *testing.T) {
 		},
 		Summary: Summary{Passed: 2},
 	}
-	var md, page, junit bytes.Buffer
-	if err := RenderMarkdown(&md, d); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"## conform certify: ❌ failed", "| 1 | 1 | 0 | 0 |", "### Failures (1)", "| 2 | two | it broke |"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("the Markdown lacks %q:\n%s", want, md.String())
-		}
-	}
-	if err := RenderHTML(&page, d); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`<span class="verdict failed">failed</span>`, `<div class="count failed"><b>1</b>failed</div>`, "<h2>Failures (1)</h2>", "— 1 failed, 1 passed</title>"} {
-		if !strings.Contains(page.String(), want) {
-			t.Errorf("the HTML page lacks %q", want)
-		}
-	}
-	if err := RenderJUnit(&junit, d); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(junit.String(), `<testsuites name="conform" tests="2" failures="1"`) {
-		t.Errorf("the JUnit XML does not count the failure:\n%s", junit.String())
+	md := rendered(t, RenderMarkdown, d)
+	expectContains(t, "Markdown", md, "## conform certify: ❌ failed", "| 1 | 1 | 0 | 0 |", "### Failures (1)", "| 2 | two | it broke |")
+	page := rendered(t, RenderHTML, d)
+	expectContains(t, "HTML page", page, `<span class="verdict failed">failed</span>`, `<div class="count failed"><b>1</b>failed</div>`, "<h2>Failures (1)</h2>", "— 1 failed, 1 passed</title>")
+	junit := rendered(t, RenderJUnit, d)
+	if !strings.Contains(junit, `<testsuites name="conform" tests="2" failures="1"`) {
+		t.Errorf("the JUnit XML does not count the failure:\n%s", junit)
 	}
 	if d.Summary != (Summary{Passed: 2}) {
 		t.Errorf("rendering changed the document's summary to %+v", d.Summary)
@@ -184,19 +185,11 @@ func TestJUnitSaysNotApplicableOnce(t *testing.T) {
 		{ID: 12, Name: "a", Title: "a", Area: "checkpoint", Status: NotApplicable, Reason: "not applicable: final-report-failure: no store"},
 		{ID: 13, Name: "b", Title: "b", Area: "workspace", Status: NotApplicable, Reason: "no store"},
 	}}
-	var b strings.Builder
-	if err := RenderJUnit(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
+	out := rendered(t, RenderJUnit, d)
 	if strings.Contains(out, "not applicable: not applicable") {
 		t.Errorf("a not-applicable item says so twice:\n%s", out)
 	}
-	for _, want := range []string{`message="not applicable: final-report-failure: no store"`, `message="not applicable: no store"`} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the JUnit report lacks %s:\n%s", want, out)
-		}
-	}
+	expectContains(t, "JUnit report", out, `message="not applicable: final-report-failure: no store"`, `message="not applicable: no store"`)
 }
 
 // TestMarkdownListsNotApplicableScenarios checks that the Markdown summary
@@ -208,12 +201,9 @@ func TestMarkdownListsNotApplicableScenarios(t *testing.T) {
 			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}},
 	}}
 	d.Tally()
-	var b strings.Builder
-	if err := RenderMarkdown(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	if want := "| R2 | ✅ passed | review-only-denied | needs full\\_contract |"; !strings.Contains(b.String(), want) {
-		t.Errorf("the Markdown summary lacks %q:\n%s", want, b.String())
+	b := rendered(t, RenderMarkdown, d)
+	if want := "| R2 | ✅ passed | review-only-denied | needs full\\_contract |"; !strings.Contains(b, want) {
+		t.Errorf("the Markdown summary lacks %q:\n%s", want, b)
 	}
 }
 
@@ -225,13 +215,6 @@ func TestHTMLCountsNotApplicableScenarios(t *testing.T) {
 			NotApplicable: []NotApplicableScenario{{Scenario: "review-only-denied", Reason: "needs full_contract"}}},
 	}}
 	d.Tally()
-	var b strings.Builder
-	if err := RenderHTML(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"<b>1</b>scenarios not applicable", `<span class="why">1 scenarios not applicable</span>`, `title="not applicable: review-only-denied: needs full_contract"`} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("the HTML page lacks %s", want)
-		}
-	}
+	b := rendered(t, RenderHTML, d)
+	expectContains(t, "HTML page", b, "<b>1</b>scenarios not applicable", `<span class="why">1 scenarios not applicable</span>`, `title="not applicable: review-only-denied: needs full_contract"`)
 }

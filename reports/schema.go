@@ -77,28 +77,22 @@ func MergeSchema() (*jsonschema.Schema, error) {
 
 // ValidateMerge checks the JSON encoding of a cross document against its
 // schema; the error lists every violation with its JSON location.
-func ValidateMerge(data []byte) error {
-	s, err := MergeSchema()
-	if err != nil {
-		return err
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("the merge document is not JSON: %w", err)
-	}
-	return s.Validate(v)
-}
+func ValidateMerge(data []byte) error { return validate(MergeSchema, "merge", data) }
 
 // Validate checks the JSON encoding of a result document against the
 // schema; the error lists every violation with its JSON location.
-func Validate(data []byte) error {
-	s, err := Schema()
+func Validate(data []byte) error { return validate(Schema, "result", data) }
+
+// validate checks data, the JSON encoding of a document of kind what,
+// against the schema compiled returns.
+func validate(compiled func() (*jsonschema.Schema, error), what string, data []byte) error {
+	s, err := compiled()
 	if err != nil {
 		return err
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
-		return fmt.Errorf("the result document is not JSON: %w", err)
+		return fmt.Errorf("the %s document is not JSON: %w", what, err)
 	}
 	return s.Validate(v)
 }

@@ -26,7 +26,7 @@ func TestReportsNeverReplaceASpecialFile(t *testing.T) {
 	}
 	d := &Document{SchemaVersion: SchemaVersion, Items: []Item{{ID: 1, Status: Passed}}}
 	for path, want := range map[string]string{fifo: "named pipe", link: "symbolic link"} {
-		mode := lmode(t, path)
+		before := mode(t, path).Type()
 		for name, err := range map[string]error{
 			"CheckWritable": CheckWritable(path),
 			"WriteFile":     WriteFile(path, d),
@@ -37,8 +37,8 @@ func TestReportsNeverReplaceASpecialFile(t *testing.T) {
 				t.Errorf("%s(%s) = %v, want a refusal naming the %s", name, path, err, want)
 			}
 		}
-		if got := lmode(t, path); got != mode {
-			t.Errorf("%s is now %v, was %v", path, got, mode)
+		if got := mode(t, path).Type(); got != before {
+			t.Errorf("%s is now %v, was %v", path, got, before)
 		}
 	}
 	if _, err := os.Stat("/dev/null"); err == nil {
@@ -51,11 +51,12 @@ func TestReportsNeverReplaceASpecialFile(t *testing.T) {
 	}
 }
 
-func lmode(t *testing.T, path string) fs.FileMode {
+// mode returns the mode of the entry at path, not following a link there.
+func mode(t *testing.T, path string) fs.FileMode {
 	t.Helper()
 	st, err := os.Lstat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.Mode().Type()
+	return st.Mode()
 }

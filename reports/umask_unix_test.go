@@ -3,7 +3,6 @@
 package reports
 
 import (
-	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -25,7 +24,7 @@ func TestReportFilesFollowTheUmask(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{doc, md} {
-		if got := perm(t, p); got != 0o640 {
+		if got := mode(t, p).Perm(); got != 0o640 {
 			t.Errorf("%s: mode %o, want 0640 (0644 less umask 027)", filepath.Base(p), got)
 		}
 	}
@@ -33,16 +32,7 @@ func TestReportFilesFollowTheUmask(t *testing.T) {
 	if err := WriteFile(filepath.Join(dir, "other.json"), d); err != nil {
 		t.Fatal(err)
 	}
-	if got := perm(t, filepath.Join(dir, "other.json")); got != 0o644 {
+	if got := mode(t, filepath.Join(dir, "other.json")).Perm(); got != 0o644 {
 		t.Errorf("other.json: mode %o, want 0644 (umask 022)", got)
 	}
-}
-
-func perm(t *testing.T, path string) os.FileMode {
-	t.Helper()
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st.Mode().Perm()
 }

@@ -107,7 +107,8 @@ once.
 		f.reproDir = addCertifyReproFlag(fs)
 		return f
 	},
-	Run: runCertify,
+	NoArgs: true,
+	Run:    runCertify,
 })
 
 // certifyFlags are the flags of conform certify.
@@ -128,10 +129,7 @@ type certifyFlags struct {
 	repro string
 }
 
-func runCertify(f *certifyFlags, args []string, out streams) error {
-	if len(args) > 0 {
-		return usagef("certify: unexpected arguments %q", args)
-	}
+func runCertify(f *certifyFlags, _ []string, out streams) error {
 	if f.host == "" {
 		return usagef("certify: --host is required (try --host reference)")
 	}

@@ -31,6 +31,8 @@ type command struct {
 	// builtin.ParseServe is shared with the re-executed host). run returns
 	// flag.ErrHelp for -h.
 	OwnParser bool
+	// NoArgs refuses positional arguments: the command takes flags only.
+	NoArgs bool
 
 	// declare declares the command's flags on fs and returns their values.
 	declare func(fs *flag.FlagSet) any
@@ -52,6 +54,7 @@ type def[F any] struct {
 	Name, UsageLine, Short, Long string
 	Commands                     []*command
 	Interspersed, OwnParser      bool
+	NoArgs                       bool
 	Flags                        func(fs *flag.FlagSet) *F
 	Run                          func(f *F, args []string, out streams) error
 }
@@ -60,7 +63,7 @@ type def[F any] struct {
 func (d def[F]) command() *command {
 	c := &command{
 		Name: d.Name, UsageLine: d.UsageLine, Short: d.Short, Long: d.Long,
-		Commands: d.Commands, Interspersed: d.Interspersed, OwnParser: d.OwnParser,
+		Commands: d.Commands, Interspersed: d.Interspersed, OwnParser: d.OwnParser, NoArgs: d.NoArgs,
 		declare: func(fs *flag.FlagSet) any {
 			if d.Flags == nil {
 				return new(F)
@@ -173,6 +176,9 @@ func (c *command) exec(top *command, path string, args []string, out streams) er
 	var err error
 	if !c.OwnParser {
 		pos, err = parseFlags(fs, args, c.Interspersed)
+	}
+	if err == nil && c.NoArgs && len(pos) > 0 {
+		return usagef("%s: unexpected arguments %q\nusage: %s\nRun 'conform help %s' for details.", path, pos, c.UsageLine, top.Name)
 	}
 	if err == nil {
 		err = c.run(flags, pos, out)

@@ -131,12 +131,8 @@ func runCompare(f *compareFlags, args []string, out streams) error {
 		}
 		res = r
 	}
-	if f.asJSON {
-		if err := writeJSON(out.stdout, res); err != nil {
-			return err
-		}
-	} else {
-		printComparison(out.stdout, res)
+	if err := writeJSONOr(out.stdout, f.asJSON, res, func() { printComparison(out.stdout, res) }); err != nil {
+		return err
 	}
 	if res.Mismatches > 0 {
 		return errFailed

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os/exec"
 	"strconv"
@@ -49,13 +48,7 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	took := time.Since(start)
 	fmt.Fprint(ts.Stdout(), stdout.String())
 	fmt.Fprint(ts.Stderr(), stderr.String())
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(werr, &ee) {
-		code = ee.ExitCode()
-	} else if werr != nil {
-		ts.Fatalf("exits: %v", werr)
-	}
+	code := exitCode(ts, "exits", werr)
 	ts.Logf("exits: %s exited %d after %s", args[2], code, took.Round(10*time.Millisecond))
 	if code != want {
 		ts.Fatalf("exits: %s exited %d, want %d\nstdout:\n%s\nstderr:\n%s", args[2], code, want, stdout.String(), stderr.String())

@@ -40,7 +40,8 @@ checks yet says so.`,
 		fs.BoolVar(&f.traces, "guarantees", false, "list the guarantee sentences and the items that check them")
 		return f
 	},
-	Run: runMatrix,
+	NoArgs: true,
+	Run:    runMatrix,
 })
 
 // matrixFlags are the flags of conform matrix.
@@ -50,10 +51,7 @@ type matrixFlags struct {
 }
 
 // runMatrix runs conform matrix.
-func runMatrix(f *matrixFlags, args []string, out streams) error {
-	if len(args) > 0 {
-		return usagef("matrix: unexpected arguments %q", args)
-	}
+func runMatrix(f *matrixFlags, _ []string, out streams) error {
 	if f.traces {
 		return printTraces(out.stdout, f.asJSON)
 	}
@@ -170,7 +168,8 @@ with --json it prints each one's name, guarantee and description.`,
 				fs.BoolVar(&f.asJSON, "json", false, "print the list as JSON")
 				return f
 			},
-			Run: runHostMutants,
+			NoArgs: true,
+			Run:    runHostMutants,
 		}.command(),
 	},
 })
@@ -198,10 +197,7 @@ func runHostServe(_ *string, args []string, _ streams) error {
 type hostMutantsFlags struct{ asJSON bool }
 
 // runHostMutants prints the mutants of the reference host.
-func runHostMutants(f *hostMutantsFlags, args []string, out streams) error {
-	if len(args) != 0 {
-		return usagef("host mutants: unexpected arguments %q\nusage: conform host mutants [--json]", args)
-	}
+func runHostMutants(f *hostMutantsFlags, _ []string, out streams) error {
 	all := mutants.All()
 	if f.asJSON {
 		type entry struct {
@@ -238,10 +234,8 @@ the commit conform was built from, with "(modified)" when the tree had
 local changes; the commit is "unknown" when the build recorded none (go
 run, go install of a module version, a test binary). conform --version
 prints the same.`,
-	Run: func(_ *noFlags, args []string, out streams) error {
-		if len(args) != 0 {
-			return usagef("version: unexpected arguments %q", args)
-		}
+	NoArgs: true,
+	Run: func(_ *noFlags, _ []string, out streams) error {
 		fmt.Fprint(out.stdout, versionText(reports.NewHarness()))
 		return nil
 	},

@@ -200,16 +200,23 @@ func cmdSigexec(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	<-copied
 	ts.Logf("sigexec: %s exited %s after the signal", args[2], time.Since(sent).Round(100*time.Millisecond))
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(werr, &ee) {
-		code = ee.ExitCode()
-	} else if werr != nil {
-		ts.Fatalf("sigexec: %v", werr)
-	}
+	code := exitCode(ts, "sigexec", werr)
 	fmt.Fprint(ts.Stdout(), stdout.String())
 	fmt.Fprintf(ts.Stdout(), "exit=%d\n", code)
 	fmt.Fprint(ts.Stderr(), stderr.String())
+}
+
+// exitCode is the exit status of a process that ended with werr, the
+// error of its Wait; any other error ends the script, named by cmd.
+func exitCode(ts *testscript.TestScript, cmd string, werr error) int {
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		return ee.ExitCode()
+	}
+	if werr != nil {
+		ts.Fatalf("%s: %v", cmd, werr)
+	}
+	return 0
 }
 
 // lookPath finds name on the script's PATH.

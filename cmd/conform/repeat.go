@@ -43,12 +43,8 @@ func runRepeat(j *job, cfg runs.Config, f *runFlags, out streams) error {
 	if err != nil {
 		return loadError(err)
 	}
-	if f.asJSON {
-		if err := writeJSON(out.stdout, res); err != nil {
-			return err
-		}
-	} else {
-		printRepeat(out.stdout, res)
+	if err := writeJSONOr(out.stdout, f.asJSON, res, func() { printRepeat(out.stdout, res) }); err != nil {
+		return err
 	}
 	switch {
 	case res.Stopped != nil:

@@ -54,14 +54,13 @@ func runResumeEverywhere(j *job, cfg runs.Config, f *runFlags, out streams) erro
 	for _, r := range all {
 		failed += r.Failed
 	}
-	if f.asJSON {
-		if err := writeJSON(out.stdout, all); err != nil {
-			return err
-		}
-	} else {
+	err = writeJSONOr(out.stdout, f.asJSON, all, func() {
 		for _, r := range all {
 			printResume(out.stdout, r)
 		}
+	})
+	if err != nil {
+		return err
 	}
 	if failed > 0 {
 		return errFailed

@@ -505,3 +505,13 @@ func writeJSON(w io.Writer, v any) error {
 	_, err = fmt.Fprintf(w, "%s\n", termsafe.JSON(redact.JSON(b)))
 	return err
 }
+
+// writeJSONOr writes v to w as writeJSON does when asJSON (--json), and
+// otherwise runs text, which writes the text form.
+func writeJSONOr(w io.Writer, asJSON bool, v any, text func()) error {
+	if asJSON {
+		return writeJSON(w, v)
+	}
+	text()
+	return nil
+}

@@ -63,7 +63,8 @@ fault was killed, every item can fail and every variant passed every item; 1 oth
 		f.reports = addReportFlags(fs, "the self-test's result document (the reference certification and the kill matrix)")
 		return f
 	},
-	Run: runSelftest,
+	NoArgs: true,
+	Run:    runSelftest,
 })
 
 // selftestFlags are the flags of conform selftest.
@@ -78,10 +79,7 @@ type selftestFlags struct {
 }
 
 // runSelftest runs conform selftest.
-func runSelftest(f *selftestFlags, args []string, out streams) error {
-	if len(args) > 0 {
-		return usagef("selftest: unexpected arguments %q", args)
-	}
+func runSelftest(f *selftestFlags, _ []string, out streams) error {
 	if f.list {
 		return listFaults(out.stdout, f.asJSON)
 	}
@@ -131,12 +129,8 @@ func runSelftest(f *selftestFlags, args []string, out streams) error {
 	if err := f.reports.write(doc); err != nil {
 		return err
 	}
-	if f.asJSON {
-		if err := writeJSON(out.stdout, doc); err != nil {
-			return err
-		}
-	} else {
-		printSelftest(out.stdout, res)
+	if err := writeJSONOr(out.stdout, f.asJSON, doc, func() { printSelftest(out.stdout, res) }); err != nil {
+		return err
 	}
 	switch {
 	case stopped != nil:

@@ -62,7 +62,8 @@ outputSchema to its row instead. hosts/wire/tools/ documents every tool.`,
 		fs.BoolVar(&f.schemas, "schemas", false, "print the catalog as initialize sends it (with --json: add the schemas to each row)")
 		return f
 	},
-	Run: runTools,
+	NoArgs: true,
+	Run:    runTools,
 })
 
 // toolsFlags are the flags of conform tools.
@@ -72,10 +73,7 @@ type toolsFlags struct {
 }
 
 // runTools runs conform tools.
-func runTools(f *toolsFlags, args []string, out streams) error {
-	if len(args) > 0 {
-		return usagef("tools: unexpected arguments %q", args)
-	}
+func runTools(f *toolsFlags, _ []string, out streams) error {
 	if f.schemas && !f.asJSON {
 		b, err := hostCatalogJSON()
 		if err != nil {

@@ -2,40 +2,12 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
+	"github.com/galaxy-stack/conform/matrix/runs/runstest"
 )
-
-// ownFixture is an embedded scenario whose model double calls
-// run_command, as its checkout copy and as the path repro commands name.
-const (
-	ownFixture     = "fixtures/matrix/06-nonzero-exit-truncation/nonzero-exit.json"
-	checkoutSample = "../../" + ownFixture
-)
-
-// copies writes, in a fresh directory, same.json (the checkout's copy of
-// ownFixture byte for byte) and other.json (the same with one byte more),
-// and returns their paths.
-func copies(t *testing.T) (same, other string) {
-	t.Helper()
-	data, err := os.ReadFile(checkoutSample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	same, other = filepath.Join(dir, "same.json"), filepath.Join(dir, "other.json")
-	if err := os.WriteFile(same, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(other, append(data, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return same, other
-}
 
 // TestRunRefusesTheCommandsOfAChangedCopyOnly runs conform's own scenario
 // and a copy one byte longer where no containment backend is available
@@ -44,7 +16,7 @@ func copies(t *testing.T) (same, other string) {
 func TestRunRefusesTheCommandsOfAChangedCopyOnly(t *testing.T) {
 	t.Setenv(hostproc.CacheEnv, t.TempDir())
 	t.Setenv("TMPDIR", t.TempDir())
-	same, other := copies(t)
+	same, other := runstest.Copies(t)
 	run := func(p string) (int, string) {
 		var out, errOut bytes.Buffer
 		code := main1([]string{"run", p, "--host", "reference", "--forbid-containment"}, &out, &errOut)

@@ -29,6 +29,12 @@ func CompareText(a, b string) int {
 		}
 		return 1
 	}
+	return compareRunes(a, b)
+}
+
+// compareRunes is CompareText without its ASCII shortcut: rune by rune,
+// invalid bytes as U+FFFD.
+func compareRunes(a, b string) int {
 	for a != "" && b != "" {
 		ra, na := utf8.DecodeRuneInString(a)
 		rb, nb := utf8.DecodeRuneInString(b)

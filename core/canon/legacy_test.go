@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
 )
@@ -92,26 +91,5 @@ func sortMembers(ms Object) {
 		for j := i; j > 0 && CompareText(ms[j-1].Key, ms[j].Key) > 0; j-- {
 			ms[j-1], ms[j] = ms[j], ms[j-1]
 		}
-	}
-}
-
-// legacyCompareText is CompareText before its ASCII shortcut: rune by rune,
-// invalid bytes as U+FFFD.
-func legacyCompareText(a, b string) int {
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			return compareUnits(ra, rb)
-		}
-		a, b = a[na:], b[nb:]
-	}
-	switch {
-	case a == "" && b == "":
-		return 0
-	case a == "":
-		return -1
-	default:
-		return 1
 	}
 }

@@ -36,17 +36,14 @@ var canonicalEncoder = encoder{compare: CompareText}
 func (e encoder) marshal(v any) ([]byte, error) {
 	buf := jsonBuffers.Get().(*bytes.Buffer)
 	defer putJSONBuffer(buf)
-	buf.Reset()
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	raw, err := encodeJSON(buf, v)
+	if err != nil {
 		var unsupported *json.UnsupportedValueError
 		if errors.As(err, &unsupported) && isNonFiniteText(unsupported.Str) {
 			return nil, fmt.Errorf("%w: %s", ErrNonFinite, unsupported.Str)
 		}
 		return nil, fmt.Errorf("canon: %w", err)
 	}
-	raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	t := transformers.Get().(*transformer)
 	defer t.release()
 	t.compare, t.out = e.compare, make([]byte, 0, len(raw))
@@ -74,6 +71,19 @@ func (t *transformer) release() {
 // jsonBuffers holds the buffers encoding/json writes into before the
 // canonical rewrite.
 var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// encodeJSON encodes v with encoding/json into buf, emptied first, without
+// HTML escaping (<, > and & stay literal), and returns the text without its
+// final newline; the result aliases buf.
+func encodeJSON(buf *bytes.Buffer, v any) ([]byte, error) {
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
 
 // putJSONBuffer returns buf to the pool unless one large value made it
 // large, which the pool would then hold on to.

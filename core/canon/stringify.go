@@ -1,9 +1,6 @@
 package canon
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "bytes"
 
 // Stringify encodes v the way JavaScript's JSON.stringify writes it where
 // Go can: compact, without the HTML escaping encoding/json adds (<, >, &
@@ -12,11 +9,9 @@ import (
 func Stringify(v any) ([]byte, error) {
 	b := jsonBuffers.Get().(*bytes.Buffer)
 	defer putJSONBuffer(b)
-	b.Reset()
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	raw, err := encodeJSON(b, v)
+	if err != nil {
 		return nil, err
 	}
-	return bytes.Clone(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+	return bytes.Clone(raw), nil
 }

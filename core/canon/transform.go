@@ -111,13 +111,23 @@ func (t *transformer) literal(lit string) error {
 	return nil
 }
 
-func (t *transformer) array() error {
-	t.pos++ // [
-	t.out = append(t.out, '[')
+// open copies the opening bracket at t.pos and reports whether closing
+// follows it (after white space), which it then copies too: an empty
+// array or object.
+func (t *transformer) open(opening, closing byte) (empty bool) {
+	t.pos++
+	t.out = append(t.out, opening)
 	t.skipSpace()
-	if t.pos < len(t.src) && t.src[t.pos] == ']' {
+	if t.pos < len(t.src) && t.src[t.pos] == closing {
 		t.pos++
-		t.out = append(t.out, ']')
+		t.out = append(t.out, closing)
+		return true
+	}
+	return false
+}
+
+func (t *transformer) array() error {
+	if t.open('[', ']') {
 		return nil
 	}
 	for {
@@ -143,12 +153,7 @@ func (t *transformer) array() error {
 }
 
 func (t *transformer) object() error {
-	t.pos++ // {
-	t.out = append(t.out, '{')
-	t.skipSpace()
-	if t.pos < len(t.src) && t.src[t.pos] == '}' {
-		t.pos++
-		t.out = append(t.out, '}')
+	if t.open('{', '}') {
 		return nil
 	}
 	base := len(t.members)

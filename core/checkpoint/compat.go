@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
 
@@ -65,12 +66,14 @@ func CheckCompatibility(cp *Checkpoint, target ResumeTarget) error {
 	check("taskId", cp.TaskID == target.TaskID)
 	check("workspaceRoot", cp.Workspace.Root != nil && *cp.Workspace.Root == target.WorkspaceRoot)
 	check("modelIdentity", c.ModelIdentity == target.ModelIdentity)
-	check("promptHash", c.PromptHash == target.PromptHash)
+	promptChangeIgnored := faults.On(faults.ResumeIgnoresPromptChange)
+	check("promptHash", c.PromptHash == target.PromptHash || promptChangeIgnored)
 	check("promptVersion", c.PromptVersion == target.PromptVersion)
 	check("registrySnapshotHash", c.RegistrySnapshotHash == target.RegistrySnapshotHash)
-	check("capabilitiesHash", c.CapabilitiesHash == target.CapabilitiesHash)
+	// Core fault: a changed capability probe is not compared.
+	check("capabilitiesHash", c.CapabilitiesHash == target.CapabilitiesHash || faults.On(faults.ResumeIgnoresCapabilitiesHash))
 	check("effectCapabilitiesHash", c.EffectCapabilitiesHash == target.EffectCapabilitiesHash)
-	check("systemPromptHash", c.SystemPromptHash == target.SystemPromptHash)
+	check("systemPromptHash", c.SystemPromptHash == target.SystemPromptHash || promptChangeIgnored)
 	check("taskContractHash", c.TaskContractHash == target.TaskContractHash)
 	if np := cp.NoProgress; np != nil {
 		if np.Policy != "" && np.Policy != target.NoProgressPolicy {

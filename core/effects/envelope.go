@@ -80,7 +80,7 @@ func CheckIdentity(r port.ToolResult, modelName, expected string) error {
 // reported a workspace mutation."
 func CheckMode(r port.ToolResult, mode string) error {
 	if r.OK && r.EffectsAuthority == AuthorityHost && r.Effects != nil && len(r.Effects.Writes) > 0 &&
-		(mode == "review_only" || mode == "validate_only") {
+		(mode == port.ModeReviewOnly || mode == port.ModeValidateOnly) {
 		return toolExecution(mode + " tool result reported a workspace mutation.")
 	}
 	return nil

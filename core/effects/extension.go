@@ -20,23 +20,12 @@ var extensionProfile = []Entry{
 
 // ExtensionEntries returns the extension effect profile in canonical ID
 // order. The caller may modify the result.
-func ExtensionEntries() []Entry {
-	out := make([]Entry, len(extensionProfile))
-	for i, e := range extensionProfile {
-		out[i] = Entry{ID: e.ID, Capabilities: slices.Clone(e.Capabilities), Boundary: e.Boundary}
-	}
-	return out
-}
+func ExtensionEntries() []Entry { return cloneEntries(extensionProfile) }
 
 // ExtensionCapabilities returns the allowed capabilities of the extension
 // tool id, or false when id is not an extension tool conform knows.
 func ExtensionCapabilities(id string) ([]string, bool) {
-	for _, e := range extensionProfile {
-		if e.ID == id {
-			return slices.Clone(e.Capabilities), true
-		}
-	}
-	return nil, false
+	return capabilitiesOf(extensionProfile, id)
 }
 
 // AssertExtensionCapabilities fails when id is a known extension tool and

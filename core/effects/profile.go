@@ -39,12 +39,26 @@ var coreProfile = []Entry{
 
 // CoreEntries returns the core effect profile in canonical ID order. The
 // caller may modify the result.
-func CoreEntries() []Entry {
-	out := make([]Entry, len(coreProfile))
-	for i, e := range coreProfile {
+func CoreEntries() []Entry { return cloneEntries(coreProfile) }
+
+// cloneEntries returns a copy of profile that shares no memory with it.
+func cloneEntries(profile []Entry) []Entry {
+	out := make([]Entry, len(profile))
+	for i, e := range profile {
 		out[i] = Entry{ID: e.ID, Capabilities: slices.Clone(e.Capabilities), Boundary: e.Boundary}
 	}
 	return out
+}
+
+// capabilitiesOf returns a copy of the allowed capabilities of id in
+// profile, or false when profile has no entry for id.
+func capabilitiesOf(profile []Entry, id string) ([]string, bool) {
+	for _, e := range profile {
+		if e.ID == id {
+			return slices.Clone(e.Capabilities), true
+		}
+	}
+	return nil, false
 }
 
 // CoreProfile returns the core effect profile as a map from canonical ID to
@@ -61,14 +75,7 @@ func CoreProfile() map[string][]string {
 
 // CoreCapabilities returns the allowed capabilities of the core tool id, or
 // false when id is not a core tool (an extension or MCP tool).
-func CoreCapabilities(id string) ([]string, bool) {
-	for _, e := range coreProfile {
-		if e.ID == id {
-			return slices.Clone(e.Capabilities), true
-		}
-	}
-	return nil, false
-}
+func CoreCapabilities(id string) ([]string, bool) { return capabilitiesOf(coreProfile, id) }
 
 // IsCoreTool reports whether id is one of the 21 core canonical IDs.
 func IsCoreTool(id string) bool {

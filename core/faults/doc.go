@@ -25,8 +25,9 @@
 //
 // # Tests
 //
-// Each fault has a spec in core/run (faults_test.go) that runs the same
-// scenario with the fault off and on and asserts the outcome changes. The
+// Each fault has a spec in core/run (faults_test.go,
+// context_faults_test.go) that runs the same scenario with the fault off
+// and on and asserts the outcome changes. The
 // test of this package checks the registry and that every fault is
 // switched at exactly one place in core code. matrix/selftest
 // (corefaults_test.go) runs the scenario fixtures of matrix items 43–45

@@ -55,4 +55,32 @@ const (
 	CancelAsFailure = "cancel-as-failure"
 	// Determinism of the run record (RUNTIME §3, DESIGN "Replay").
 	ExecutionIDWallClock = "execution-id-wall-clock"
+
+	// Context pressure, compaction and how context and storage failures
+	// are reported (RUNTIME §11 steps 6–7, §21.1, CONTRACTS §12.5; items
+	// 25, 26, 36, 38, 42).
+	OverflowSkipCompaction      = "overflow-skip-compaction"
+	OverflowUnboundedRecount    = "overflow-unbounded-recount"
+	CompactionDropsTask         = "compaction-drops-task"
+	ToolPressureSkipCheckpoint  = "tool-pressure-skip-checkpoint"
+	BudgetAsProviderError       = "budget-as-provider-error"
+	PersistenceAsProviderError  = "persistence-as-provider-error"
+	CheckpointDropsEarlierEdits = "checkpoint-drops-earlier-edits"
+	// Prompt input, prompt hash and resume compatibility (RUNTIME §4.3,
+	// CONTRACTS §9; items 15, 16, 17).
+	PromptAcceptLegacyFields  = "prompt-accept-legacy-fields"
+	PromptAcceptUnknownKeys   = "prompt-accept-unknown-keys"
+	PromptHashIgnoresRegistry = "prompt-hash-ignores-registry"
+	PromptHashIgnoresPolicy   = "prompt-hash-ignores-policy"
+	ResumeIgnoresPromptChange = "resume-ignores-prompt-change"
+
+	// Resume compatibility of the capability probe (RUNTIME §10.3 step 8,
+	// §21.4), the observation projection and the tool-cycle guard (§17,
+	// §18.3) and tool-free finalization (§19.3): items 18, 46, 47, 48.
+	ProbeTimestampInResumeCompat              = "probe-timestamp-in-resume-compat"
+	ResumeIgnoresCapabilitiesHash             = "resume-ignores-capabilities-hash"
+	GuardCountsIdenticalObservationAsProgress = "guard-counts-identical-observation-as-progress"
+	GuardSkipToolCycle                        = "guard-skip-tool-cycle"
+	FinalizationOffersTools                   = "finalization-offers-tools"
+	FinalizationDispatchesToolCall            = "finalization-dispatches-tool-call"
 )

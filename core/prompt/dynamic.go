@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -41,6 +42,11 @@ func scopeText(o Options, mode, complexity string) string {
 		"taskId":               o.TaskID,
 		"workspacePath":        workspacePath,
 		"writeAccess":          write,
+	}
+	if faults.On(faults.PromptHashIgnoresPolicy) {
+		delete(scope, "approvalProfile")
+		delete(scope, "networkAccess")
+		delete(scope, "writeAccess")
 	}
 	shell := ShellUnknown
 	if o.Config.HostEnvironment != nil {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/faults"
 )
 
 // ParseRequest reads a run request from JSON, validates it with every rule
@@ -28,6 +30,7 @@ func ParseRequest(data []byte, fallbackRunID string) (Request, error) {
 	if !ok {
 		return Request{}, typeError("Run request must be an object.")
 	}
+	obj = withFaults(obj)
 	runID := any(fallbackRunID)
 	if v, ok := obj.Get("runId"); ok && v != nil {
 		runID = v
@@ -152,4 +155,32 @@ func decodeCompletion(v any) *Completion {
 		}
 	}
 	return c
+}
+
+// withFaults drops what the prompt faults let through: the legacy request
+// fields (faults.PromptAcceptLegacyFields) and the prompt configuration's
+// unknown members (faults.PromptAcceptUnknownKeys). Without them it
+// returns obj unchanged.
+func withFaults(obj canon.Object) canon.Object {
+	legacy, unknown := faults.On(faults.PromptAcceptLegacyFields), faults.On(faults.PromptAcceptUnknownKeys)
+	if !legacy && !unknown {
+		return obj
+	}
+	out := canon.Object{}
+	for _, m := range obj {
+		if legacy && slices.Contains(legacyRequestFields, m.Key) {
+			continue
+		}
+		if p, ok := m.Value.(canon.Object); ok && unknown && m.Key == "prompt" {
+			kept := canon.Object{}
+			for _, pm := range p {
+				if slices.Contains(knownPromptFields, pm.Key) {
+					kept = append(kept, pm)
+				}
+			}
+			m.Value = kept
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -81,6 +81,9 @@ func (s *session) saveCheckpoint(ctx context.Context, reason checkpoint.Reason, 
 			if errors.As(err, &re) {
 				return re
 			}
+			if faults.On(faults.PersistenceAsProviderError) {
+				return newError(CodeProviderError, "Checkpoint persistence failed: %s", errText(err))
+			}
 			return newError(CodePersistenceError, "Checkpoint persistence failed: %s", errText(err))
 		}
 	}
@@ -115,6 +118,10 @@ func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerpr
 	edits := cloneEdits(s.ev.writes)
 	if len(edits) > 500 {
 		edits = edits[len(edits)-500:]
+	}
+	if faults.On(faults.CheckpointDropsEarlierEdits) && s.latestCheckpoint != nil {
+		earlier := s.latestCheckpoint.SeenToolCallIDs
+		edits = slices.DeleteFunc(edits, func(e checkpoint.Edit) bool { return slices.Contains(earlier, e.ToolCallID) })
 	}
 	instructions := []string{}
 	for _, t := range s.req.Prompt.TrustedWorkspaceInstructions {

@@ -58,8 +58,7 @@ var _ = Describe("the completion attempt (RUNTIME §20.3)", func() {
 		st := store.NewRunStore()
 		e := scripted(calls(call("workspace_list", "l")), text("Inspected."))
 		e.store = st
-		r := e.start(baseRequest("run-store"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-store"))
 		Expect(st.FinalReportHistory()).To(HaveLen(1))
 		rep := decodeJSON(st.FinalReport("run-store"))
 		Expect(rep["content"]).To(Equal("Inspected."))
@@ -139,8 +138,7 @@ var _ = Describe("the completion gate at its edges (RUNTIME §20)", func() {
 		tr := store.NewTrace()
 		e := scripted(calls(call("workspace_list", "l")), text("Inspected and reported."))
 		e.trace = tr
-		r := e.start(baseRequest("run-gate-trace-pass"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-gate-trace-pass"))
 		Expect(completionGateIssues(tr)).To(Equal([]any{[]any{}}))
 	})
 
@@ -148,12 +146,7 @@ var _ = Describe("the completion gate at its edges (RUNTIME §20)", func() {
 		tr := store.NewTrace()
 		e := scripted(calls(call("workspace_list", "l")), text("Reported without validation."))
 		e.trace = tr
-		req := baseRequest("run-gate-trace-refused")
-		yes := true
-		req.Completion = &prompt.Completion{RequireValidation: &yes}
-		req.Budget.MaxCompletionRejections = run.N(1)
-		r := e.start(req)
-		Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)
+		e.rejectedForValidation(baseRequest("run-gate-trace-refused"))
 		issues := completionGateIssues(tr)
 		Expect(issues).To(HaveLen(1))
 		Expect(issues[0]).NotTo(BeEmpty())
@@ -161,8 +154,7 @@ var _ = Describe("the completion gate at its edges (RUNTIME §20)", func() {
 
 	It("announces the transition to completed as a state event", func() {
 		e := scripted(calls(call("workspace_list", "l")), text("Inspected and reported."))
-		r := e.start(baseRequest("run-gate-state-event"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-gate-state-event"))
 		states := e.eventsOf(run.EventState)
 		Expect(states).NotTo(BeEmpty())
 		last := states[len(states)-1].Transition
@@ -177,12 +169,7 @@ var _ = Describe("the completion gate at its edges (RUNTIME §20)", func() {
 		}
 		e := scripted(calls(argCall("research_fetch", "f", map[string]any{})), text("See https://b.example/page and https://c.example/other."))
 		e.exec.tools = append(e.exec.tools, researchTool(sources))
-		req := baseRequest("run-gate-research-evidence")
-		yes := true
-		req.Completion = &prompt.Completion{RequireValidation: &yes}
-		req.Budget.MaxCompletionRejections = run.N(1)
-		r := e.start(req)
-		Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)
+		e.rejectedForValidation(baseRequest("run-gate-research-evidence"))
 		rejected := e.eventsOf(run.EventCompletionRejected)
 		Expect(rejected).To(HaveLen(1))
 		ev := rejected[0].ResearchEvidence

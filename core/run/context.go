@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/window"
 )
@@ -109,6 +110,9 @@ func (s *session) contextError(err error) error {
 	var re *Error
 	switch {
 	case errors.As(err, &be):
+		if faults.On(faults.BudgetAsProviderError) {
+			return newError(CodeProviderError, "%s", be.RuntimeMessage())
+		}
 		return newError(CodeContextBudget, "%s", be.RuntimeMessage())
 	case errors.As(err, &ce):
 		if ctrl := s.checkControl(); ctrl != nil {

@@ -20,8 +20,7 @@ var _ = Describe("batch preflight and dispatch (RUNTIME §13–§15, §29)", fun
 	It("runs same-name calls in order and correlates each in the next request", func() {
 		m := model.NewScripted([]model.Round{calls(call("workspace_list", "a"), call("workspace_list", "b")), text("Both listed.")})
 		e := newEnv(m)
-		r := e.start(baseRequest("run-two"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-two"))
 		Expect(e.exec.names()).To(Equal([]string{"workspace_list", "workspace_list"}))
 		var ids []string
 		for _, msg := range m.Requests()[1].Messages {
@@ -83,8 +82,7 @@ var _ = Describe("batch preflight and dispatch (RUNTIME §13–§15, §29)", fun
 	It("continues a batch after a structured failure", func() {
 		e := scripted(calls(call("project_validate", "a"), call("workspace_list", "b")), text("Done."))
 		e.exec.set("project_validate", func(port.ToolCall) (port.ToolResult, error) { return failed("project_validate", "IO_ERROR"), nil })
-		r := e.start(baseRequest("run-continue"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-continue"))
 		Expect(e.exec.names()).To(Equal([]string{"project_validate", "workspace_list"}))
 	})
 
@@ -153,8 +151,7 @@ var _ = Describe("idempotency keys at their edges (RUNTIME §15 step 6)", func()
 		func(runID, toolCallID, name string) {
 			e := scripted(calls(argCall(name, toolCallID, args)), text("Inspected and reported."))
 			e.exec = newExec(listTool(name))
-			r := e.start(baseRequest(runID))
-			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			e.complete(baseRequest(runID))
 			Expect(e.exec.contexts).To(HaveLen(1))
 			Expect(e.exec.contexts[0].IdempotencyKey).To(Equal(wantIdempotencyKey(runID, toolCallID, name, args)))
 		},
@@ -192,8 +189,7 @@ var _ = Describe("approvals (RUNTIME §14, §23)", func() {
 				Expect(c.ResolveApproval(ev.RunID, "approval-1", run.DecisionGranted)).To(BeFalse(), "no longer pending")
 			}
 		}
-		r := e.start(baseRequest("run-approval"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-approval"))
 		Expect(e.exec.names()).To(Equal([]string{"workspace_list", "run_command", "workspace_list"}))
 		var blocked *port.ToolResult
 		for _, c := range r.Calls {
@@ -236,8 +232,7 @@ var _ = Describe("approvals (RUNTIME §14, §23)", func() {
 				go c.ResolveApproval(ev.RunID, "approval-1", run.DecisionDenied)
 			}
 		}
-		r := e.start(baseRequest("run-approval-denied"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-approval-denied"))
 		last := m.Requests()[2].Messages
 		Expect(last[len(last)-1].Content).To(ContainSubstring("Do not retry the denied operation unchanged."))
 	})
@@ -279,9 +274,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 			return r, nil
 		}))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.onEvent = pauseAfter("a")
-		r := e.start(baseRequest("run-failed-denial"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("a", baseRequest("run-failed-denial"))
 		Expect(r.Checkpoint.Approvals).To(Equal([]string{"denied:approval-7:run_command:a"}))
 	})
 
@@ -291,9 +284,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 			return ok("command.run", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-9"}), nil
 		}))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.onEvent = pauseAfter("g")
-		r := e.start(baseRequest("run-granted-result"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("g", baseRequest("run-granted-result"))
 		Expect(r.Checkpoint.Approvals).To(Equal([]string{"granted:approval-9:run_command:g"}))
 	})
 
@@ -324,8 +315,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 				c.ResolveApproval(ev.RunID, "approval-1", run.DecisionGranted)
 			}
 		}
-		r := e.start(baseRequest("run-grant-without-pending"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-grant-without-pending"))
 		Expect(e.exec.names()).To(Equal([]string{"workspace_list", "run_command", "approve"}))
 		Expect(transitions(r)).To(ContainElements("inspecting->waiting_approval", "waiting_approval->inspecting"))
 	})
@@ -333,9 +323,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 	It("counts an approval-blocked call as a tool call", func() {
 		e := approvalEnv(calls(call("run_command", "a"), call("workspace_list", "b")), text("never"))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.onEvent = pauseAfter("b")
-		r := e.start(baseRequest("run-blocked-counted"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("b", baseRequest("run-blocked-counted"))
 		Expect(r.Checkpoint.Totals.ToolCalls).To(BeEquivalentTo(2))
 		Expect(e.exec.names()).To(Equal([]string{"run_command"}))
 	})
@@ -344,9 +332,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 		st, v := store.NewRunStore(), newVerifier()
 		e := approvalEnv(calls(call("run_command", "a")), text("never"))
 		e.store, e.verifier = st, v
-		e.onEvent = pauseAfter("a")
-		r := e.start(baseRequest("run-two-pending"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("a", baseRequest("run-two-pending"))
 		Expect(r.Checkpoint.PendingApprovals).To(HaveLen(1))
 
 		// A second pending approval in the stored pause checkpoint: the

@@ -26,8 +26,7 @@ func writeRun() *env {
 var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 	It("records write, validation and diff evidence with the call's sequence and fingerprint", func() {
 		e := writeRun()
-		r := e.start(baseRequest("run-write"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-write"))
 		Expect(r.Writes).To(HaveLen(1))
 		Expect(r.Writes[0].Sequence).To(BeEquivalentTo(2))
 		Expect(r.Writes[0].WorkspaceFingerprint).To(Equal("sha256:deterministic-workspace"))
@@ -131,8 +130,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 			n++
 			return ok("project_validate", &port.Effects{Validations: []port.ValidationEntry{{ID: "unit", Detail: "unit test src/a.test.ts " + s, Scope: "workspace", Status: s}}}), nil
 		})
-		r := e.start(baseRequest("run-validations"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-validations"))
 		Expect(r.Validation).To(HaveLen(2))
 		Expect(string(r.Validation[1].Status)).To(Equal("passed"))
 	})
@@ -143,8 +141,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 		e.exec.set("workspace_write", func(port.ToolCall) (port.ToolResult, error) {
 			return ok("workspace_write", &port.Effects{Writes: []port.Write{{Path: "dist/app.js", BeforeHash: sp("a"), AfterHash: sp("b")}}}), nil
 		})
-		r := e.start(baseRequest("run-generated"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-generated"))
 		Expect(r.Writes).To(BeEmpty())
 		Expect(transitions(r)).To(ContainElement("inspecting->executing"))
 	})
@@ -170,8 +167,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 			handle: func(port.ToolCall) (port.ToolResult, error) {
 				return ok("git.exec", &port.Effects{DiffReview: &port.DiffReview{DiffHash: "sha256:d"}}), nil
 			}})
-		r := e.start(baseRequest("run-git"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-git"))
 		var kinds []string
 		for _, ev := range tr.Events() {
 			if ev.Kind == port.TraceToolResult {
@@ -190,8 +186,7 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 			}})
 		req := baseRequest("run-plan-effects")
 		req.AcceptanceCriteria = []prompt.Criterion{{ID: "ac-1", Text: "listed"}}
-		r := e.start(req)
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(req)
 		plans := e.eventsOf(run.EventPlan)
 		Expect(plans).To(HaveLen(1))
 		Expect(plans[0].ToolCallID).To(Equal("p"))
@@ -199,6 +194,18 @@ var _ = Describe("effects (RUNTIME §16, CONTRACTS §7.5–§7.7)", func() {
 		Expect(strings.Join(plans[0].Plan.Completed, ",")).To(Equal("inspect"))
 	})
 })
+
+// validatedTwice runs a write and then two project_validate calls of
+// validation unit, answered with the first and second status and detail,
+// and returns the run paused after the second.
+func validatedTwice(id string, first, second [2]string) run.Result {
+	GinkgoHelper()
+	e := scripted(calls(call("workspace_write", "w")), calls(argCall("project_validate", "v1", map[string]any{"try": 1.0})),
+		calls(argCall("project_validate", "v2", map[string]any{"try": 2.0})), text("never"))
+	e.store, e.verifier = store.NewRunStore(), newVerifier()
+	e.exec.set("project_validate", validationSteps(first, second))
+	return e.pausedAfter("v2", baseRequest(id))
+}
 
 // validationSteps answers project_validate with one validation of id unit
 // per call, with the scripted status and detail, in order.
@@ -213,25 +220,13 @@ func validationSteps(steps ...[2]string) func(port.ToolCall) (port.ToolResult, e
 
 var _ = Describe("effect records at their edges (RUNTIME §15, §16.3, §16.5, §16.6)", func() {
 	It("clears the open problem of an earlier failed validation when the same id passes with another detail", func() {
-		e := scripted(calls(call("workspace_write", "w")), calls(argCall("project_validate", "v1", map[string]any{"try": 1.0})),
-			calls(argCall("project_validate", "v2", map[string]any{"try": 2.0})), text("never"))
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.exec.set("project_validate", validationSteps([2]string{"failed", "unit tests fail"}, [2]string{"passed", "unit tests pass"}))
-		e.onEvent = pauseAfter("v2")
-		r := e.start(baseRequest("run-validation-supersede"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := validatedTwice("run-validation-supersede", [2]string{"failed", "unit tests fail"}, [2]string{"passed", "unit tests pass"})
 		Expect(r.Checkpoint.OpenProblems).To(BeEmpty())
 		Expect(r.Checkpoint.Validation).To(HaveLen(2))
 	})
 
 	It("replaces a repeated failure of a validation in place and keeps only its latest detail open", func() {
-		e := scripted(calls(call("workspace_write", "w")), calls(argCall("project_validate", "v1", map[string]any{"try": 1.0})),
-			calls(argCall("project_validate", "v2", map[string]any{"try": 2.0})), text("never"))
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.exec.set("project_validate", validationSteps([2]string{"failed", "3 unit tests fail"}, [2]string{"failed", "2 unit tests fail"}))
-		e.onEvent = pauseAfter("v2")
-		r := e.start(baseRequest("run-validation-refail"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := validatedTwice("run-validation-refail", [2]string{"failed", "3 unit tests fail"}, [2]string{"failed", "2 unit tests fail"})
 		Expect(r.Checkpoint.OpenProblems).To(Equal([]string{"2 unit tests fail"}))
 		Expect(r.Checkpoint.Validation).To(HaveLen(1))
 		Expect(r.Checkpoint.Validation[0].Detail).To(Equal("2 unit tests fail"))
@@ -253,9 +248,7 @@ var _ = Describe("effect records at their edges (RUNTIME §15, §16.3, §16.5, �
 	It("digests a call's own arguments in its lastToolCalls record", func() {
 		e := scripted(calls(argCall("workspace_list", "l", map[string]any{"path": "src", "depth": 2.0})), text("never"))
 		e.store, e.verifier = store.NewRunStore(), newVerifier()
-		e.onEvent = pauseAfter("l")
-		r := e.start(baseRequest("run-argument-digest"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("l", baseRequest("run-argument-digest"))
 		Expect(r.Checkpoint.LastToolCalls).To(HaveLen(1))
 		Expect(r.Checkpoint.LastToolCalls[0].ArgumentDigest).To(Equal(`{"depth":2,"path":"src"}`))
 	})
@@ -355,9 +348,7 @@ var _ = Describe("run evidence at its edges (RUNTIME §16–§18)", func() {
 
 	It("keeps the argument digest in canonical JSON, without HTML escapes", func() {
 		e := scripted(calls(argCall("workspace_list", "l", map[string]any{"path": "src/a<b>&c.ts"})), text("never"))
-		e.onEvent = pauseAfter("l")
-		r := e.start(baseRequest("run-argument-digest"))
-		Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+		r := e.pausedAfter("l", baseRequest("run-argument-digest"))
 		Expect(r.Checkpoint.LastToolCalls[0].ArgumentDigest).To(Equal(`{"path":"src/a<b>&c.ts"}`))
 	})
 
@@ -404,12 +395,7 @@ func searched(url, summary string) port.ResearchSource {
 func researchOnFailure(e *env, runID string) []checkpoint.ResearchSource {
 	st := store.NewRunStore()
 	e.store = st
-	req := baseRequest(runID)
-	yes := true
-	req.Completion = &prompt.Completion{RequireValidation: &yes}
-	req.Budget.MaxCompletionRejections = run.N(1)
-	r := e.start(req)
-	Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)
+	r := e.rejectedForValidation(baseRequest(runID))
 	Expect(r.Checkpoint).NotTo(BeNil())
 	Expect(string(r.Checkpoint.Reason)).To(Equal("failure"))
 	cps := storedCheckpoints(st)

@@ -102,28 +102,25 @@ var _ = Describe("core faults change the run's outcome (package core/faults)", S
 		Expect(on).To(Equal(batchOutcome{[]string{"project_validate"}, run.CodeToolExecution, run.StatusFailed}))
 	})
 
-	throwing := func(e *env) {
-		e.exec.set("workspace_list", func(port.ToolCall) (port.ToolResult, error) { return port.ToolResult{}, errors.New("adapter exploded") })
+	// afterThrow runs a batch of workspace_list, whose adapter throws, and
+	// a call of second, and returns the run's outcome.
+	afterThrow := func(second, runID string) func() any {
+		return func() any {
+			e := scripted(calls(call("workspace_list", "a"), call(second, "b")), text("never"))
+			e.verifier = newVerifier()
+			e.exec.set("workspace_list", func(port.ToolCall) (port.ToolResult, error) { return port.ToolResult{}, errors.New("adapter exploded") })
+			return outcomeOf(e, e.start(baseRequest(runID)))
+		}
 	}
 
 	It("batch-continue-after-unknown-outcome dispatches the calls after an unknown outcome (RUNTIME §14)", func() {
-		off, on := withFault(faults.BatchContinueAfterUnknownOutcome, func() any {
-			e := scripted(calls(call("workspace_list", "a"), call("workspace_write", "b")), text("never"))
-			e.verifier = newVerifier()
-			throwing(e)
-			return outcomeOf(e, e.start(baseRequest("run-unknown")))
-		})
+		off, on := withFault(faults.BatchContinueAfterUnknownOutcome, afterThrow("workspace_write", "run-unknown"))
 		Expect(off).To(Equal(batchOutcome{[]string{"workspace_list"}, run.CodeToolExecution, run.StatusFailed}))
 		Expect(on).To(Equal(batchOutcome{[]string{"workspace_list", "workspace_write"}, run.CodeToolExecution, run.StatusFailed}))
 	})
 
 	It("unknown-outcome-as-failure lets the run go on after an adapter throw (RUNTIME §15 step 12)", func() {
-		off, on := withFault(faults.UnknownOutcomeAsFailure, func() any {
-			e := scripted(calls(call("workspace_list", "a"), call("project_validate", "b")), text("never"))
-			e.verifier = newVerifier()
-			throwing(e)
-			return outcomeOf(e, e.start(baseRequest("run-unknown-failure")))
-		})
+		off, on := withFault(faults.UnknownOutcomeAsFailure, afterThrow("project_validate", "run-unknown-failure"))
 		Expect(off).To(Equal(batchOutcome{[]string{"workspace_list"}, run.CodeToolExecution, run.StatusFailed}))
 		Expect(on.(batchOutcome).Executed).To(Equal([]string{"workspace_list", "project_validate"}))
 		Expect(on.(batchOutcome).ErrorCode).NotTo(Equal(run.CodeToolExecution))

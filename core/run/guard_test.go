@@ -6,6 +6,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
+	"github.com/galaxy-stack/conform/core/run/runtest"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
 	. "github.com/onsi/ginkgo/v2"
@@ -41,7 +42,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 			Expect(e.exec.names()).To(HaveLen(6), "the recovery round dispatches one extra cycle write before the pause")
 			Expect(r.Writes).To(HaveLen(4))
 			Expect(r.Checkpoint.Reason).To(BeEquivalentTo("pause"))
-			Expect(resultCodes(r.Calls)).To(Equal([]string{"ok", "ok", "ok", "ok", "NO_PROGRESS", "NO_PROGRESS", "NO_PROGRESS", "NO_PROGRESS"}))
+			Expect(runtest.ResultCodes(r.Calls)).To(Equal([]string{"ok", "ok", "ok", "ok", "NO_PROGRESS", "NO_PROGRESS", "NO_PROGRESS", "NO_PROGRESS"}))
 			Expect(r.Calls[6].Dispatched).To(BeFalse())
 			Expect(r.Calls[6].Result.Summary).To(Equal("Repeated tool call blocked by deterministic no-progress policy."))
 			Expect(r.Transitions[len(r.Transitions)-1].Reason).To(Equal("Repeated no-progress episodes require user direction."))
@@ -134,10 +135,9 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 			e := readEnv(append(repeatRounds(9, "read_file", "advisory", map[string]any{"path": "src/a.ts"}),
 				text("Used the retained evidence and finalized after the bounded block."))...)
 			e.trace = tr
-			r := e.start(baseRequest("run-advisory-thresholds"))
-			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			r := e.complete(baseRequest("run-advisory-thresholds"))
 			Expect(e.exec.names()).To(HaveLen(8))
-			Expect(resultCodes(r.Calls)[8]).To(Equal("NO_PROGRESS"))
+			Expect(runtest.ResultCodes(r.Calls)[8]).To(Equal("NO_PROGRESS"))
 			Expect(r.Calls[8].Result.Summary).To(Equal("Repeated observation blocked after advisory nudges."))
 			Expect(policyDecisions(tr)).To(Equal([]string{"observation_nudge@3", "observation_nudge@5", "observation_nudge@8", "observation_blocked@9"}))
 			var full map[string]any
@@ -157,8 +157,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 			e.trace = tr
 			req := baseRequest("run-thresholds")
 			req.Budget.ObservationNudgeThresholds = []float64{4, 2}
-			r := e.start(req)
-			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			e.complete(req)
 			Expect(policyDecisions(tr)).To(Equal([]string{"observation_nudge@2", "observation_nudge@4", "observation_blocked@5"}))
 			Expect(e.exec.names()).To(HaveLen(4))
 		})
@@ -185,8 +184,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 
 		It("completes when the recovery round answers with a final report", func() {
 			e := readEnv(append(repeatRounds(3, "read_file", "r", map[string]any{"path": "src/a.ts"}), text("Finished with the retained evidence."))...)
-			r := e.start(withBudget(baseRequest("run-strict-recovery"), strictOne))
-			Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+			e.complete(withBudget(baseRequest("run-strict-recovery"), strictOne))
 			Expect(e.exec.names()).To(HaveLen(3))
 		})
 
@@ -257,15 +255,13 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 			st, v := store.NewRunStore(), newVerifier()
 			e := scripted(append(alternating(3), text("never"))...)
 			e.exec, e.store, e.verifier = newExec(probe("probe_a"), probe("probe_b")), st, v
-			e.onEvent = pauseAfter("p-2")
-			first := e.start(unsatisfiable("run-cycle-resume"))
-			Expect(first.Status).To(Equal(run.StatusPaused), first.ErrorMessage)
+			first := e.pausedAfter("p-2", unsatisfiable("run-cycle-resume"))
 			Expect(first.Checkpoint.NoProgress.ToolCycleSuffix).NotTo(BeEmpty())
 
 			again := scripted(calls(argCall("probe_b", "p-3", map[string]any{})), text("unused"))
 			again.exec, again.store, again.verifier = newExec(probe("probe_a"), probe("probe_b")), st, v
 			r := again.resume(unsatisfiable("run-cycle-resume"))
-			Expect(resultCodes(r.Calls)).To(Equal([]string{"NO_PROGRESS"}))
+			Expect(runtest.ResultCodes(r.Calls)).To(Equal([]string{"NO_PROGRESS"}))
 			Expect(again.exec.names()).To(BeEmpty())
 			Expect(r.Status).To(Equal(run.StatusFailed))
 		})
@@ -317,7 +313,7 @@ var _ = Describe("no-progress guards through the controller (RUNTIME §17, §18)
 		// The identical-repeat count survived the pause: the 4th identical
 		// read is the 3rd on the restored state, so it is blocked.
 		Expect(first.Checkpoint.NoProgress.PreviousTool.Repetitions).To(BeEquivalentTo(2))
-		Expect(resultCodes(r.Calls)).To(Equal([]string{"NO_PROGRESS"}))
+		Expect(runtest.ResultCodes(r.Calls)).To(Equal([]string{"NO_PROGRESS"}))
 		Expect(again.exec.names()).To(BeEmpty())
 		np = r.Checkpoint.NoProgress
 		Expect(np.ObservationFamilies[0].Count).To(BeEquivalentTo(3), "a blocked read is not counted in its family")

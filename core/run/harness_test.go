@@ -16,6 +16,7 @@ import (
 	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
@@ -335,6 +336,29 @@ func pauseAfter(id string) func(*run.Controller, run.Event) {
 	}
 }
 
+// rejectedForValidation starts req requiring a validation, with one
+// completion rejection allowed, and expects the run, which makes none, to
+// fail NO_PROGRESS.
+func (e *env) rejectedForValidation(req run.Request) run.Result {
+	GinkgoHelper()
+	yes := true
+	req.Completion = &prompt.Completion{RequireValidation: &yes}
+	req.Budget.MaxCompletionRejections = run.N(1)
+	r := e.start(req)
+	Expect(r.ErrorCode).To(Equal(run.CodeNoProgress), r.ErrorMessage)
+	return r
+}
+
+// pausedAfter starts req, pauses the run at the result of the call id and
+// expects it to end paused.
+func (e *env) pausedAfter(id string, req run.Request) run.Result {
+	GinkgoHelper()
+	e.onEvent = pauseAfter(id)
+	r := e.start(req)
+	Expect(r.Status).To(Equal(run.StatusPaused), r.ErrorMessage)
+	return r
+}
+
 // pauseAfterFirstResult is an onEvent handler that pauses the run at its
 // first tool result.
 func pauseAfterFirstResult(c *run.Controller, ev run.Event) {
@@ -358,6 +382,14 @@ func (e *env) start(req run.Request) run.Result {
 	return wait(h)
 }
 
+// complete starts req and expects the run to complete.
+func (e *env) complete(req run.Request) run.Result {
+	GinkgoHelper()
+	r := e.start(req)
+	Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+	return r
+}
+
 func (e *env) resume(req run.Request) run.Result {
 	h, err := e.controller().Resume(req)
 	Expect(err).NotTo(HaveOccurred())
@@ -374,6 +406,27 @@ func (e *env) eventsOf(typ string) []run.Event {
 		}
 	}
 	return out
+}
+
+// expectEnded expects r to have ended in status with the error code and
+// message given.
+func expectEnded(r run.Result, status, code, message string) {
+	GinkgoHelper()
+	Expect(r.Status).To(Equal(status))
+	Expect(r.ErrorCode).To(Equal(code))
+	Expect(r.ErrorMessage).To(Equal(message))
+}
+
+// lastDone returns the last done event the model streamed, nil when there
+// is none.
+func (e *env) lastDone() *port.RoundEvent {
+	var done *port.RoundEvent
+	for _, ev := range e.eventsOf(run.EventModel) {
+		if ev.Model.Type == port.EventDone {
+			done = ev.Model
+		}
+	}
+	return done
 }
 
 func transitions(r run.Result) []string {
@@ -508,22 +561,6 @@ func policyDecisions(tr *store.Trace) []string {
 			s += fmt.Sprintf(" maxTurns=%v", mt)
 		}
 		out = append(out, s)
-	}
-	return out
-}
-
-// resultCodes lists the error code of every call record ("ok" for success).
-func resultCodes(calls []runCall) []string {
-	var out []string
-	for _, c := range calls {
-		switch {
-		case c.Result == nil:
-			out = append(out, "unknown")
-		case c.Result.OK:
-			out = append(out, "ok")
-		default:
-			out = append(out, c.Result.Error.Code)
-		}
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/core/effects"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 )
@@ -188,7 +189,7 @@ func (s *session) refreshToolSet(ctx context.Context, trace bool) error {
 		}
 		s.verifiedEffects, s.effectsVerified = clonePolicy(ts.EffectCapabilities), true
 	}
-	if ts.SnapshotHash == s.toolSet.SnapshotHash {
+	if ts.SnapshotHash == s.toolSet.SnapshotHash || faults.On(faults.PromptHashIgnoresRegistry) {
 		s.toolSet = ts
 		return nil
 	}

@@ -32,9 +32,7 @@ var _ = Describe("preparation and gate feedback at their edges (RUNTIME §10.3, 
 			m.caps.MaxImages = &limit
 			r := newEnv(m).start(withScreenshots(noGateRequest("run-max-images"), count))
 			if refused {
-				Expect(r.Status).To(Equal(run.StatusFailed))
-				Expect(r.ErrorCode).To(Equal(run.CodeCapabilityMismatch))
-				Expect(r.ErrorMessage).To(Equal(fmt.Sprintf("Attachment count %d exceeds the verified model limit 2.", count)))
+				expectEnded(r, run.StatusFailed, run.CodeCapabilityMismatch, fmt.Sprintf("Attachment count %d exceeds the verified model limit 2.", count))
 				Expect(m.requestCount()).To(BeZero())
 				return
 			}

@@ -237,23 +237,25 @@ var _ = Describe("budget bounds at their edges (RUNTIME §5)", func() {
 })
 
 var _ = Describe("batch preflight against maxToolCalls (RUNTIME §13 step 5)", func() {
-	It("dispatches a batch that uses exactly the remaining tool calls", func() {
+	// batchOfTwo runs a first round of two workspace_list calls, then a
+	// report, under maxToolCalls.
+	batchOfTwo := func(id string, maxToolCalls float64) (*env, run.Result) {
 		e := scripted(calls(argCall("workspace_list", "l1", map[string]any{"path": "src"}), argCall("workspace_list", "l2", map[string]any{"path": "lib"})),
 			text("Inspected."))
-		req := baseRequest("run-batch-exact-budget")
-		req.Budget.MaxToolCalls = run.N(2)
-		r := e.start(req)
+		req := baseRequest(id)
+		req.Budget.MaxToolCalls = run.N(maxToolCalls)
+		return e, e.start(req)
+	}
+
+	It("dispatches a batch that uses exactly the remaining tool calls", func() {
+		e, r := batchOfTwo("run-batch-exact-budget", 2)
 		Expect(r.ErrorCode).NotTo(Equal(run.CodeMaxToolCalls), r.ErrorMessage)
 		Expect(e.exec.names()).To(Equal([]string{"workspace_list", "workspace_list"}))
 		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
 	})
 
 	It("refuses a batch one call over the remaining tool calls before dispatching any", func() {
-		e := scripted(calls(argCall("workspace_list", "l1", map[string]any{"path": "src"}), argCall("workspace_list", "l2", map[string]any{"path": "lib"})),
-			text("never"))
-		req := baseRequest("run-batch-over-budget")
-		req.Budget.MaxToolCalls = run.N(1)
-		r := e.start(req)
+		e, r := batchOfTwo("run-batch-over-budget", 1)
 		Expect(r.ErrorCode).To(Equal(run.CodeMaxToolCalls))
 		Expect(r.ErrorMessage).To(Equal("AI Coder reached maxToolCalls=1."))
 		Expect(e.exec.names()).To(BeEmpty())

@@ -30,8 +30,7 @@ var _ = Describe("model rounds and retries (RUNTIME §12)", func() {
 			[]port.RoundEvent{started(), doneText("Recovered after the bounded retry and inspected the workspace.")},
 		)
 		e := newEnv(m)
-		r := e.start(withRetries(baseRequest("run-thinking-only-retry"), 1))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(withRetries(baseRequest("run-thinking-only-retry"), 1))
 		Expect(m.requests).To(HaveLen(3))
 		Expect(m.requests[0].Think).To(BeTrue())
 		Expect(m.requests[1].Think).To(BeFalse())
@@ -59,8 +58,7 @@ var _ = Describe("model rounds and retries (RUNTIME §12)", func() {
 		e := scripted(model.ErrorRound("TIMEOUT", "provider window closed mid-request", true),
 			model.ErrorRound("TIMEOUT", "provider window closed again", true),
 			calls(call("workspace_list", "c1")), text("Recovered under the configured backoff schedule."))
-		r := e.start(withRetries(baseRequest("run-backoff"), 2, 10, 20, 40))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(withRetries(baseRequest("run-backoff"), 2, 10, 20, 40))
 		Expect(e.clock.SleepsMs()).To(Equal([]int64{10, 20}))
 		var delays []int64
 		for _, ev := range e.eventsOf(run.EventModelRetry) {
@@ -120,9 +118,7 @@ var _ = Describe("model rounds and retries (RUNTIME §12)", func() {
 		func(events []port.RoundEvent, code, message string) {
 			m := newFnModel(events)
 			r := newEnv(m).start(baseRequest("run-stream"))
-			Expect(r.Status).To(Equal(run.StatusFailed))
-			Expect(r.ErrorCode).To(Equal(code))
-			Expect(r.ErrorMessage).To(Equal(message))
+			expectEnded(r, run.StatusFailed, code, message)
 			Expect(m.requestCount()).To(Equal(1))
 		},
 		Entry("an event after done", []port.RoundEvent{started(), doneText("x"), {Type: port.EventContent, Delta: "y"}},
@@ -162,8 +158,7 @@ var _ = Describe("model rounds and retries (RUNTIME §12)", func() {
 		req := baseRequest("run-events")
 		f := false
 		req.Completion = &prompt.Completion{RequireInspection: &f}
-		r := e.start(req)
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(req)
 		var types []string
 		for _, ev := range e.eventsOf(run.EventModel) {
 			types = append(types, ev.Model.Type)
@@ -226,14 +221,8 @@ var _ = Describe("model rounds at their edges (RUNTIME §12.1, §12.2)", func() 
 		m.identity.BaseURL = "https://user:password@model.invalid/v1?api_key=super-secret#fragment"
 		m.caps.Identity = m.identity
 		e := newEnv(m)
-		r := e.start(noGateRequest("run-public-identity"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
-		var done *port.RoundEvent
-		for _, ev := range e.eventsOf(run.EventModel) {
-			if ev.Model.Type == port.EventDone {
-				done = ev.Model
-			}
-		}
+		e.complete(noGateRequest("run-public-identity"))
+		done := e.lastDone()
 		Expect(done).NotTo(BeNil())
 		Expect(done.Identity).NotTo(BeNil())
 		Expect(done.Identity.BaseURL).To(Equal("https://model.invalid/v1"))
@@ -243,15 +232,9 @@ var _ = Describe("model rounds at their edges (RUNTIME §12.1, §12.2)", func() 
 	It("accepts a done event that carries no identity", func() {
 		m := newFnModel([]port.RoundEvent{started(), doneText("Reported without an identity.")})
 		e := newEnv(anonymousModel{m})
-		r := e.start(noGateRequest("run-no-identity"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(noGateRequest("run-no-identity"))
 		Expect(r.FinalResponse).To(Equal("Reported without an identity."))
-		var done *port.RoundEvent
-		for _, ev := range e.eventsOf(run.EventModel) {
-			if ev.Model.Type == port.EventDone {
-				done = ev.Model
-			}
-		}
+		done := e.lastDone()
 		Expect(done).NotTo(BeNil())
 		Expect(done.Identity).To(BeNil())
 	})
@@ -261,8 +244,7 @@ var _ = Describe("model rounds at their edges (RUNTIME §12.1, §12.2)", func() 
 			{Type: port.EventDone, StopReason: port.StopToolCalls, Usage: tokens(4321)}}
 		second := []port.RoundEvent{started(), {Type: port.EventUsage, Usage: tokens(222)}, doneText("Inspected.")}
 		e := newEnv(newFnModel(first, second))
-		r := e.start(baseRequest("run-done-usage"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-done-usage"))
 		ledger := e.eventsOf(run.EventTokenLedger)
 		Expect(ledger).To(HaveLen(2))
 		Expect(ledger[0].Ledger.ActualInput).NotTo(BeNil())
@@ -323,8 +305,7 @@ var _ = Describe("model retries at their edges (RUNTIME §12.3)", func() {
 			[]port.RoundEvent{started(), doneText("Recovered after three retries.")})
 		e := newEnv(m)
 		e.timers = &recordingTimers{}
-		r := e.start(withRetries(noGateRequest("run-retry-ladder-end"), 3, 10, 20))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(withRetries(noGateRequest("run-retry-ladder-end"), 3, 10, 20))
 		attempts, delays := retryEvents(e)
 		Expect(attempts).To(Equal([]int{1, 2, 3}))
 		Expect(delays).To(Equal([]int64{10, 20, 20}))
@@ -340,9 +321,7 @@ var _ = Describe("model retries at their edges (RUNTIME §12.3)", func() {
 		e.timers = &recordingTimers{}
 		m.hook = func(int) { e.clock.Advance(200 * time.Millisecond) }
 		r := e.start(withDeadline(withRetries(noGateRequest("run-retry-exact-skip"), 1, 1000), 1400))
-		Expect(r.Status).To(Equal(run.StatusFailed))
-		Expect(r.ErrorCode).To(Equal(run.CodeProviderError))
-		Expect(r.ErrorMessage).To(Equal("Model retry 1 skipped: the run has 1200ms of budget left, below the 1000ms backoff plus 200ms spent on the failed request. Raise the scenario deadline or reduce per-attempt work instead of retrying."))
+		expectEnded(r, run.StatusFailed, run.CodeProviderError, "Model retry 1 skipped: the run has 1200ms of budget left, below the 1000ms backoff plus 200ms spent on the failed request. Raise the scenario deadline or reduce per-attempt work instead of retrying.")
 		Expect(m.requestCount()).To(Equal(1))
 		Expect(e.eventsOf(run.EventModelRetry)).To(BeEmpty())
 	})
@@ -356,8 +335,7 @@ var _ = Describe("model retries at their edges (RUNTIME §12.3)", func() {
 				e.clock.Advance(200 * time.Millisecond)
 			}
 		}
-		r := e.start(withDeadline(withRetries(noGateRequest("run-retry-one-more"), 1, 1000), 1401))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(withDeadline(withRetries(noGateRequest("run-retry-one-more"), 1, 1000), 1401))
 		Expect(e.clock.SleepsMs()).To(Equal([]int64{1000}))
 	})
 
@@ -386,9 +364,7 @@ var _ = Describe("model retries at their edges (RUNTIME §12.3)", func() {
 		h, err := run.New(d).Start(withRetries(noGateRequest("run-sleep-fails"), 2, 10))
 		Expect(err).NotTo(HaveOccurred())
 		r := wait(h)
-		Expect(r.Status).To(Equal(run.StatusCancelled))
-		Expect(r.ErrorCode).To(Equal(run.CodeCanceled))
-		Expect(r.ErrorMessage).To(Equal("AI Coder run was canceled."))
+		expectEnded(r, run.StatusCancelled, run.CodeCanceled, "AI Coder run was canceled.")
 		Expect(transitions(r)).To(HaveLen(3))
 		Expect(r.Transitions[2].To).To(Equal(run.StateCancelled))
 		Expect(r.Transitions[2].Reason).To(Equal("AI Coder run was canceled."))
@@ -480,8 +456,7 @@ var _ = Describe("the run deadline at its edges (RUNTIME §10.1 step 7, §22.1)"
 		e := newEnv(inspectThenReport())
 		timers := &recordingTimers{}
 		e.timers = timers
-		r := e.start(withDeadline(baseRequest("run-deadline-armed"), 5000))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(withDeadline(baseRequest("run-deadline-armed"), 5000))
 		armed := timers.armedDurations()
 		Expect(armed).NotTo(BeEmpty())
 		Expect(armed[0]).To(Equal(5000*time.Millisecond), "the deadline timer is the first one armed, for the whole budget")
@@ -503,9 +478,7 @@ var _ = Describe("the run deadline at its edges (RUNTIME §10.1 step 7, §22.1)"
 
 	It("fails DEADLINE_EXCEEDED before the next dispatch when the clock reaches the deadline exactly", func() {
 		e, r := deadlineRun("run-deadline-exact", 5000, func(e *env) { e.clock.Advance(5000 * time.Millisecond) })
-		Expect(r.Status).To(Equal(run.StatusFailed))
-		Expect(r.ErrorCode).To(Equal(run.CodeDeadlineExceeded))
-		Expect(r.ErrorMessage).To(Equal("AI Coder run deadline exceeded."))
+		expectEnded(r, run.StatusFailed, run.CodeDeadlineExceeded, "AI Coder run deadline exceeded.")
 		Expect(e.exec.names()).To(BeEmpty(), "now ≥ deadline stops the run before the call is dispatched")
 	})
 

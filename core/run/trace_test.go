@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/galaxy-stack/conform/core/port"
-	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/store"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -20,8 +19,7 @@ var _ = Describe("the trace (RUNTIME §26)", func() {
 			r.Summary = "listed with token=abc123secret"
 			return r, nil
 		})
-		r := e.start(baseRequest("run-trace"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		r := e.complete(baseRequest("run-trace"))
 		events := tr.Events()
 		Expect(tr.Kinds()).To(Equal([]string{"state_transition", "prompt_snapshot", "state_transition",
 			"context_diagnostic", "token_ledger", "tool_call", "tool_result",
@@ -47,8 +45,7 @@ var _ = Describe("the trace (RUNTIME §26)", func() {
 			[]port.RoundEvent{started(), doneText("Inspected.")})
 		e := newEnv(m)
 		e.trace = tr
-		r := e.start(baseRequest("run-thinking"))
-		Expect(r.Status).To(Equal(run.StatusCompleted), r.ErrorMessage)
+		e.complete(baseRequest("run-thinking"))
 		for _, ev := range tr.Events() {
 			Expect(string(ev.Payload)).NotTo(ContainSubstring("PRIVATE-CHAIN"))
 		}

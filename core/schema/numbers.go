@@ -3,35 +3,22 @@ package schema
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 )
 
-// number converts a JSON number held in any common Go form to float64.
+// number converts a JSON number held in any common Go form to float64:
+// float64, float32, the sized and unsized ints and uints (not types
+// defined on them), and json.Number.
 func number(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
 		return n, true
 	case float32:
 		return float64(n), true
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
+	case int, int8, int16, int32, int64:
+		return float64(reflect.ValueOf(n).Int()), true
+	case uint, uint8, uint16, uint32, uint64:
+		return float64(reflect.ValueOf(n).Uint()), true
 	case json.Number:
 		f, err := n.Float64()
 		return f, err == nil

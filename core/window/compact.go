@@ -7,6 +7,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -101,7 +102,8 @@ func (m *Manager) compact(reason checkpoint.Reason, turn int) error {
 	}
 	summary := m.summarize(rest, turn, "compaction-summary-", P1, compactionSummaryWeight)
 
-	m.removeIf(func(it *Item) bool { return it.Kind != ItemPolicy && it.Kind != ItemTask })
+	dropTask := faults.On(faults.CompactionDropsTask)
+	m.removeIf(func(it *Item) bool { return it.Kind != ItemPolicy && (it.Kind != ItemTask || dropTask) })
 	m.AddItem(ItemSpec{ArtifactRef: res.ArtifactRef, ID: "checkpoint-" + res.Checkpoint.ContentHash, Kind: ItemCheckpoint,
 		LastUsedTurn: turn, Messages: []port.Message{{Role: "user", Content: text}}, Priority: P0, Relevance: 1,
 		Summary: "Checkpoint " + res.Checkpoint.ContentHash, Trust: Trusted})

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -121,7 +122,7 @@ func (m *Manager) Prepare(in PrepareInput) (Prepared, error) {
 	case reason != "":
 	case p.RawPressure == Blocked || p.RawPressure == Compact:
 		reason = checkpoint.ReasonContextThreshold
-	case toolPressure:
+	case toolPressure && !faults.On(faults.ToolPressureSkipCheckpoint):
 		reason = checkpoint.ReasonToolResultPressure
 	case m.toolRounds >= b.Profile.MaxToolRoundsBeforeCheckpoint:
 		reason = checkpoint.ReasonToolRoundLimit
@@ -188,13 +189,16 @@ func (m *Manager) Fit(in PrepareInput, count CountFunc) (Prepared, error) {
 		if n < p.Budget.HardInputTokens {
 			return p, nil
 		}
-		if attempt == 1 {
+		if attempt == 1 && !faults.On(faults.OverflowUnboundedRecount) {
 			return Prepared{}, budgetError(CodeProviderOverflow, "Provider token count %d remains above hard input %d after compaction.",
 				n, p.Budget.HardInputTokens)
 		}
 		prior = append(p.Steps, StepOverflow)
 		forced := in
 		forced.ForceReason = checkpoint.ReasonProviderOverflow
+		if faults.On(faults.OverflowSkipCompaction) {
+			forced.ForceReason = ""
+		}
 		if p, err = m.Prepare(forced); err != nil {
 			return Prepared{}, err
 		}

@@ -1,12 +1,14 @@
 package model
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // RequestRecord summarizes one round request the double received, for
@@ -28,6 +30,11 @@ type RequestRecord struct {
 	Think            bool     `json:"think"`
 	ContainsTask     bool     `json:"containsTask"`
 	CheckpointHashes []string `json:"checkpointHashes"`
+	// TaskMessage is true when some user message is the core's user-task
+	// message (prompt.UserTaskHeader) holding the goal: the task as the
+	// user's request, not as a quotation inside a checkpoint's data. It is
+	// left out of reports, which predate it.
+	TaskMessage bool `json:"-"`
 }
 
 // checkpointHash finds a canonical checkpoint content hash in message text.
@@ -38,6 +45,8 @@ var checkpointHash = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 func (s *Scripted) Records(goal string) []RequestRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	quoted, _ := json.Marshal(goal)
+	inTask := strings.Trim(string(quoted), `"`)
 	out := make([]RequestRecord, len(s.requests))
 	for i, req := range s.requests {
 		rec := RequestRecord{
@@ -56,6 +65,9 @@ func (s *Scripted) Records(goal string) []RequestRecord {
 		for _, m := range req.Messages {
 			if strings.Contains(m.Content, goal) {
 				rec.ContainsTask = true
+			}
+			if m.Role == "user" && strings.HasPrefix(m.Content, prompt.UserTaskHeader) && strings.Contains(m.Content, inTask) {
+				rec.TaskMessage = true
 			}
 			for _, match := range checkpointHash().FindAllStringSubmatch(m.Content, -1) {
 				if !slices.Contains(rec.CheckpointHashes, match[1]) {

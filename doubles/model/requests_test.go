@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/core/port"
+	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/doubles/model"
 )
 
@@ -30,6 +31,18 @@ var _ = Describe("Scripted request records", func() {
 			{Request: 3, Outcome: "canceled", Messages: 2, ToolNames: []string{}, ToolFree: true, ContainsTask: true, CheckpointHashes: []string{}},
 		}))
 		Expect(m.Records("something else")[0].ContainsTask).To(BeFalse())
+	})
+
+	It("tells the task as the user's request from the task quoted in a checkpoint's data", func() {
+		m := model.NewScripted([]model.Round{model.TextRound("one")})
+		asTask := request("resume the task")
+		asTask.Messages = append(asTask.Messages, port.Message{Role: "user", Content: prompt.UserTaskHeader + "\n" + `{"goal":"say \"hi\" twice"}`})
+		quoted := request("resume the task")
+		quoted.Messages = append(quoted.Messages, port.Message{Role: "user", Content: `[CHECKPOINT]` + "\n" + `{"goal":"say \"hi\" twice"}`})
+		stream(m, asTask)
+		stream(m, quoted)
+		recs := m.Records(`say "hi" twice`)
+		Expect([]bool{recs[0].TaskMessage, recs[1].TaskMessage}).To(Equal([]bool{true, false}))
 	})
 
 	It("records each request's attachments as its own copy", func() {

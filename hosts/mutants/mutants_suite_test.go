@@ -1,6 +1,7 @@
 package mutants_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -61,6 +62,9 @@ type host struct {
 	su            setup
 	mu            sync.Mutex
 	approvalAsked int
+	approvals     []wire.ApprovalParams
+	// received are the lines the host wrote, in order.
+	received [][]byte
 }
 
 var callN atomic.Int64
@@ -111,6 +115,7 @@ func (h *host) start() {
 	approver := func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
 		h.mu.Lock()
 		h.approvalAsked++
+		h.approvals = append(h.approvals, p)
 		h.mu.Unlock()
 		if h.su.onApproval != nil {
 			h.su.onApproval(h.ws)
@@ -124,7 +129,12 @@ func (h *host) start() {
 	if h.su.approver == "absent" {
 		approver = nil
 	}
-	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver, PassEnv: h.su.passEnv})
+	onRecv := func(line []byte) {
+		h.mu.Lock()
+		h.received = append(h.received, bytes.Clone(line))
+		h.mu.Unlock()
+	}
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, Approver: approver, PassEnv: h.su.passEnv, OnRecv: onRecv})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })
 	p := baseParams(h.ws, h.st)

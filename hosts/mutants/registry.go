@@ -274,6 +274,35 @@ func registry() []Mutant {
 			reference.Faults{ResearchPageEffects: true}},
 		{"research-durable-cache", gResearchScope, "answers a repeated fetch, in any later host process, from a page cache in the store",
 			reference.Faults{ResearchDurableCache: true}},
+		// research: a guarantee kept on one research path and broken on its
+		// neighbour (search beside fetch, a later call beside the first, a
+		// failure beside a success).
+		{"research-canned-search", gResearchAdapter, "answers research.search with a fixed hit, never querying its endpoint, while labelling no double",
+			reference.Faults{ResearchCannedSearch: true}},
+		{"research-search-unapproved", gResearchPermission, "asks for approval of research.fetch but runs research.search without asking",
+			reference.Faults{ResearchSearchUnapproved: true}},
+		{"research-approve-once", gResearchPermission, "asks approval for the first research call of a process only, reusing that answer for later ones",
+			reference.Faults{ResearchApproveOnce: true}},
+		{"research-hits-trusted", gResearchUntrusted, "marks a search output untrusted but each of its hits trusted_host",
+			reference.Faults{ResearchHitsTrusted: true}},
+		{"research-hits-unattributed", gResearchUntrusted, "attributes every search hit to the provider instead of the hit's URL",
+			reference.Faults{ResearchHitsAttributedToProvider: true}},
+		{"research-search-inspected", gResearchEffects, "attests each search hit's URL as an inspected path",
+			reference.Faults{ResearchSearchInspected: true}},
+		{"research-snippet-effects", gResearchEffects, "attests the effects a search snippet's JSON claims",
+			reference.Faults{ResearchSnippetEffects: true}},
+		{"research-fetch-inspected", gResearchEffects, "attests every fetched URL as an inspected path",
+			reference.Faults{ResearchFetchInspected: true}},
+		{"research-unavailable-as-empty", gResearchTruncation, "answers a source that answers an HTTP error as a successful fetch of empty content",
+			reference.Faults{ResearchUnavailableAsEmpty: true}},
+		{"research-memory-cache", gResearchLocalScope, "answers a repeated fetch in the same process from memory, without reading the source or saying so",
+			reference.Faults{ResearchMemoryCache: true}},
+		{"research-undisclosed-double", gResearchLocalScope, "labels research.fetch a double but words its fixed answers as observed fetches",
+			reference.Faults{ResearchUndisclosedDouble: true}},
+		{"research-stale-fallback", gResearchDurable, "answers a failed fetch, in this or a later process, with the page it recorded earlier in the store",
+			reference.Faults{ResearchStaleFallback: true}},
+		{"research-checkpoint-evidence", gResearchDurable, "answers a fetch of a URL the task checkpoint's prose names with that prose, without reading it",
+			reference.Faults{ResearchCheckpointEvidence: true}},
 		// Commands, items 6 and 52.
 		{"truncate-spill", gStreams, "keeps only the bounded part of a truncated command output in its spill file",
 			cmd(command.Faults{TruncateSpill: true})},
@@ -342,6 +371,13 @@ func registry() []Mutant {
 			reference.Faults{TraceFlushAsync: true}},
 		{"command-creates-only", gWrites, "attests only the files a command created, not those it modified or deleted",
 			reference.Faults{CommandCreatesOnly: true}},
+		// Items 46 and 51: identical observations; a validation's own writes.
+		{"validation-without-writes", gWrites, "attests no write for the files a validation script changed, as if validation were read-only",
+			reference.Faults{ValidationWithoutWrites: true}},
+		{"fingerprint-capture-time", gFingerprint, "binds the capture time into the workspace fingerprint, so two captures of one workspace differ",
+			reference.Faults{FingerprintCaptureTime: true}},
+		{"diff-hash-capture-time", gHashes, "binds the time of each git diff into its diffReview hash, so two reviews of one diff differ",
+			reference.Faults{DiffHashCaptureTime: true}},
 		{"validation-status-from-output", gOutputText, "attests a validation check passed when its output says \"passed\", whatever its exit code",
 			reference.Faults{ValidationStatusFromOutput: true}},
 		{"copied-effect-profile", gProfile, "answers tools/list with a stale copy of the effect profile (workspace.write without state_version)",
@@ -387,8 +423,75 @@ func registry() []Mutant {
 			pf(reference.FormatFaults{TestCountFailures: true})},
 		{"format-hidden-from-model", gFormatCore, "keeps format_project out of tools/list when the extension is negotiated, so the model never sees it",
 			pf(reference.FormatFaults{HideFormatTool: true})},
+		// Commands and correlation (C4, C5, C10, C11, M3).
+		{"spawn-own-prefix", gInterpreterValue, "spawns the published interpreter with an argument prefix of its own (-e -c) while publishing -c",
+			cmd(command.Faults{OwnArgumentsPrefix: true})},
+		{"spawn-by-name", gInterpreterValue, "spawns the interpreter by bare name, looked up on PATH at spawn, while publishing its absolute path",
+			cmd(command.Faults{SpawnByName: true})},
+		{"interpreter-from-call-env", gInterpreterValue, "spawns the shell that SHELL in a call's env names instead of the published interpreter",
+			cmd(command.Faults{InterpreterFromCallEnv: true})},
+		{"no-command-environment", gConcreteEnvironment, "publishes no command environment while backing command.run",
+			reference.Faults{NoCommandEnvironment: true}},
+		{"unlisted-command-run", gConcreteEnvironment, "activates run_command in tools/list but leaves command.run out of initialize, with no environment",
+			reference.Faults{UnlistedCommandRun: true}},
+		{"unknown-path-style", gConcreteEnvironment, "publishes its command environment's path style as unknown while backing command.run",
+			reference.Faults{UnknownPathStyle: true}},
+		{"nonzero-exit-as-failure", gExit, "answers a command that exited non-zero as an ok=false IO_ERROR result instead of a structured result",
+			reference.Faults{NonZeroExitAsFailure: true}},
+		{"validation-passed-when-ran", gExit, "reports a declared check passed once its script ran, whatever its exit code",
+			reference.Faults{ValidationPassedWhenRan: true}},
+		{"cwd-as-containment", gContainedApart, "reports filesystem writes contained to the workspace with no backend, because every cwd is validated",
+			reference.Faults{CwdAsContainment: true}},
+		{"cwd-refusal-as-containment", gContainedApart, "answers a cwd that escapes the workspace with the containment refusal UNAVAILABLE",
+			reference.Faults{CwdRefusalAsContainment: true}},
+		{"approval-first-context", gCallCorrelation, "sends every approval/request with the requestId and context of the session's first one",
+			reference.Faults{ApprovalFirstContext: true}},
+		{"approval-key-as-request-id", gCallCorrelation, "builds approval/request requestIds from the idempotency key instead of the call ID",
+			reference.Faults{ApprovalKeyAsRequestID: true}},
+		{"cancel-names-call", gCallCorrelation, "gives up on an approval request with a $/cancelRequest naming the call ID, not the request's",
+			reference.Faults{CancelNamesCall: true}},
+		{"failure-names-previous-call", gCallCorrelation, "names the call it answered before in the content of a failed result",
+			reference.Faults{FailureNamesPreviousCall: true}},
+		// Prompt input (items 15, 16, 17).
+		{"prompt-system-prompt", gPromptOwned, "sends a systemPrompt of its own in its prompt input",
+			pr(reference.PromptFaults{SystemPrompt: true})},
+		{"prompt-hash", gPromptOwned, "sends a promptHash it computed in its prompt input",
+			pr(reference.PromptFaults{PromptHash: true})},
+		{"prompt-version", gPromptOwned, "pins a promptVersion in its prompt input",
+			pr(reference.PromptFaults{PromptVersion: true})},
+		{"prompt-unknown-key", gPromptFields, "sends a member outside the structured prompt configuration (toolPolicy)",
+			pr(reference.PromptFaults{UnknownKey: true})},
+		{"prompt-legacy-instructions", gPromptFields, "sends the legacy free-form workspaceInstructions list",
+			pr(reference.PromptFaults{LegacyInstructions: true})},
+		{"prompt-invalid-declaration", gPromptFields, "declares networkAccess restricted, a value the configuration does not have",
+			pr(reference.PromptFaults{InvalidDeclaration: true})},
+		{"prompt-repository-as-trusted", gPromptTrust, "presents the workspace's AGENTS.md as a trusted instruction",
+			pr(reference.PromptFaults{RepositoryAsTrusted: true})},
+		{"prompt-repository-in-host-instruction", gPromptTrust, "folds the workspace's AGENTS.md into a trusted instruction attributed to its settings",
+			pr(reference.PromptFaults{RepositoryInHostInstruction: true})},
+		{"prompt-instruction-without-provenance", gPromptTrust, "sends a trusted instruction with a blank source",
+			pr(reference.PromptFaults{InstructionWithoutProvenance: true})},
+		{"declare-write-denied", gDeclared, "declares writeAccess denied and still executes writes",
+			pr(reference.PromptFaults{DeclareWriteDenied: true})},
+		{"declare-network-denied", gDeclared, "declares networkAccess denied while its command containment leaves the network reachable",
+			pr(reference.PromptFaults{DeclareNetworkDenied: true})},
+		{"declare-other-approval", gDeclared, "declares another approval profile than the one initialize set, which it enforces",
+			pr(reference.PromptFaults{DeclareOtherApproval: true})},
+		{"declarations-per-process", gDeclared, "declares another write policy in a fresh process resuming a run, its enforcement unchanged",
+			pr(reference.PromptFaults{DeclarationsPerProcess: true})},
 	}
 }
+
+// The prompt-input guarantees the prompt mutants break (S000 "Prompt
+// input").
+const (
+	gPromptFields = "Supply only the structured AiCoderPromptConfiguration fields."
+	gPromptOwned  = "Never assemble or pass systemPrompt, promptHash, or promptVersion."
+	gPromptTrust  = "Resolve trusted workspace instructions and provenance before starting the run; repository/tool text remains untrusted unless explicitly promoted."
+)
+
+// pr makes reference faults from prompt-input faults.
+func pr(f reference.PromptFaults) reference.Faults { return reference.Faults{Prompt: f} }
 
 // The public-research guarantees the research mutants break (S000
 // "Public research").
@@ -401,6 +504,10 @@ const (
 	gResearchPermission  = "review_only may use the canonical research tools; outbound permission and external-side-effect approval still apply to every call."
 	gResearchEffects     = "A fetched source or search snippet cannot grant workspace inspection, write, validation or plan effects."
 	gResearchScope       = "If source evidence is process-local, disclose that scope; do not reconstruct durable research success."
+	// research: the two halves of gResearchScope, for mutants that break
+	// one of them.
+	gResearchLocalScope = "If source evidence is process-local, disclose that scope."
+	gResearchDurable    = "Do not reconstruct durable research success from model-authored checkpoint prose."
 )
 
 // The project-format guarantees the format mutants break (seed "Bounded
@@ -449,4 +556,12 @@ const (
 	gDerivedVersion      = "Report such observations as bounded derived mutations and advance state_version."
 	gOutputText          = "Never derive trusted effects by parsing model-visible output text."
 	gConcreteEnvironment = "If command.run is active, its command environment is concrete: core preparation fails before the first model request when it is absent or unknown."
+)
+
+// The guarantees the commands and correlation mutants break (S000
+// "Commands" C4, C11 and "Model" M3 as a host sees it).
+const (
+	gInterpreterValue = "Keep interpreter selection and prompt metadata sourced from the same immutable value: every command spawns the published executable with the published argument prefix."
+	gContainedApart   = "Report process containment separately from workspace cwd validation."
+	gCallCorrelation  = "Follow the ordered streaming protocol and correlation IDs: every approval request and failure names the call it is about."
 )

@@ -114,19 +114,13 @@ var researchSpecs = map[string]func(name string){
 		}
 	},
 	"research-durable-cache": func(name string) {
-		// One source each: OncePath is available once per source.
-		src, ref, _ := researchBoth(name, false)
-		src2, _, mut := researchBoth(name, false)
-		for _, h := range []*host{ref, mut} {
-			if h == mut {
-				src = src2
-			}
+		onOwnSources(name, func(h *host, src *researchsrc.Source, mutated bool) {
 			h.ok("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
 			// The next request of the source fails: only a host that does
 			// not read it again succeeds.
 			r := h.freshResearch(src).result("fetch_url", map[string]any{"url": src.URL(researchsrc.OncePath)})
-			Expect(r.OK).To(Equal(h == mut), "%s: %s", h, r.Content)
-		}
+			Expect(r.OK).To(Equal(mutated), "%s: %s", h, r.Content)
+		})
 	},
 }
 
@@ -148,8 +142,8 @@ func researchBoth(mutant string, search bool) (*researchsrc.Source, *host, *host
 	return src, launchResearch("", src, env), launchResearch(mutant, src, env)
 }
 
-// launchResearch starts one host for researchBoth with env added to its
-// environment.
+// launchResearch starts one host for researchBoth with env set and passed
+// to it (and to every fresh process on its directories).
 func launchResearch(mutant string, src *researchsrc.Source, env []string) *host {
 	dir := GinkgoT().TempDir()
 	h := &host{mutant: mutant, dir: dir, ws: filepath.Join(dir, "workspace"), st: filepath.Join(dir, "store"),
@@ -161,34 +155,34 @@ func launchResearch(mutant string, src *researchsrc.Source, env []string) *host 
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		GinkgoT().Setenv(k, v)
+		h.su.passEnv = append(h.su.passEnv, k)
 	}
-	h.startWith(env)
+	h.startResearch()
 	return h
 }
 
 // freshResearch starts another process of h's kind on its directories.
 func (h *host) freshResearch(src *researchsrc.Source) *host {
 	f := &host{mutant: h.mutant, dir: h.dir, ws: h.ws, st: h.st, su: h.su}
-	f.startWith(nil)
+	f.startResearch()
 	return f
 }
 
-// startWith is start with the names of env passed to the host.
-func (h *host) startWith(env []string) {
+// startResearch starts h's host process with the approver of its setup
+// and the variables its setup names.
+func (h *host) startResearch() {
 	exe, err := os.Executable()
 	Expect(err).NotTo(HaveOccurred())
 	argv := []string{exe, "host", "serve", "reference"}
 	if h.mutant != "" {
 		argv = append(argv, "--mutant", h.mutant)
 	}
-	var pass []string
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		pass = append(pass, k)
-	}
-	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, PassEnv: pass,
+	c, err := hostproc.Start(argv, hostproc.StartOptions{Dir: h.dir, CallTimeout: 20 * time.Second, PassEnv: h.su.passEnv,
 		Approver: func(ctx context.Context, p wire.ApprovalParams) (wire.ApprovalDecision, error) {
-			return wire.ApprovalDecision{Approved: true, Scope: "once", Reason: "decided by the test"}, nil
+			if h.su.onApproval != nil {
+				h.su.onApproval(h.ws)
+			}
+			return wire.ApprovalDecision{Approved: !h.su.deny, Scope: "once", Reason: "decided by the test"}, nil
 		}})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = c.Close(5 * time.Second) })

@@ -85,6 +85,9 @@ var sentences = map[string][]string{
 	gResearchPermission:  {"R2"},
 	gResearchScope:       {"R8", "R9"},
 	gReplay:              {"S3", "L14"},
+	// research: halves of gResearchScope.
+	gResearchLocalScope: {"R8"},
+	gResearchDurable:    {"R9"},
 	// Commands.
 	gDialect: {"C1", "C3"},
 	// Tool executor error semantics; store and trace.
@@ -96,6 +99,14 @@ var sentences = map[string][]string{
 	gDenialID:            {"T15", "S3"},
 	gDerivedVersion:      {"T10"},
 	gOutputText:          {"T5"},
+	// Commands and correlation.
+	gInterpreterValue: {"C4"},
+	gContainedApart:   {"C11"},
+	gCallCorrelation:  {"M3"},
+	// Prompt input.
+	gPromptFields: {"P1"},
+	gPromptOwned:  {"P2"},
+	gPromptTrust:  {"P3"},
 }
 
 // Sentences returns the keys of the contract sentences the mutant breaks.

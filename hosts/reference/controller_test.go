@@ -12,6 +12,7 @@ import (
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
+	"github.com/galaxy-stack/conform/core/run/runtest"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
 	"github.com/galaxy-stack/conform/hosts/reference"
@@ -107,7 +108,7 @@ var _ = Describe("the controller against the in-process reference host", func() 
 			Expect(c.Result.CanonicalToolID).To(Equal("workspace.edit"))
 		}
 		Expect(dispatched).To(Equal([]string{"edit_file", "edit_file"}))
-		Expect(resultCodes(r.Calls)).To(Equal([]string{"PRECONDITION_FAILED", "PRECONDITION_FAILED", "NO_PROGRESS", "NO_PROGRESS", "NO_PROGRESS"}))
+		Expect(runtest.ResultCodes(r.Calls)).To(Equal([]string{"PRECONDITION_FAILED", "PRECONDITION_FAILED", "NO_PROGRESS", "NO_PROGRESS", "NO_PROGRESS"}))
 		after, err := os.Stat(filepath.Join(h.ws, "safe.txt"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(os.SameFile(before, after)).To(BeTrue(), "the file keeps its inode")
@@ -120,21 +121,4 @@ func controllerConfig() prompt.Configuration {
 	return prompt.Configuration{ApprovalProfile: "balanced", Complexity: "standard", NetworkAccess: "denied", WriteAccess: "allowed",
 		HostEnvironment: &prompt.HostEnvironment{Architecture: "arm64", OperatingSystem: "darwin", Command: prompt.CommandEnvironment{
 			ArgumentsPrefix: []string{"-c"}, CommandMode: "shell_string", Executable: "/bin/zsh", PathStyle: "posix", Shell: "zsh", Stdin: "closed"}}}
-}
-
-// resultCodes is each call's outcome: "ok", its error code, or "unknown"
-// when it has no result.
-func resultCodes(calls []run.CallRecord) []string {
-	var out []string
-	for _, c := range calls {
-		switch {
-		case c.Result == nil:
-			out = append(out, "unknown")
-		case c.Result.OK:
-			out = append(out, "ok")
-		default:
-			out = append(out, c.Result.Error.Code)
-		}
-	}
-	return out
 }

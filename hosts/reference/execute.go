@@ -17,7 +17,6 @@ import (
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/wire"
-	"github.com/galaxy-stack/conform/hosts/wire/kit"
 )
 
 // call is one tool call being executed.
@@ -115,6 +114,9 @@ func (s *session) execute(ctx context.Context, p wire.ExecuteParams) (port.ToolR
 	if err == nil && !res.OK {
 		res = s.failureFaults(res, p.CallID)
 		res = s.failureInspected(res, p.Arguments)
+	}
+	if err == nil {
+		res = s.answeredFault(res, p.CallID)
 	}
 	return res, err
 }
@@ -240,6 +242,9 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 // verified containment backend they need explicit approval whatever the
 // profile's threshold.
 func (s *session) decide(ctx context.Context, c *call) approval.Decision {
+	if d, ok := s.researchApproval(c); ok {
+		return d
+	}
 	ac := approval.Call{Tool: c.desc, Arguments: c.args, Context: port.ToolContext{
 		RunID: c.p.Context.RunID, TaskID: c.p.Context.TaskID, Mode: c.p.Context.Mode,
 		ToolCallID: c.p.CallID, IdempotencyKey: c.p.IdempotencyKey, TimeoutMs: c.p.TimeoutMs,
@@ -248,7 +253,9 @@ func (s *session) decide(ctx context.Context, c *call) approval.Decision {
 	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() && !s.faults.ValidateWithoutApproval {
 		d = s.strict.Decide(ctx, ac)
 	}
-	return s.approvalOutcome(d)
+	d = s.approvalOutcome(d)
+	s.noteResearchApproval(c, d)
+	return d
 }
 
 func (s *session) containmentVerified() bool {
@@ -271,13 +278,13 @@ func (s *session) askHarness(ctx context.Context, req approval.Request, tc port.
 			timeout = max(left, 1)
 		}
 	}
-	d, err := kit.RequestApproval(ctx, wire.ApprovalParams{
+	d, err := s.requestApproval(ctx, s.approvalFaults(wire.ApprovalParams{
 		RequestID: req.RequestID, CanonicalToolID: req.Tool.ID, ModelName: req.Tool.ModelName,
 		Arguments: args, Risk: req.Tool.Risk, Mutability: req.Tool.Mutability,
 		ApprovalProfile: string(req.ApprovalProfile), Reason: req.Reason, SuggestedScope: string(req.SuggestedScope),
 		TimeoutMs: timeout,
 		Context:   wire.ApprovalContext{RunID: tc.RunID, TaskID: tc.TaskID, ToolCallID: tc.ToolCallID, Mode: tc.Mode},
-	})
+	}, tc))
 	if err != nil {
 		if errors.Is(err, wire.ErrMethodNotFound) {
 			s.noApprover.Store(true)

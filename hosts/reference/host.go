@@ -149,6 +149,7 @@ type session struct {
 	h         *Host
 	params    wire.InitializeParams
 	faults    Faults
+	corr      correlation
 	root      *workspace.Root
 	storeDir  string
 	runner    *command.Runner // nil when commands cannot run here
@@ -172,10 +173,15 @@ type session struct {
 	// noApprover is set once the harness answered an approval/request
 	// with "method not found": it has no approver (see approval.go).
 	noApprover atomic.Bool
+	// storeHeld is set, under the DeclarationsPerProcess fault only, when
+	// the store directory held something before this process opened it.
+	storeHeld bool
 
 	// scriptRunner runs project.validate's declared scripts: runner,
 	// unless a fault gives the scripts a runner of their own.
 	scriptRunner *command.Runner
+	// researchState is what the research faults remember.
+	researchState researchFaultState
 }
 
 func (h *Host) open(p wire.InitializeParams) (*session, error) {
@@ -213,6 +219,9 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 				return nil, invalidParams("effectProfile: %v", err)
 			}
 		}
+	}
+	if s.faults.Prompt.DeclarationsPerProcess {
+		s.storeHeld = storeHeldRun(storeDir)
 	}
 	if err := s.openCommands(); err != nil {
 		return nil, err
@@ -404,6 +413,9 @@ func (s *session) initResult() wire.InitializeResult {
 		Capabilities:    wire.HostCapabilities{Store: true, Trace: true, Spill: s.runner != nil, Fingerprint: true},
 		Extensions:      append([]string(nil), s.extensions...),
 	}
+	if s.faults.ResearchUndisclosedDouble {
+		r.Doubles = []string{"research.fetch"}
+	}
 	if s.runner != nil {
 		env := s.published.Clone()
 		env.Command.ArgumentsPrefix = append([]string{}, env.Command.ArgumentsPrefix...)
@@ -419,6 +431,8 @@ func (s *session) initResult() wire.InitializeResult {
 			r.Containment.Reason = nil
 		}
 	}
+	s.publishFaults(&r)
+	r.PromptInput = s.promptInput()
 	return r
 }
 

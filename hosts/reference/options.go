@@ -50,6 +50,10 @@ type Choices struct {
 	// NoExtensions advertises no extension capability flag, whatever
 	// initialize offers: the host keeps exactly the core tools.
 	NoExtensions bool
+	// HostInstructions supplies, in the prompt input, a trusted workspace
+	// instruction of the host's own settings (with that provenance) and a
+	// dirty-state summary of its own.
+	HostInstructions bool
 }
 
 // Faults are the seams where a mutant may break exactly one guarantee: the
@@ -150,6 +154,56 @@ type Faults struct {
 	// answers a repeated fetch from there, in any later host process,
 	// without reading the source again.
 	ResearchDurableCache bool
+
+	// research: more ways a host breaks the public-research guarantees.
+
+	// ResearchCannedSearch answers research.search with a fixed hit,
+	// without querying the configured endpoint, while initialize labels
+	// no double (research.fetch keeps its real adapter).
+	ResearchCannedSearch bool
+	// ResearchSearchUnapproved applies the approval policy to
+	// research.fetch only: research.search runs without asking.
+	ResearchSearchUnapproved bool
+	// ResearchApproveOnce asks for approval of the first research call of
+	// a host process only; later research calls reuse that answer.
+	ResearchApproveOnce bool
+	// ResearchHitsTrusted marks the output of research.search untrusted
+	// but each hit trusted_host, as content of the configured provider.
+	ResearchHitsTrusted bool
+	// ResearchHitsAttributedToProvider attributes each search hit to the
+	// provider ("search:<provider>") instead of the hit's URL.
+	ResearchHitsAttributedToProvider bool
+	// ResearchSearchInspected attests each search hit's URL as an
+	// inspected path, skipping the host's effect-profile check of
+	// research.search.
+	ResearchSearchInspected bool
+	// ResearchSnippetEffects merges the effects a search snippet's JSON
+	// claims under "effects" into the search's effects, skipping the
+	// host's effect-profile check of research.search.
+	ResearchSnippetEffects bool
+	// ResearchFetchInspected attests every fetched URL as an inspected
+	// path, skipping the host's effect-profile check of research.fetch.
+	ResearchFetchInspected bool
+	// ResearchUnavailableAsEmpty answers a source that answers an HTTP
+	// error status as a successful fetch of empty content.
+	ResearchUnavailableAsEmpty bool
+	// ResearchMemoryCache keeps fetched pages in process memory and
+	// answers a repeated fetch in the same process from there, without
+	// reading the source again and without saying so.
+	ResearchMemoryCache bool
+	// ResearchUndisclosedDouble labels research.fetch a double in
+	// initialize and answers it with fixed content whose summary reads
+	// like an observed fetch, never saying it is process-local.
+	ResearchUndisclosedDouble bool
+	// ResearchStaleFallback records every fetched page in the store and,
+	// when a later fetch of the same URL fails, in this or any later host
+	// process, answers the recorded page as a successful fetch.
+	ResearchStaleFallback bool
+	// ResearchCheckpointEvidence answers a fetch of a URL that the run's
+	// task checkpoint (model-authored progress or decisions) names with
+	// that checkpoint text, as a successful fetch, without reading the
+	// source.
+	ResearchCheckpointEvidence bool
 
 	// Approval outcomes (item 7).
 
@@ -299,6 +353,64 @@ type Faults struct {
 	// as a host that records what it looked at before the failure does.
 	FailureInspected bool
 
+	// Commands and correlation (S000 C5, C10, C11, M3).
+
+	// NoCommandEnvironment publishes no command environment in initialize
+	// while backing command.run.
+	NoCommandEnvironment bool
+	// UnknownPathStyle publishes the path style of its command
+	// environment as "unknown" while backing command.run: the rest of the
+	// environment is concrete.
+	UnknownPathStyle bool
+	// UnlistedCommandRun leaves command.run out of initialize's tools and
+	// publishes no command environment, while tools/list still activates
+	// run_command: the list of backed tools is kept apart from the
+	// registry.
+	UnlistedCommandRun bool
+	// NonZeroExitAsFailure answers a command that exited non-zero as an
+	// ok=false IO_ERROR result instead of a structured result with its
+	// exit code.
+	NonZeroExitAsFailure bool
+	// ValidationPassedWhenRan reports a declared check passed once its
+	// script ran to its own exit, whatever the exit code: the spawn's
+	// success taken for the check's.
+	ValidationPassedWhenRan bool
+	// CwdAsContainment publishes filesystem writes as contained to the
+	// workspace when no containment backend is active, because the host
+	// validates every cwd beneath the workspace.
+	CwdAsContainment bool
+	// CwdRefusalAsContainment answers a cwd that escapes the workspace
+	// with the containment refusal (UNAVAILABLE) instead of the cwd
+	// refusal (PERMISSION_DENIED).
+	CwdRefusalAsContainment bool
+	// ApprovalFirstContext sends every approval/request of the session with
+	// the requestId and context of the session's first one, as a host that
+	// builds the approval context once and caches it does.
+	ApprovalFirstContext bool
+	// ApprovalKeyAsRequestID builds an approval/request's requestId from
+	// the call's idempotency key instead of its call ID.
+	ApprovalKeyAsRequestID bool
+	// FailureNamesPreviousCall names, in the content of a failed result,
+	// the call the host answered before it instead of the call itself.
+	FailureNamesPreviousCall bool
+	// CancelNamesCall gives up on an approval request (its timeout, or
+	// the call's end) with a $/cancelRequest that names the call ID
+	// instead of the approval request's JSON-RPC ID.
+	CancelNamesCall bool
+
+	// Items 46 and 51 (identical observations; a validation's own writes).
+	// ValidationWithoutWrites attests no write for the files a validation
+	// script changed, as if project.validate were read-only; the state
+	// version still moves.
+	ValidationWithoutWrites bool
+	// FingerprintCaptureTime binds the wall-clock time of each capture into
+	// the workspace fingerprint, so two captures of an unchanged workspace
+	// differ.
+	FingerprintCaptureTime bool
+	// DiffHashCaptureTime binds the wall-clock time of each git diff into
+	// its diffReview hash, so two reviews of an unchanged diff differ.
+	DiffHashCaptureTime bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.
@@ -307,4 +419,49 @@ type Faults struct {
 	Research research.Faults
 	// Format are the faults of the project.format extension tool.
 	Format FormatFaults
+	// Prompt are the faults of the host's prompt input (items 15, 16, 17).
+	Prompt PromptFaults
+}
+
+// PromptFaults break the host's prompt input, the promptInput of its
+// initialize answer (items 15, 16, 17).
+type PromptFaults struct {
+	// SystemPrompt sends a systemPrompt of the host's own.
+	SystemPrompt bool
+	// PromptHash sends a promptHash the host computed.
+	PromptHash bool
+	// PromptVersion sends a promptVersion the host pins.
+	PromptVersion bool
+	// UnknownKey sends a member outside AiCoderPromptConfiguration
+	// ("toolPolicy").
+	UnknownKey bool
+	// LegacyInstructions sends the legacy free-form workspaceInstructions
+	// list instead of trusted instructions with provenance.
+	LegacyInstructions bool
+	// InvalidDeclaration declares networkAccess "restricted", a value
+	// outside the configuration's enumeration.
+	InvalidDeclaration bool
+	// RepositoryAsTrusted presents the workspace's AGENTS.md as a trusted
+	// workspace instruction, with the file as its source.
+	RepositoryAsTrusted bool
+	// RepositoryInHostInstruction folds the workspace's AGENTS.md into a
+	// trusted instruction whose source names the host's settings.
+	RepositoryInHostInstruction bool
+	// InstructionWithoutProvenance sends a trusted instruction whose source
+	// is blank.
+	InstructionWithoutProvenance bool
+	// DeclareWriteDenied declares writeAccess "denied" and still executes
+	// writes.
+	DeclareWriteDenied bool
+	// DeclareNetworkDenied declares networkAccess "denied" while its
+	// command containment leaves the network reachable.
+	DeclareNetworkDenied bool
+	// DeclareOtherApproval declares an approval profile other than the one
+	// initialize set, which it enforces.
+	DeclareOtherApproval bool
+	// DeclarationsPerProcess declares writeAccess "policy_gated" in a
+	// process that opens a store already holding a run, so a fresh host
+	// resuming the run declares another policy than the one that started
+	// it, with its enforcement unchanged.
+	DeclarationsPerProcess bool
 }

@@ -76,9 +76,17 @@ func (c researchCache) put(rawURL string, p research.Page) {
 	_ = os.WriteFile(c.file(rawURL), data, 0o600)
 }
 
-// trustsPageEffects reports whether the ResearchPageEffects fault skips
-// the host's own effect-profile check for tool id, as a host that trusts
-// what a page claims does.
+// trustsPageEffects reports whether the ResearchPageEffects,
+// ResearchFetchInspected, ResearchSearchInspected or ResearchSnippetEffects
+// fault skips the host's
+// own effect-profile check for tool id, as a host that trusts what a page
+// claims, or what it says research inspected, does.
 func (s *session) trustsPageEffects(id string) bool {
-	return s.faults.ResearchPageEffects && id == "research.fetch"
+	switch id {
+	case "research.fetch":
+		return s.faults.ResearchPageEffects || s.faults.ResearchFetchInspected
+	case "research.search":
+		return s.faults.ResearchSearchInspected || s.faults.ResearchSnippetEffects
+	}
+	return false
 }

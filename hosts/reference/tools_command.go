@@ -35,6 +35,7 @@ func runCommand(ctx context.Context, s *session, c *call) (outcome, error) {
 		return outcome{}, err
 	}
 	res, rerr := s.runner.Run(ctx, command.Request{Command: a.Command, Cwd: a.Cwd, Env: a.Env, TimeoutMs: a.TimeoutMs, Deadline: c.deadline})
+	rerr = s.cwdRefusalFault(rerr)
 	diff, err := s.observe(ctx, before)
 	if err != nil {
 		return outcome{}, err
@@ -64,6 +65,9 @@ func runCommand(ctx context.Context, s *session, c *call) (outcome, error) {
 	if s.faults.MaskNonZeroExit && res.Status == command.StatusExited && res.ExitCode != nil && *res.ExitCode != 0 {
 		zero := 0
 		res.ExitCode = &zero
+	}
+	if err := s.exitFault(res); err != nil {
+		return outcome{}, err
 	}
 	if s.faults.MergeCommandStreams {
 		res.Stdout += res.Stderr

@@ -94,7 +94,11 @@ func fetchURL(ctx context.Context, s *session, c *call) (outcome, error) {
 	if err := c.decode(&a); err != nil {
 		return outcome{}, err
 	}
-	page, err := s.fetchPage(ctx, a.URL, a.MaxBytes)
+	page, ok := s.checkpointEvidence(c.p.Context.RunID, a.URL)
+	var err error
+	if !ok {
+		page, err = s.fetchPage(ctx, a.URL, a.MaxBytes)
+	}
 	if err != nil {
 		return outcome{}, researchFailure(err)
 	}
@@ -115,6 +119,7 @@ func fetchURL(ctx context.Context, s *session, c *call) (outcome, error) {
 		summary = fmt.Sprintf("Fetched bounded public source %s (truncated).", out.URL)
 	}
 	eff := &port.Effects{ResearchSources: []port.ResearchSource{research.FetchSource(out)}}
+	s.inspectedSources(c.desc.ID, eff, out.URL)
 	if s.faults.ResearchPageEffects {
 		claimedEffects(out.Content, eff)
 	}
@@ -122,10 +127,14 @@ func fetchURL(ctx context.Context, s *session, c *call) (outcome, error) {
 }
 
 // fetchPage reads one source through the adapter; the research faults of
-// the tool executor (a canned double, a durable cache) act here.
+// the tool executor (a canned double, a durable or in-memory cache, a
+// stale or empty answer for an unavailable source) act here.
 func (s *session) fetchPage(ctx context.Context, rawURL string, maxBytes int) (research.Page, error) {
-	if s.faults.ResearchUnlabelledDouble {
+	if s.faults.ResearchUnlabelledDouble || s.faults.ResearchUndisclosedDouble {
 		return cannedPage(rawURL), nil
+	}
+	if p, ok := s.rememberedPage(rawURL); ok {
+		return p, nil
 	}
 	if s.faults.ResearchDurableCache {
 		if p, ok := s.researchCache().get(rawURL); ok {
@@ -136,7 +145,7 @@ func (s *session) fetchPage(ctx context.Context, rawURL string, maxBytes int) (r
 	if err == nil && s.faults.ResearchDurableCache {
 		s.researchCache().put(rawURL, page)
 	}
-	return page, err
+	return s.fetchFaults(rawURL, page, err)
 }
 
 // searchWeb is research.search (search_web): one query to the configured
@@ -149,15 +158,31 @@ func searchWeb(ctx context.Context, s *session, c *call) (outcome, error) {
 	if err := c.decode(&a); err != nil {
 		return outcome{}, err
 	}
-	hits, err := s.h.research.Search(ctx, a.Query, a.MaxResults)
+	hits, err := s.searchHits(ctx, a.Query, a.MaxResults)
 	if err != nil {
 		return outcome{}, researchFailure(err)
 	}
 	out := research.ShapeSearch(hits, s.retrievedAt(), s.researchLimits(c))
+	s.searchHitFaults(&out)
 	summary := fmt.Sprintf("Public research returned %d source(s).", len(out.Results))
 	if out.Truncated {
 		summary = fmt.Sprintf("Public research returned %d source(s) with bounded or filtered content.", len(out.Results))
 	}
-	return outcome{Output: out, Summary: summary, Trust: "external",
-		Effects: &port.Effects{ResearchSources: research.SearchSources(out)}}, nil
+	eff := &port.Effects{ResearchSources: research.SearchSources(out)}
+	for _, h := range out.Results {
+		s.inspectedSources(c.desc.ID, eff, h.URL)
+		if h.Snippet != nil && s.faults.ResearchSnippetEffects {
+			claimedEffects(*h.Snippet, eff)
+		}
+	}
+	return outcome{Output: out, Summary: summary, Trust: "external", Effects: eff}, nil
+}
+
+// searchHits queries the adapter; the ResearchCannedSearch fault answers
+// fixed hits instead.
+func (s *session) searchHits(ctx context.Context, query string, limit int) (research.Hits, error) {
+	if s.faults.ResearchCannedSearch {
+		return cannedHits(query), nil
+	}
+	return s.h.research.Search(ctx, query, limit)
 }

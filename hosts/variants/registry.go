@@ -17,6 +17,7 @@ const (
 	cStreams   = "How a stream is cut and how the complete output is kept are the host's: the seed asks to \"Bound stdout and stderr independently; preserve complete output only through an artifact/spill port\", naming neither a head-only cut nor one file per stream."
 	cExtension = "Offering an extension tool is the host's: project.format is offered only by a host that advertises project_format_v1, and a host without it keeps the core tools unchanged (seed \"Bounded project formatting lifecycle\")."
 	cExclude   = "Traversal exclusions are the host's: the seed asks project detection to \"disclose host traversal exclusions\", not to use a given set (project.detect)."
+	cPrompt    = "A host's own trusted instructions and workspace-state summary are its choice: the seed asks only that trusted instructions carry provenance and be resolved before the run, and that repository text stay untrusted (\"Prompt input\")."
 )
 
 // registry builds the variants; each takes exactly one choice.
@@ -44,6 +45,9 @@ func registry() []Variant {
 			Description: "also excludes build, target, vendor and .venv from traversal and project detection, and discloses them",
 			Options:     reference.Options{Choices: reference.Choices{Workspace: workspace.Choices{ExtraExclusions: []string{".venv", "build", "target", "vendor"}}}}},
 		preconditionFirst(),
+		{Name: "host-instructions", Choice: cPrompt,
+			Description: "supplies, in its prompt input, a trusted instruction from its own settings and its own dirty-state summary",
+			Options:     reference.Options{Choices: reference.Choices{HostInstructions: true}}},
 		{Name: "no-project-format", Choice: cExtension,
 			Description: "advertises no extension flag, so it offers no project.format",
 			Options:     reference.Options{Choices: reference.Choices{NoExtensions: true}}},

@@ -119,6 +119,14 @@ type InitializeResult struct {
 	// advertises; an extension tool is callable only when its flag is
 	// both offered and advertised.
 	Extensions []string `json:"extensions,omitempty"`
+	// PromptInput is the host's structured prompt configuration (CONTRACTS
+	// §9.1, AiCoderPromptConfiguration), kept exactly as the host sent it:
+	// the harness merges its members over its own defaults into the run
+	// request's "prompt" object and the core judges the result with its
+	// own rules, so a free-form prompt field or an unknown key is refused
+	// with the core's message before the first model request. Absent
+	// means the host supplies none and the harness's defaults are used.
+	PromptInput json.RawMessage `json:"promptInput,omitempty"`
 }
 
 // HostInfo names a host implementation.

@@ -26,6 +26,9 @@ var schemaFS embed.FS
 const (
 	SchemaResponse = "response.json"
 	SchemaRequest  = "request.json"
+	// SchemaPromptInput states the rules of an initialize answer's
+	// promptInput for host authors; the core applies them itself.
+	SchemaPromptInput = "prompt-input.json"
 )
 
 // schemaBase maps each method to the base name of its schemas: the params

@@ -42,8 +42,12 @@ const (
 	// OncePath answers its first request and is unavailable (503) after.
 	OncePath = "/once"
 	// SearchPath is the search endpoint: GET ?q=&n= answers one hit whose
-	// title and snippet echo the Authorization header it received.
+	// title and snippet echo the Authorization header it received; for a
+	// query holding EffectsQuery the snippet is the effects page instead.
 	SearchPath = "/search"
+	// EffectsQuery in a search query makes the endpoint's hit a snippet
+	// that claims workspace effects (the effects page's JSON).
+	EffectsQuery = "claimed effects"
 )
 
 // Sizes and times of the source's pages.
@@ -167,9 +171,13 @@ func (s *Source) serve(w http.ResponseWriter, r *http.Request) {
 		text("Available once: " + s.Nonce + "\n")
 	case SearchPath:
 		auth := r.Header.Get("Authorization")
+		snippet := "The provider saw the key " + auth + " and " + s.Secret + "."
+		if strings.Contains(r.URL.Query().Get("q"), EffectsQuery) {
+			snippet = effectsPage
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = fmt.Fprintf(w, `{"results":[{"title":%q,"url":%q,"snippet":%q}]}`,
-			"Guide (requested with "+auth+")", SearchHitURL, "The provider saw the key "+auth+" and "+s.Secret+".")
+			"Guide (requested with "+auth+")", SearchHitURL, snippet)
 	default:
 		http.NotFound(w, r)
 	}

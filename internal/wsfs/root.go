@@ -91,72 +91,50 @@ func (r *Root) resolve(op, p string, create bool) (string, error) {
 // synced and renamed over it), so a symbolic link at p is replaced, never
 // followed; a directory at p is an error.
 func (r *Root) WriteFile(p string, data []byte, perm fs.FileMode) error {
-	c, err := r.resolve("write", p, true)
+	return r.create("write", p, func(c string) error { return atomicfile.WriteFileIn(r.root, c, data, perm) })
+}
+
+// create resolves p for op, making missing parents, and makes the entry
+// with makeEntry on the resolved path, whose error is an *Error of op at p.
+func (r *Root) create(op, p string, makeEntry func(c string) error) error {
+	c, err := r.resolve(op, p, true)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFileIn(r.root, c, data, perm); err != nil {
-		return &Error{Op: "write", Path: p, Err: err}
+	if err := makeEntry(c); err != nil {
+		return &Error{Op: op, Path: p, Err: err}
 	}
 	return nil
 }
 
 // Mkdir makes the directory p (0755), making missing parents.
 func (r *Root) Mkdir(p string) error {
-	c, err := r.resolve("mkdir", p, true)
-	if err != nil {
-		return err
-	}
-	if err := r.root.Mkdir(c, 0o755); err != nil {
-		return &Error{Op: "mkdir", Path: p, Err: err}
-	}
-	return nil
+	return r.create("mkdir", p, func(c string) error { return r.root.Mkdir(c, 0o755) })
 }
 
 // MkdirAll makes the directory p and its missing parents (0755); an
 // existing directory is left alone, an existing link is refused.
 func (r *Root) MkdirAll(p string) error {
-	c, err := r.resolve("mkdir", p, true)
-	if err != nil {
-		return err
-	}
-	err = r.root.Mkdir(c, 0o755)
-	if errors.Is(err, fs.ErrExist) {
-		var st fs.FileInfo
-		if st, err = r.root.Lstat(c); err == nil && !st.IsDir() {
-			err = fmt.Errorf("%q is a %s, not a directory", c, Kind(st.Mode()))
+	return r.create("mkdir", p, func(c string) error {
+		err := r.root.Mkdir(c, 0o755)
+		if errors.Is(err, fs.ErrExist) {
+			var st fs.FileInfo
+			if st, err = r.root.Lstat(c); err == nil && !st.IsDir() {
+				err = fmt.Errorf("%q is a %s, not a directory", c, Kind(st.Mode()))
+			}
 		}
-	}
-	if err != nil {
-		return &Error{Op: "mkdir", Path: p, Err: err}
-	}
-	return nil
+		return err
+	})
 }
 
 // Symlink makes p a symbolic link to target, making missing parents. The
 // target is stored as given; it is never resolved here.
 func (r *Root) Symlink(target, p string) error {
-	c, err := r.resolve("symlink", p, true)
-	if err != nil {
-		return err
-	}
-	if err := r.root.Symlink(target, c); err != nil {
-		return &Error{Op: "symlink", Path: p, Err: err}
-	}
-	return nil
+	return r.create("symlink", p, func(c string) error { return r.root.Symlink(target, c) })
 }
 
 // Mkfifo makes p a FIFO (0644), making missing parents.
-func (r *Root) Mkfifo(p string) error {
-	c, err := r.resolve("mkfifo", p, true)
-	if err != nil {
-		return err
-	}
-	if err := r.mkfifo(c); err != nil {
-		return &Error{Op: "mkfifo", Path: p, Err: err}
-	}
-	return nil
-}
+func (r *Root) Mkfifo(p string) error { return r.create("mkfifo", p, r.mkfifo) }
 
 // RemoveAll removes p and, for a directory, everything below it, without
 // following a link at p or below; a missing p (or parent) is no error.

@@ -3,6 +3,7 @@ package items
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix"
@@ -40,13 +41,13 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 6, Name: "nonzero-exit-truncation", Area: "commands", Title: "non-zero command exit and output truncation",
-	Scope: matrix.ScopeHost, Tools: []string{"command.run"}, Guarantees: []string{"C9", "C10"},
+	Scope: matrix.ScopeHost, Tools: []string{"command.run", "project.validate"}, Guarantees: []string{"C9", "C10"},
 	Contract: "hosts/wire/tools/command.run.md#output", Guarantee: "A non-zero exit MUST be a structured result, and stdout and stderr MUST be bounded independently with the full output kept in a spill file.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
 		// A non-zero exit is an ordinary structured result with that code
 		// and both streams apart (catches mask-nonzero-exit,
-		// merge-command-streams).
+		// nonzero-exit-as-failure, merge-command-streams).
 		"nonzero-exit.json": kit.On("C9 C10 L6", func(o *kit.Outcome) {
 			r := o.Answer("06-nonzero-exit-run")
 			Expect(r.OK).To(BeTrue(), "%s: a command that ran and exited 3 is a structured result (ok: true), not a tool failure", o.File)
@@ -100,7 +101,40 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.Spilled("06-huge-stderr-run", "stderr", full)
 		}),
 	})
+	failedCheckFails(c)
 })
+
+// failedCheckFails declares item 6's check of the validation side of S000
+// C10 ("not transport success masquerading as validation success"): a
+// declared check whose script ran and exited non-zero is a failed check,
+// never one that passed because its process started and ended (catches
+// validation-passed-when-ran). The host's own process, approved, on a
+// workspace of its own whose package.json declares a test script that
+// exits 3.
+func failedCheckFails(c *kit.TestContext) {
+	c.It("a declared check whose script exits non-zero is reported failed", "C10 L6", func() {
+		kit.FailRepro(c)
+		if !slices.Contains(c.Host().Initialized().Tools, "project.validate") {
+			kit.NotApplicable("the host does not back project.validate (initialize did not list it)")
+		}
+		d := kit.StartDirect(c, map[string]string{"package.json": "{\n  \"private\": true,\n  \"scripts\": { \"test\": \"exit 3\" }\n}\n"}, nil)
+		r := d.Tool("validate_project", map[string]any{"checks": []string{"test"}, "path": "."})
+		Expect(r.OK).To(BeTrue(), "validate_project of a test script that ran and exited 3 is a structured result (ok: true) whose check failed, not a tool failure: %.300s", r.Content)
+		Expect(r.Out["passed"]).To(Equal(false), "the test script exited 3, yet validate_project answered passed: %v", r.Out["passed"])
+		results, _ := r.Out["results"].([]any)
+		Expect(results).To(HaveLen(1), "validate_project was asked for one check, test; it answered results %v", r.Out["results"])
+		got, _ := results[0].(map[string]any)
+		Expect(got["status"]).To(Equal("failed"), "the test script ran and exited 3, so the check failed; the host answered status %v: a check's status comes from its exit code, not from its process having run", got["status"])
+		if code, ok := got["exitCode"]; ok && code != nil {
+			Expect(code).NotTo(BeEquivalentTo(0), "the test script exited 3, yet the host reports exitCode 0")
+		}
+		if r.Effects != nil {
+			for _, v := range r.Effects.Validations {
+				Expect(v.Status).NotTo(Equal("passed"), "the test script exited 3, yet the host attests validation %s passed", v.ID)
+			}
+		}
+	})
+}
 
 // Item 28: required containment with no verified backend refuses before
 // spawn, best-effort execution is never labelled sandboxed, and a
@@ -133,12 +167,17 @@ var _ = matrix.DescribeItem(matrix.Item{
 			o.ValidationGated()
 		}),
 		// Catches sandbox-label-best-effort: the command runs, and
-		// nothing calls it sandboxed.
+		// nothing calls it sandboxed; nor are filesystem writes called
+		// contained because the host validates every cwd (catches
+		// cwd-as-containment). Then a cwd refusal is reported as the
+		// cwd's, not as containment's (catches
+		// cwd-refusal-as-containment).
 		"best-effort-unlabelled.json": kit.On("C11 C12 L28", func(o *kit.Outcome) {
 			c := o.Containment()
 			Expect(c.Mode).To(Equal(wire.ContainmentBestEffort), "%s: initialize reports containment mode %q; the harness asked for best_effort", o.File, c.Mode)
 			kit.Unverified(o, c)
 			Expect(o.Answer("28-best-effort-run").OK).To(BeTrue(), "%s: best-effort execution must run the command", o.File)
+			o.CwdRefusedApart()
 		}),
 	})
 

@@ -53,14 +53,85 @@ func pfItem(n int, name, title, guarantee string, keys ...string) matrix.Item {
 		Tools: []string{catalog.ProjectFormatID}, Guarantees: keys, Contract: "hosts/wire/PROTOCOL.md#extensions", Guarantee: guarantee}
 }
 
+// Rust fixtures: one source in a crate of edition 2015, where async is a
+// name, and in one of edition 2021, where it is a keyword; a crate with its
+// own rustfmt.toml.
+const (
+	pfRustRaw       = "fn f() { let async=1; }\n"
+	pfRustDone      = "fn f() {\n    let async = 1;\n}\n"
+	pfRustOwnConfig = "fn g( ) {}\n"
+)
+
+func pfRustWorkspace() map[string]string {
+	cargo := func(name, edition string) string {
+		return "[package]\nname = \"" + name + "\"\nversion = \"0.1.0\"\nedition = \"" + edition + "\"\n"
+	}
+	return map[string]string{
+		"r15/Cargo.toml": cargo("r15", "2015"), "r15/src/lib.rs": pfRustRaw,
+		"r21/Cargo.toml": cargo("r21", "2021"), "r21/src/lib.rs": pfRustRaw,
+		"rc/Cargo.toml": cargo("rc", "2021"), "rc/rustfmt.toml": "max_width = 20\n", "rc/src/lib.rs": pfRustOwnConfig,
+	}
+}
+
+// Python fixtures: one source under a pyproject.toml without [tool.ruff],
+// one whose [tool.ruff] extends another file, one without target-version
+// and one Ruff supports.
+const (
+	pfPyRaw  = "x = [1,2 ,3]\n"
+	pfPyDone = "x = [1, 2, 3]\n"
+)
+
+func pfPythonWorkspace() map[string]string {
+	return map[string]string{
+		"p1/pyproject.toml": "[project]\nname = \"p1\"\n", "p1/a.py": pfPyRaw,
+		"p2/pyproject.toml": "[tool.ruff]\ntarget-version = \"py311\"\nextend = \"../base.toml\"\n", "p2/a.py": pfPyRaw,
+		"p3/pyproject.toml": "[tool.ruff]\n", "p3/a.py": pfPyRaw,
+		"p4/pyproject.toml": "[tool.ruff]\ntarget-version = \"py311\"\n", "p4/a.py": pfPyRaw,
+	}
+}
+
+// pfStart starts a session with options o on a host that advertises every
+// flag of need (the spec does not apply to one that does not) and writes ws
+// into its workspace.
+func pfStart(c *kit.TestContext, o kit.FormatOptions, ws map[string]string, need ...string) *kit.FormatSession {
+	GinkgoHelper()
+	s := kit.StartFormat(c, o)
+	s.NeedFormat(need...)
+	s.Write(ws)
+	return s
+}
+
 // pfGo starts a session on the Go fixture for a host that advertises both
 // flags.
 func pfGo(c *kit.TestContext, o kit.FormatOptions) *kit.FormatSession {
 	GinkgoHelper()
-	s := kit.StartFormat(c, o)
-	s.NeedFormat(catalog.FlagProjectFormat, catalog.FlagProjectFormatGo)
-	s.Write(pfGoWorkspace())
-	return s
+	return pfStart(c, o, pfGoWorkspace(), catalog.FlagProjectFormat, catalog.FlagProjectFormatGo)
+}
+
+// pfOK calls format_project with args under callID ("" for a new one) and
+// expects it to succeed; what names the call in the failure.
+func pfOK(s *kit.FormatSession, what, callID string, args map[string]any) kit.FormatCall {
+	GinkgoHelper()
+	call := s.Format(callID, args)
+	Expect(call.Err == nil && call.Result.OK).To(BeTrue(), "%s failed: %v %.300q", what, call.Err, call.Result.Content)
+	return call
+}
+
+// pfRefused formats path alone and expects a refusal that leaves it
+// holding before.
+func pfRefused(s *kit.FormatSession, what, path, before string) kit.FormatCall {
+	GinkgoHelper()
+	call := s.Format("", files(path))
+	s.RefusedWithoutWrite(what, call, map[string]string{path: before})
+	return call
+}
+
+// pfNotRunAgain calls callID again on m/a.go, which holds pfGoRaw, and
+// expects the file unchanged: a mutating job is never run again.
+func pfNotRunAgain(s *kit.FormatSession, callID string) {
+	GinkgoHelper()
+	s.Format(callID, files("m/a.go"))
+	Expect(s.Read("m/a.go")).To(Equal(pfGoRaw), "the host ran callId %s a second time; a mutating job is never run again", callID)
 }
 
 func files(paths ...string) map[string]any {
@@ -94,9 +165,7 @@ var _ = matrix.DescribeItem(pfItem(1, "format-closed-contract", "project_format 
 			s := pfGo(c, kit.FormatOptions{})
 			call := s.Format("", map[string]any{"files": []any{"m/a.go"}, "write": true})
 			s.RefusedWithoutWrite("an undeclared property", call, map[string]string{"m/a.go": pfGoRaw})
-			call = s.Format("", files("m/a.go"))
-			Expect(call.Err).NotTo(HaveOccurred())
-			Expect(call.Result.OK).To(BeTrue(), "formatting one unformatted Go file failed: %.300q", call.Result.Content)
+			call = pfOK(s, "formatting one unformatted Go file", "", files("m/a.go"))
 			var v any
 			Expect(json.Unmarshal([]byte(call.Result.Content), &v)).To(Succeed())
 			Expect(schema.NewValidator().Validate(catalog.ProjectFormat().OutputSchema, v)).To(Succeed(), "the report does not satisfy project.format's output schema: %.300q", call.Result.Content)
@@ -104,12 +173,10 @@ var _ = matrix.DescribeItem(pfItem(1, "format-closed-contract", "project_format 
 		})
 		c.It("a callId runs once: calling it again answers its job without formatting again", "PF01 PF11 LPF01", func() {
 			s := pfGo(c, kit.FormatOptions{})
-			first := s.Format("pf-once", files("m/a.go"))
-			Expect(first.Err == nil && first.Result.OK).To(BeTrue(), "the first call failed: %v %.300q", first.Err, first.Result.Content)
+			pfOK(s, "the first call", "pf-once", files("m/a.go"))
 			Expect(s.Read("m/a.go")).To(Equal(pfGoDone))
 			s.Write(map[string]string{"m/a.go": pfGoRaw})
-			s.Format("pf-once", files("m/a.go"))
-			Expect(s.Read("m/a.go")).To(Equal(pfGoRaw), "the host ran callId pf-once a second time; a mutating job is never run again")
+			pfNotRunAgain(s, "pf-once")
 		})
 	})
 
@@ -117,18 +184,14 @@ var _ = matrix.DescribeItem(pfItem(2, "format-capability-gate", "missing capabil
 	"A host MUST NOT run project.format unless initialize offered and it advertised project_format_v1, MUST refuse the Go adapter (explicit or inferred) without project_format_go_v1, and MUST NOT dispatch a denied call.", "PF02"),
 	func(c *kit.TestContext) {
 		c.It("without the offered flag nothing is advertised and nothing runs", "PF02 LPF02", func() {
-			probe := kit.StartFormat(c, kit.FormatOptions{})
-			probe.NeedFormat(catalog.FlagProjectFormat)
-			s := kit.StartFormat(c, kit.FormatOptions{Offer: []string{}})
-			s.Write(pfGoWorkspace())
+			pfStart(c, kit.FormatOptions{}, nil, catalog.FlagProjectFormat) // the item applies to a host with the extension
+			s := pfStart(c, kit.FormatOptions{Offer: []string{}}, pfGoWorkspace())
 			Expect(s.Host.Init.Extensions).To(BeEmpty(), "initialize offered no extension but the host advertised %v", s.Host.Init.Extensions)
-			s.RefusedWithoutWrite("format_project without project_format_v1", s.Format("", files("m/a.go")), map[string]string{"m/a.go": pfGoRaw})
+			pfRefused(s, "format_project without project_format_v1", "m/a.go", pfGoRaw)
 		})
 		c.It("Go, explicit or inferred, needs project_format_go_v1", "PF02 LPF02", func() {
-			s := kit.StartFormat(c, kit.FormatOptions{Offer: []string{catalog.FlagProjectFormat}})
-			s.NeedFormat(catalog.FlagProjectFormat)
+			s := pfStart(c, kit.FormatOptions{Offer: []string{catalog.FlagProjectFormat}}, pfGoWorkspace(), catalog.FlagProjectFormat)
 			Expect(s.Host.Init.Extensions).NotTo(ContainElement(catalog.FlagProjectFormatGo), "the host advertised a flag initialize did not offer")
-			s.Write(pfGoWorkspace())
 			for _, args := range []map[string]any{files("m/a.go"), {"adapter": "go", "files": []any{"m/a.go"}}} {
 				call := s.Format("", args)
 				s.RefusedWithoutWrite("a Go call without project_format_go_v1", call, map[string]string{"m/a.go": pfGoRaw})
@@ -142,7 +205,7 @@ var _ = matrix.DescribeItem(pfItem(2, "format-capability-gate", "missing capabil
 				return wire.ApprovalDecision{Approved: false, Scope: "once", Reason: "The check denies every call."}, nil
 			}
 			s := pfGo(c, kit.FormatOptions{ApprovalProfile: "strict", Approve: deny})
-			s.RefusedWithoutWrite("a denied call", s.Format("", files("m/a.go")), map[string]string{"m/a.go": pfGoRaw})
+			pfRefused(s, "a denied call", "m/a.go", pfGoRaw)
 		})
 	})
 
@@ -152,11 +215,9 @@ var _ = matrix.DescribeItem(pfItem(3, "format-path-rules", "recipe roots, cross-
 		c.It("explicit and auto adapters pick the nearest recipe root", "PF03 LPF03", func() {
 			s := pfGo(c, kit.FormatOptions{})
 			s.Write(map[string]string{"m/sub/go.mod": "module example.com/m/sub\n\ngo 1.22\n", "m/sub/c.go": pfGoRawC})
-			call := s.Format("", map[string]any{"adapter": "go", "files": []any{"m/a.go"}})
-			Expect(call.Err == nil && call.Result.OK).To(BeTrue(), "an explicit go call failed: %v %.300q", call.Err, call.Result.Content)
+			call := pfOK(s, "an explicit go call", "", map[string]any{"adapter": "go", "files": []any{"m/a.go"}})
 			Expect(strings.TrimSuffix(call.Report["recipeRoot"].(string), "/")).To(Equal("m"))
-			call = s.Format("", map[string]any{"cwd": "m/sub", "files": []any{"m/sub/c.go"}})
-			Expect(call.Err == nil && call.Result.OK).To(BeTrue(), "an auto call in a nested module failed: %v %.300q", call.Err, call.Result.Content)
+			call = pfOK(s, "an auto call in a nested module", "", map[string]any{"cwd": "m/sub", "files": []any{"m/sub/c.go"}})
 			Expect(strings.TrimSuffix(call.Report["recipeRoot"].(string), "/")).To(Equal("m/sub"), "the nearest go.mod of m/sub/c.go is m/sub/go.mod")
 		})
 		c.It("cross-root, traversal, separators, control characters, NUL and mismatches are refused without writing", "PF03 LPF03", func() {
@@ -220,22 +281,15 @@ var _ = matrix.DescribeItem(pfItem(5, "format-rust", "rustfmt runs on stdin with
 	"A host MUST run rustfmt on stdin with the edition of the local Cargo.toml and refuse a project with a custom rustfmt configuration without writing.", "PF05"),
 	func(c *kit.TestContext) {
 		c.It("the Cargo.toml edition decides, and rustfmt.toml makes Rust unavailable", "PF05 LPF05", func() {
-			s := kit.StartFormat(c, kit.FormatOptions{})
-			s.NeedFormat(catalog.FlagProjectFormat)
-			raw := "fn f() { let async=1; }\n"
-			s.Write(map[string]string{
-				"r15/Cargo.toml": "[package]\nname = \"r15\"\nversion = \"0.1.0\"\nedition = \"2015\"\n", "r15/src/lib.rs": raw,
-				"r21/Cargo.toml": "[package]\nname = \"r21\"\nversion = \"0.1.0\"\nedition = \"2021\"\n", "r21/src/lib.rs": raw,
-				"rc/Cargo.toml": "[package]\nname = \"rc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n", "rc/rustfmt.toml": "max_width = 20\n", "rc/src/lib.rs": "fn g( ) {}\n",
-			})
+			s := pfStart(c, kit.FormatOptions{}, pfRustWorkspace(), catalog.FlagProjectFormat)
 			call := s.Format("", files("r15/src/lib.rs"))
-			if call.Err == nil && !call.Result.OK && call.Result.Error != nil && call.Result.Error.Code == "UNAVAILABLE" && s.Read("r15/src/lib.rs") == raw {
+			if call.Err == nil && !call.Result.OK && call.Result.Error != nil && call.Result.Error.Code == "UNAVAILABLE" && s.Read("r15/src/lib.rs") == pfRustRaw {
 				kit.NotApplicable("rustfmt is unavailable on the host: " + call.Result.Error.Message)
 			}
 			Expect(call.Err == nil && call.Result.OK).To(BeTrue(), "formatting a 2015-edition crate failed: %v %.300q", call.Err, call.Result.Content)
-			Expect(s.Read("r15/src/lib.rs")).To(Equal("fn f() {\n    let async = 1;\n}\n"), "rustfmt's 2015-edition output was not written")
-			s.RefusedWithoutWrite("'async' as a name in a 2021-edition crate", s.Format("", files("r21/src/lib.rs")), map[string]string{"r21/src/lib.rs": raw})
-			s.RefusedWithoutWrite("a crate with rustfmt.toml", s.Format("", files("rc/src/lib.rs")), map[string]string{"rc/src/lib.rs": "fn g( ) {}\n"})
+			Expect(s.Read("r15/src/lib.rs")).To(Equal(pfRustDone), "rustfmt's 2015-edition output was not written")
+			pfRefused(s, "'async' as a name in a 2021-edition crate", "r21/src/lib.rs", pfRustRaw)
+			pfRefused(s, "a crate with rustfmt.toml", "rc/src/lib.rs", pfRustOwnConfig)
 		})
 	})
 
@@ -243,25 +297,17 @@ var _ = matrix.DescribeItem(pfItem(6, "format-python", "Ruff runs only when inst
 	"A host MUST format Python only with an installed Ruff and a local [tool.ruff] that names target-version and no extend, and otherwise fail without writing, installing or falling back.", "PF06"),
 	func(c *kit.TestContext) {
 		c.It("missing or extended Ruff configuration fails closed; a missing Ruff is unavailable", "PF06 LPF06", func() {
-			s := kit.StartFormat(c, kit.FormatOptions{})
-			s.NeedFormat(catalog.FlagProjectFormat)
-			raw := "x = [1,2 ,3]\n"
-			s.Write(map[string]string{
-				"p1/pyproject.toml": "[project]\nname = \"p1\"\n", "p1/a.py": raw,
-				"p2/pyproject.toml": "[tool.ruff]\ntarget-version = \"py311\"\nextend = \"../base.toml\"\n", "p2/a.py": raw,
-				"p3/pyproject.toml": "[tool.ruff]\n", "p3/a.py": raw,
-				"p4/pyproject.toml": "[tool.ruff]\ntarget-version = \"py311\"\n", "p4/a.py": raw,
-			})
-			s.RefusedWithoutWrite("a pyproject.toml without [tool.ruff]", s.Format("", files("p1/a.py")), map[string]string{"p1/a.py": raw})
-			s.RefusedWithoutWrite("a [tool.ruff] with extend", s.Format("", files("p2/a.py")), map[string]string{"p2/a.py": raw})
-			s.RefusedWithoutWrite("a [tool.ruff] without target-version", s.Format("", files("p3/a.py")), map[string]string{"p3/a.py": raw})
+			s := pfStart(c, kit.FormatOptions{}, pfPythonWorkspace(), catalog.FlagProjectFormat)
+			pfRefused(s, "a pyproject.toml without [tool.ruff]", "p1/a.py", pfPyRaw)
+			pfRefused(s, "a [tool.ruff] with extend", "p2/a.py", pfPyRaw)
+			pfRefused(s, "a [tool.ruff] without target-version", "p3/a.py", pfPyRaw)
 			call := s.Format("", files("p4/a.py"))
 			if call.Err == nil && call.Result.OK {
-				Expect(s.Read("p4/a.py")).To(Equal("x = [1, 2, 3]\n"), "Ruff's output was not written")
+				Expect(s.Read("p4/a.py")).To(Equal(pfPyDone), "Ruff's output was not written")
 				Expect(call.Report["stateChanged"]).To(Equal(true))
 				return
 			}
-			s.RefusedWithoutWrite("a supported configuration without Ruff", call, map[string]string{"p4/a.py": raw})
+			s.RefusedWithoutWrite("a supported configuration without Ruff", call, map[string]string{"p4/a.py": pfPyRaw})
 			Expect(call.Unknown()).To(BeFalse(), "a missing Ruff is a known failure before any write, not an unknown outcome")
 			kit.Unchecked("Ruff is not installed for the host; the configured Python project failed without a write: " + call.Result.Summary)
 		})
@@ -274,8 +320,7 @@ var _ = matrix.DescribeItem(pfItem(7, "format-noop", "an identical candidate is 
 			s := pfGo(c, kit.FormatOptions{})
 			id := s.Identity("m/b.go")
 			time.Sleep(20 * time.Millisecond) // a rewrite gets a later modification time
-			call := s.Format("", files("m/b.go"))
-			Expect(call.Err == nil && call.Result.OK).To(BeTrue(), "formatting a formatted file failed: %v %.300q", call.Err, call.Result.Content)
+			call := pfOK(s, "formatting a formatted file", "", files("m/b.go"))
 			Expect(call.Report["stateChanged"]).To(Equal(false), "a no-op must be stateChanged false, not %v", call.Report["stateChanged"])
 			Expect(reportFile(call.Report, "m/b.go")).To(HaveKeyWithValue("stateChanged", false))
 			Expect(s.Identity("m/b.go")).To(Equal(id), "the formatted file was rewritten although its candidate was identical")
@@ -290,8 +335,7 @@ var _ = matrix.DescribeItem(pfItem(8, "format-selected-only", "a differing candi
 	func(c *kit.TestContext) {
 		c.It("two selected files are formatted, an unselected one is not", "PF08 LPF08", func() {
 			s := pfGo(c, kit.FormatOptions{})
-			call := s.Format("", files("m/a.go", "m/c.go", "m/b.go"))
-			Expect(call.Err == nil && call.Result.OK).To(BeTrue(), "formatting failed: %v %.300q", call.Err, call.Result.Content)
+			call := pfOK(s, "formatting", "", files("m/a.go", "m/c.go", "m/b.go"))
 			Expect(s.Read("m/a.go")).To(Equal(pfGoDone))
 			Expect(s.Read("m/c.go")).To(Equal(pfGoDoneC))
 			Expect(s.Read("m/b.go")).To(Equal(pfGoFormated))
@@ -389,8 +433,7 @@ var _ = matrix.DescribeItem(pfItem(11, "format-job-recovery", "an interrupted ca
 			if job.Status == projectformat.StatusRunning {
 				Expect(job.StateChanged).To(Equal(projectformat.Unknown), "a job that never finished says stateChanged %q; a missing receipt is unknown", job.StateChanged)
 			}
-			fresh.Format("pf-stopped", files("m/a.go"))
-			Expect(fresh.Read("m/a.go")).To(Equal(pfGoRaw), "the fresh host ran the recorded callId pf-stopped again")
+			pfNotRunAgain(fresh, "pf-stopped")
 		})
 	})
 
@@ -399,8 +442,7 @@ var _ = matrix.DescribeItem(pfItem(12, "format-durable-report", "the durable job
 	func(c *kit.TestContext) {
 		c.It("a fresh host observes the job the result named", "PF12 LPF12", func() {
 			s := pfGo(c, kit.FormatOptions{})
-			call := s.Format("pf-durable", files("m/a.go", "m/b.go"))
-			Expect(call.Err == nil && call.Result.OK).To(BeTrue(), "formatting failed: %v %.300q", call.Err, call.Result.Content)
+			call := pfOK(s, "formatting", "pf-durable", files("m/a.go", "m/b.go"))
 			_ = s.Host.Close()
 			job := s.Fresh(kit.FormatOptions{}).Observe("pf-durable")
 			Expect(job).NotTo(BeNil(), "a fresh host on the same storeDir has no job for the call")
@@ -423,8 +465,7 @@ var _ = matrix.DescribeItem(pfItem(13, "format-authority", "results attest only 
 		c.It("effects stay within the extension profile", "PF13 LPF13", func() {
 			s := pfGo(c, kit.FormatOptions{})
 			caps, _ := effects.ExtensionCapabilities(catalog.ProjectFormatID)
-			ok := s.Format("", files("m/a.go"))
-			Expect(ok.Err == nil && ok.Result.OK).To(BeTrue(), "formatting failed: %v %.300q", ok.Err, ok.Result.Content)
+			ok := pfOK(s, "formatting", "", files("m/a.go"))
 			Expect(effects.CheckCapabilities(ok.Result, caps)).To(Succeed())
 			bad := s.Format("", files("m/bad.go"))
 			Expect(bad.Err == nil && !bad.Result.OK).To(BeTrue())
@@ -511,7 +552,7 @@ var _ = matrix.DescribeItem(pfItem(15, "format-core-unchanged", "offering the ex
 			Expect(string(ja)).To(Equal(string(jb)), "the core definitions differ when the extension is offered")
 			Expect(with.Host.Init.Tools).To(Equal(without.Host.Init.Tools))
 			with.Write(map[string]string{"m/x.ts": "let  x=1\n"})
-			with.RefusedWithoutWrite("a TypeScript file", with.Format("", files("m/x.ts")), map[string]string{"m/x.ts": "let  x=1\n"})
+			pfRefused(with, "a TypeScript file", "m/x.ts", "let  x=1\n")
 		})
 	})
 
@@ -520,14 +561,12 @@ var _ = matrix.DescribeItem(pfItem(16, "format-native-fixtures", "real formatter
 	func(c *kit.TestContext) {
 		c.It("real gofmt formats, fails on a syntax error and is unavailable when missing", "PF16 LPF16", func() {
 			s := pfGo(c, kit.FormatOptions{})
-			call := s.Format("", files("m/a.go"))
-			Expect(call.Err == nil && call.Result.OK).To(BeTrue(), "gofmt fixture failed: %v %.300q", call.Err, call.Result.Content)
+			call := pfOK(s, "the gofmt fixture", "", files("m/a.go"))
 			Expect(s.Read("m/a.go")).To(Equal(pfGoDone))
 			Expect(call.Report["stateChanged"]).To(Equal(true), "a rewritten file must be stateChanged true")
-			s.RefusedWithoutWrite("a syntax error", s.Format("", files("m/bad.go")), map[string]string{"m/bad.go": pfGoBroken})
+			pfRefused(s, "a syntax error", "m/bad.go", pfGoBroken)
 			missing := pfGo(c, kit.FormatOptions{WithoutFormatter: "gofmt"})
-			call = missing.Format("", files("m/a.go"))
-			missing.RefusedWithoutWrite("gofmt missing from PATH", call, map[string]string{"m/a.go": pfGoRaw})
+			call = pfRefused(missing, "gofmt missing from PATH", "m/a.go", pfGoRaw)
 			Expect(call.Unknown()).To(BeFalse(), "a missing formatter is a known failure before any write, not an unknown outcome")
 		})
 	})

@@ -29,6 +29,12 @@ func otherShells() []string {
 // that spawns $SHELL and publishes /bin/sh. Where the machine has no other
 // shell, nothing is left to tell apart and the check passes on the run's
 // own probe.
+//
+// The same host then runs the probe with SHELL naming that shell in the
+// call's own env as well: a host may refuse the variable, but a command it
+// runs runs in the published interpreter (C4: the value that spawns is the
+// value published at initialize, never one re-read from the environment
+// a command gets; catches interpreter-from-call-env).
 func (o *Outcome) LoginShellIgnored(callID string, env prompt.HostEnvironment) {
 	GinkgoHelper()
 	alt := ""
@@ -68,6 +74,18 @@ func (o *Outcome) LoginShellIgnored(callID string, env prompt.HostEnvironment) {
 	Expect(json.Unmarshal([]byte(r.Content), &c)).To(Succeed(), "%s: the probe's content is not a JSON object: %.200q", o.File, r.Content)
 	stdout, _ := c["stdout"].(string)
 	o.spawnedAs(stdout, sent, env, "with SHELL="+alt+" in the host's environment, ")
+
+	r, _, _, err = o.executeTimed(h, "run_command", "call-env-probe", map[string]any{"command": sent, "timeoutMs": 5000, "env": map[string]string{"SHELL": alt}}, 20000, "")
+	Expect(err).NotTo(HaveOccurred(), "%s: the interpreter probe with SHELL=%s in the call's env failed on the wire", o.File, alt)
+	if !r.OK {
+		// A host may refuse to let a call set SHELL; then nothing ran in
+		// another interpreter.
+		return
+	}
+	c = nil
+	Expect(json.Unmarshal([]byte(r.Content), &c)).To(Succeed(), "%s: the probe's content is not a JSON object: %.200q", o.File, r.Content)
+	stdout, _ = c["stdout"].(string)
+	o.spawnedAs(stdout, sent, env, "with SHELL="+alt+" in the call's env, ")
 }
 
 // passed reports whether the harness passes variable name to a host under

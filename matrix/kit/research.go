@@ -73,6 +73,9 @@ type ResearchOptions struct {
 	Mode string
 	// Deny answers every approval request with a denial.
 	Deny bool
+	// Search configures the host's search provider with the source's
+	// search endpoint (ResearchSearchURLEnv).
+	Search bool
 	// HostProfile asks for the host tool profile, which grants no
 	// network.outbound, instead of full_contract.
 	HostProfile bool
@@ -106,7 +109,11 @@ func StartResearch(c *TestContext, src *researchsrc.Source, o ResearchOptions) *
 		}
 	}
 	pass := slices.Clone(t.Env)
-	for _, kv := range o.Env {
+	env := o.Env
+	if o.Search {
+		env = append(slices.Clone(env), ResearchSearchURLEnv+"="+src.URL(researchsrc.SearchPath))
+	}
+	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		GinkgoT().Setenv(k, v)
 		pass = append(pass, k)
@@ -141,6 +148,17 @@ func StartResearch(c *TestContext, src *researchsrc.Source, o ResearchOptions) *
 	return s
 }
 
+// RealResearch records the item's certify repro, makes the spec not
+// applicable unless the host backs research.fetch with a real adapter, and
+// starts the spec's loopback source and a host process on it.
+func RealResearch(c *TestContext, o ResearchOptions) (*researchsrc.Source, *researchSession) {
+	GinkgoHelper()
+	FailRepro(c)
+	NeedRealFetch(c)
+	src := NewResearchSource("")
+	return src, StartResearch(c, src, o)
+}
+
 // ResearchCallResult is one tool/execute answer of a research spec.
 type ResearchCallResult struct {
 	port.ToolResult
@@ -148,6 +166,8 @@ type ResearchCallResult struct {
 	Out map[string]any
 	// Elapsed is how long the host took to answer.
 	Elapsed time.Duration
+	// CallID is the call's ID.
+	CallID string
 }
 
 // Call executes one tool call with a fresh call ID and idempotency key and
@@ -175,7 +195,7 @@ func (s *researchSession) Call(model string, args map[string]any, timeout time.D
 	defer cancel()
 	start := time.Now()
 	r, err := s.H.Client().Execute(ctx, p)
-	res := ResearchCallResult{ToolResult: r, Elapsed: time.Since(start)}
+	res := ResearchCallResult{ToolResult: r, Elapsed: time.Since(start), CallID: id}
 	if err == nil && r.OK {
 		if jerr := json.Unmarshal([]byte(r.Content), &res.Out); jerr != nil {
 			res.Out = nil
@@ -209,9 +229,14 @@ func (s *researchSession) Fetch(path string, extra map[string]any) ResearchCallR
 	return r
 }
 
-// ActivateSearch activates the lazy research.search through catalog.search.
+// ActivateSearch makes the spec not applicable unless the host backs
+// research.search with the search endpoint conform configures, and
+// activates the lazy research.search through catalog.search.
 func (s *researchSession) ActivateSearch() {
 	GinkgoHelper()
+	if !slices.Contains(s.H.Init.Tools, "research.search") {
+		NotApplicable("the host does not back research.search with the search endpoint conform configures (" + ResearchSearchURLEnv + ", " + ResearchHeadersEnv + ")")
+	}
 	r := s.Result("search_tools", map[string]any{"query": "search web", "category": "research"})
 	Expect(r.OK).To(BeTrue(), "search_tools did not activate search_web: %s", r.Content)
 }
@@ -254,6 +279,19 @@ func ResearchBacking(c *TestContext, id string) (backed, double bool) {
 	GinkgoHelper()
 	init := c.Host().Initialized()
 	return slices.Contains(init.Tools, id), slices.Contains(init.Doubles, id)
+}
+
+// NeedResearchFetch records the item's certify repro and makes the spec
+// not applicable unless the host backs research.fetch; it reports whether
+// research.fetch is a labelled double.
+func NeedResearchFetch(c *TestContext) (double bool) {
+	GinkgoHelper()
+	FailRepro(c)
+	backed, double := ResearchBacking(c, "research.fetch")
+	if !backed {
+		NotApplicable("the host does not back research.fetch (initialize did not list it)")
+	}
+	return double
 }
 
 // NeedRealFetch makes the spec not applicable unless the host backs
@@ -368,6 +406,24 @@ func NoSecret(secret, text, format string, args ...any) {
 	if leak := secretLeak(text, secret); leak != "" {
 		Fail(fmt.Sprintf(format, args...) + fmt.Sprintf(" (…%s…)", leak))
 	}
+}
+
+// ApprovalCalls are the call IDs of the approval requests the host sent
+// for canonical tool id, in the order it sent them.
+func (s *researchSession) ApprovalCalls(id string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var calls []string
+	for _, l := range s.recv {
+		var m struct {
+			Method string              `json:"method"`
+			Params wire.ApprovalParams `json:"params"`
+		}
+		if json.Unmarshal(l, &m) == nil && m.Method == wire.MethodApproval && m.Params.CanonicalToolID == id {
+			calls = append(calls, m.Params.Context.ToolCallID)
+		}
+	}
+	return calls
 }
 
 // Responses returns the host's responses among its lines (not its own

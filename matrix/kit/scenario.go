@@ -35,6 +35,8 @@ type Outcome struct {
 	File string
 	// Workspace, Outside and Store are the run's directories.
 	Workspace, Outside, Store string
+	// Task is the scenario's task, the goal of the run request.
+	Task string
 
 	// uncontained is the fresh uncontained host the check's calls share,
 	// started on first use.
@@ -160,7 +162,7 @@ func (c *TestContext) runScenario(rel string, chk Check, watch *answerWatch) {
 	}
 	if chk != nil {
 		parent := filepath.Dir(rep.Workspace)
-		chk(&Outcome{Report: rep, TestContext: c, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")})
+		chk(&Outcome{Report: rep, TestContext: c, File: file, Task: fx.Task, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")})
 	}
 }
 

@@ -37,7 +37,9 @@
 //     runtime.resume — arranging mutateBeforeResume and
 //     conform.entriesBeforeResume, starting a fresh host process on the
 //     same store directory for recreateHost, and tampering with the
-//     checkpoint (tamperCheckpoint, conform.resumeTamper). A fresh-host
+//     checkpoint (tamperCheckpoint, conform.resumeTamper); the model
+//     double's capability probe answers as conform.reprobeBeforeResume
+//     says from the resume on. A fresh-host
 //     resume of a host with its own store reads the checkpoint back
 //     through the new process (the core's store/get), never from the
 //     previous process's answer;
@@ -90,6 +92,8 @@
 // names, content hash), a summary of every model request and the
 // model-context audit (Report.ModelRequests, Report.ModelContext), the
 // successful trace flushes and the command containment the host reported.
+// Report.Checkpoints holds the persisted checkpoints themselves, decoded,
+// for matrix items that check what a checkpoint holds; it is not reported.
 //
 // # Not done here
 //

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/galaxy-stack/conform/hosts/proxy"
 	"io"
 	"os/exec"
 	"slices"
@@ -19,6 +18,8 @@ import (
 	"github.com/galaxy-stack/conform/doubles/clock"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/doubles/store"
+	"github.com/galaxy-stack/conform/hosts/proxy"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/oracle"
@@ -140,6 +141,7 @@ type fixtureRun struct {
 	rec      *recorder
 	storeErr error // the host's store could not list its checkpoints
 	audits   []CheckpointAudit
+	stored   []checkpoint.Checkpoint
 
 	closeErrs []error  // what closing each host process said, when not nil
 	incidents []string // what conform had to do to each host process
@@ -217,7 +219,10 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	}
 	defer func() { r.currentHost().Close() }() // a no-op once closeHost ran
 	r.describeHost(rep)
-	if set.ToolProfile == fixture.ToolProfileFullContract {
+	rep.PromptInput = PromptSource(r.currentHost().Init.PromptInput)
+	rep.HostPromptInput = r.currentHost().Init.PromptInput
+	defer func() { rep.PromptSnapshots = r.trace.PromptSnapshots() }()
+	if set.ToolProfile == wire.ToolProfileFullContract {
 		if missing := r.missingContractTools(); len(missing) > 0 {
 			rep.NotApplicable = fmt.Sprintf("the fixture needs the full_contract tool profile; the host does not offer %s (try --host doubles)", strings.Join(missing, ", "))
 			rep.Failures = []oracle.Failure{{File: fx.File, Assertion: "runtime.toolProfile",
@@ -234,6 +239,9 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 		return rep, nil
 	}
 	results, err := r.executions(ctx)
+	if refusal := (*Refusal)(nil); errors.As(err, &refusal) {
+		return r.refusedReport(rep, results, refusal), nil
+	}
 	var ae *arrangeError
 	if errors.As(err, &ae) {
 		r.closeHost()
@@ -254,6 +262,12 @@ func RunFixture(ctx context.Context, fx *fixture.Fixture, dirs Dirs, opts Option
 	r.audit(rep)
 	rep.Faults = r.faults()
 	rep.Failures = oracle.Check(fx, obs)
+	if conform.ExpectRefusal != "" {
+		rep.Failures = append(rep.Failures, oracle.Failure{File: fx.File, Assertion: "conform.expectRefusal",
+			Expected: "the core refuses the run request: " + conform.ExpectRefusal,
+			Actual:   fmt.Sprintf("the core accepted it and the run made %d model requests", obs.ModelRequestCount),
+			Message:  "The core accepted a run request it must refuse before the first model request (" + conform.ExpectRefusal + ")"})
+	}
 	r.reportCommands(rep)
 	if outside != nil {
 		octx, cancel := observeContext(ctx)
@@ -484,7 +498,15 @@ func (r *fixtureRun) wait(ctx context.Context, h *run.Handle) run.Result {
 // executions runs execution 1 and the resumes of LAB §3.9.
 func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 	h := r.currentHost()
-	req := request(r.fx, r.set, r.dirs.Workspace, r.opts.Task, h.Init, h.HostEnvironment())
+	base := request(r.fx, r.set, r.dirs.Workspace, r.opts.Task, h.Init, h.HostEnvironment())
+	var conform fixture.Conform
+	if r.fx.Conform != nil {
+		conform = *r.fx.Conform
+	}
+	req, err := promptRequest(base, h.Init.PromptInput, conform.RequestMembers)
+	if err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	ctrl := r.ctrl
 	r.mu.Unlock()
@@ -508,6 +530,11 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 		if err := r.entriesBeforeResume(ctx); err != nil {
 			return nil, err
 		}
+		if r.fx.Conform != nil {
+			if change := fixture.Reprobe(r.fx.Conform.ReprobeBeforeResume); change != nil {
+				r.model.Reprobe(change)
+			}
+		}
 		if resume.RecreateHost {
 			old := r.currentHost()
 			if r.closeHost(); old.HostError() != nil {
@@ -522,7 +549,16 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		rreq := req
+		// The resume request holds the prompt input of the host that serves
+		// it: a fresh host process answers initialize anew.
+		rreq, err := promptRequest(base, r.currentHost().Init.PromptInput, conform.RequestMembers, conform.ResumeRequestMembers)
+		var refusal *Refusal
+		if errors.As(err, &refusal) {
+			refusal.Resume = true
+		}
+		if err != nil {
+			return results, err
+		}
 		rreq.Checkpoint, rreq.CheckpointTrust = data, trust
 		r.mu.Lock()
 		ctrl = r.ctrl
@@ -651,6 +687,10 @@ func (r *fixtureRun) persistedCheckpoints(ctx context.Context) ([]oracle.Checkpo
 		}
 		out = append(out, c)
 		r.audits = append(r.audits, auditCheckpoint(d))
+		var cp checkpoint.Checkpoint
+		if json.Unmarshal(d, &cp) == nil {
+			r.stored = append(r.stored, cp)
+		}
 	}
 	return out, nil
 }
@@ -680,6 +720,7 @@ func (r *fixtureRun) audit(rep *Report) {
 		goal = r.opts.Task
 	}
 	rep.CheckpointAudits = append([]CheckpointAudit{}, r.audits...)
+	rep.Checkpoints = append([]checkpoint.Checkpoint{}, r.stored...)
 	rep.ModelRequests = r.model.Records(goal)
 	saved := make([]string, 0, len(r.audits))
 	for _, a := range r.audits {

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 )
@@ -58,7 +59,7 @@ func loadOne(path string) *fixture.Fixture {
 // premise is a host without a verified backend (DECISIONS 65).
 func runOn(argv []string, fx *fixture.Fixture) *lab.Report {
 	GinkgoHelper()
-	opts := lab.Options{Argv: argv, ForbidContainment: fx.Settings().CommandContainment == fixture.ContainmentRequired}
+	opts := lab.Options{Argv: argv, ForbidContainment: fx.Settings().CommandContainment == wire.ContainmentRequired}
 	rep, err := lab.Run(context.Background(), fx, opts, false)
 	Expect(err).NotTo(HaveOccurred())
 	return rep

@@ -3,7 +3,7 @@ package lab
 import (
 	"slices"
 
-	"github.com/galaxy-stack/conform/matrix/fixture"
+	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
 // ToolProfile names the tool profile a host's advertised tools make up:
@@ -12,8 +12,8 @@ import (
 func ToolProfile(tools []string) string {
 	for _, t := range fullContractTools {
 		if !slices.Contains(tools, t) {
-			return fixture.ToolProfileHost
+			return wire.ToolProfileHost
 		}
 	}
-	return fixture.ToolProfileFullContract
+	return wire.ToolProfileFullContract
 }

@@ -2,6 +2,8 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/port"
@@ -117,6 +119,16 @@ type recordingTrace struct {
 	mu      sync.Mutex
 	kinds   []string
 	flushes int
+	// prompts are the payloads of the prompt_snapshot events, in order.
+	prompts []json.RawMessage
+}
+
+// PromptSnapshots returns the payloads of the run's prompt_snapshot trace
+// events, in order.
+func (t *recordingTrace) PromptSnapshots() []json.RawMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.prompts)
 }
 
 // use makes inner the port the trace passes events to: the trace of the
@@ -139,6 +151,9 @@ func (t *recordingTrace) Emit(ctx context.Context, e port.TraceEvent) error {
 	}
 	t.mu.Lock()
 	t.kinds = append(t.kinds, e.Kind)
+	if e.Kind == port.TracePromptSnapshot {
+		t.prompts = append(t.prompts, slices.Clone(e.Payload))
+	}
 	t.mu.Unlock()
 	return nil
 }

@@ -1,8 +1,11 @@
 package lab
 
 import (
+	"encoding/json"
+
 	"errors"
 
+	"github.com/galaxy-stack/conform/core/checkpoint"
 	"github.com/galaxy-stack/conform/doubles/model"
 	"github.com/galaxy-stack/conform/hosts/proxy"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -43,6 +46,20 @@ type Report struct {
 	// Faults are the faults the fault proxy injected for the fixture's
 	// conform.faults rules, in order.
 	Faults []proxy.Fault `json:"faults,omitempty"`
+	// PromptInput says where the run request's prompt configuration came
+	// from: PromptInputHost (the host's initialize answer carried one) or
+	// PromptInputDefaults (the harness's own, LAB §3.8).
+	PromptInput string `json:"promptInput,omitempty"`
+	// HostPromptInput is the promptInput of the host's initialize answer,
+	// as sent; PromptSnapshots are the payloads of the run's
+	// prompt_snapshot trace events (promptHash, systemPromptHash, …), in
+	// order. Checks read them; reports leave them out.
+	HostPromptInput json.RawMessage   `json:"-"`
+	PromptSnapshots []json.RawMessage `json:"-"`
+	// Refusal, when set, is the core refusing the run request before the
+	// first model request; Status is then StatusRefused (or the status of
+	// the execution before a refused resume request).
+	Refusal *Refusal `json:"refusal,omitempty"`
 	// Failures are the failed assertions in the oracle's order, then any
 	// host failure.
 	Failures []oracle.Failure `json:"failures"`
@@ -61,6 +78,10 @@ type Report struct {
 	// CheckpointAudits holds the structural audit of every persisted
 	// checkpoint, in save order (LAB §3.10).
 	CheckpointAudits []CheckpointAudit `json:"checkpointAudits"`
+	// Checkpoints are the persisted checkpoints that decode, in save
+	// order, for matrix items that check what a checkpoint holds; they
+	// carry absolute paths and are not reported.
+	Checkpoints []checkpoint.Checkpoint `json:"-"`
 	// ModelContext is the model-context audit (LAB §3.10): every request
 	// contained the task, and the saved checkpoint hashes the model was
 	// shown. Nil when no execution ran.

@@ -39,13 +39,11 @@ func NewDirs(parent string) (Dirs, error) {
 // store directory. With keep the directory stays and Report.Workspace names
 // the workspace; otherwise it is removed.
 func Run(ctx context.Context, fx *fixture.Fixture, opts Options, keep bool) (*Report, error) {
-	parent, err := os.MkdirTemp("", "conform-run-")
+	parent, done, err := tempParent("conform-run-", keep)
 	if err != nil {
 		return nil, err
 	}
-	if !keep {
-		defer os.RemoveAll(parent)
-	}
+	defer done()
 	dirs, err := NewDirs(parent)
 	if err != nil {
 		return nil, err
@@ -60,6 +58,20 @@ func Run(ctx context.Context, fx *fixture.Fixture, opts Options, keep bool) (*Re
 	return rep, err
 }
 
+// tempParent makes a fresh temporary directory named with prefix for one
+// run; done removes it unless keep.
+func tempParent(prefix string, keep bool) (parent string, done func(), err error) {
+	parent, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", nil, err
+	}
+	return parent, func() {
+		if !keep {
+			os.RemoveAll(parent)
+		}
+	}, nil
+}
+
 // RunCampaign runs the stages of c in order on one shared workspace (LAB
 // §7.4). Each stage is a full fixture run with its own host process, store
 // directory, arrangement and run ID; the Git baseline is made once, by the
@@ -71,13 +83,11 @@ func Run(ctx context.Context, fx *fixture.Fixture, opts Options, keep bool) (*Re
 // names the shared workspace. When ctx ends, the campaign stops: the stage
 // running then is not reported, and the error is ctx's cause.
 func RunCampaign(ctx context.Context, c *fixture.Campaign, opts Options, keep bool) (*CampaignReport, error) {
-	parent, err := os.MkdirTemp("", "conform-campaign-")
+	parent, done, err := tempParent("conform-campaign-", keep)
 	if err != nil {
 		return nil, err
 	}
-	if !keep {
-		defer os.RemoveAll(parent)
-	}
+	defer done()
 	ws := filepath.Join(parent, "workspace")
 	if err := os.Mkdir(ws, 0o755); err != nil {
 		return nil, err

@@ -93,7 +93,8 @@ type Checkpoint struct {
 
 // A File is the final state of one workspace path as the harness read it.
 type File struct {
-	// Kind is a snapshot kind; snapshot.KindMissing when there is no entry.
+	// Kind is an entry kind of a snapshot (effects.KindMissing when there is
+	// no entry).
 	Kind string `json:"kind"`
 	// Content is the whole content of a readable regular file.
 	Content string `json:"content,omitempty"`

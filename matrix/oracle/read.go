@@ -5,9 +5,9 @@ import (
 	"io/fs"
 	"unicode/utf8"
 
+	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/internal/wsfs"
 	"github.com/galaxy-stack/conform/matrix/fixture"
-	"github.com/galaxy-stack/conform/matrix/snapshot"
 )
 
 // DefaultMaxReadBytes is the cap of one expected-file read unless the run
@@ -54,15 +54,15 @@ func readFile(root *wsfs.Root, p string, max int64) File {
 	switch {
 	case err == nil, linkedParent:
 	case errors.Is(err, fs.ErrNotExist):
-		return File{Kind: snapshot.KindMissing, ErrorCode: "NOT_FOUND"}
+		return File{Kind: effects.KindMissing, ErrorCode: "NOT_FOUND"}
 	default:
-		return File{Kind: snapshot.KindOther, ErrorCode: code(err)}
+		return File{Kind: effects.KindOther, ErrorCode: code(err)}
 	}
 	if !linkedParent && info.Mode()&fs.ModeSymlink == 0 {
 		return read(root, p, kindOf(info.Mode()), max)
 	}
 	// A link, at p or above it: follow it while it stays inside.
-	f := File{Kind: snapshot.KindSymlink}
+	f := File{Kind: effects.KindSymlink}
 	real, err := root.Resolve(p)
 	var esc *wsfs.EscapeError
 	if errors.As(err, &esc) {
@@ -77,7 +77,7 @@ func readFile(root *wsfs.Root, p string, max int64) File {
 	if linkedParent {
 		// The entry itself is what a parent link leads to.
 		if errors.Is(err, fs.ErrNotExist) {
-			return File{Kind: snapshot.KindMissing, ErrorCode: "NOT_FOUND"}
+			return File{Kind: effects.KindMissing, ErrorCode: "NOT_FOUND"}
 		}
 		if err == nil {
 			f.Kind = kindOf(st.Mode())
@@ -91,7 +91,7 @@ func readFile(root *wsfs.Root, p string, max int64) File {
 		f.ErrorCode = "INVALID_INPUT"
 		return f
 	}
-	got := read(root, real, snapshot.KindFile, max)
+	got := read(root, real, effects.KindFile, max)
 	got.Kind = f.Kind
 	return got
 }
@@ -99,7 +99,7 @@ func readFile(root *wsfs.Root, p string, max int64) File {
 // read reads the entry at the link-free path p, of the given kind.
 func read(root *wsfs.Root, p, kind string, max int64) File {
 	f := File{Kind: kind}
-	if kind != snapshot.KindFile {
+	if kind != effects.KindFile {
 		f.ErrorCode = "INVALID_INPUT"
 		return f
 	}
@@ -118,13 +118,13 @@ func read(root *wsfs.Root, p, kind string, max int64) File {
 func kindOf(m fs.FileMode) string {
 	switch {
 	case m.IsRegular():
-		return snapshot.KindFile
+		return effects.KindFile
 	case m.IsDir():
-		return snapshot.KindDirectory
+		return effects.KindDirectory
 	case m&fs.ModeSymlink != 0:
-		return snapshot.KindSymlink
+		return effects.KindSymlink
 	default:
-		return snapshot.KindOther
+		return effects.KindOther
 	}
 }
 

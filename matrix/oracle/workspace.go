@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/snapshot"
@@ -35,7 +36,7 @@ func (c *checker) files() {
 			got = File{Kind: "unobserved", ErrorCode: "NOT_OBSERVED"}
 		}
 		if w.Absent {
-			if got.Kind != snapshot.KindMissing {
+			if got.Kind != effects.KindMissing {
 				c.fail(at+".absent", "no entry at '"+w.Path+"'", got.Kind,
 					fmt.Sprintf("Expected file '%s' to be absent.", w.Path))
 			}
@@ -113,7 +114,7 @@ func (c *checker) writeEvidence() {
 			continue
 		}
 		if !exact {
-			dir := (okBefore && before.Kind == snapshot.KindDirectory) || (okAfter && after.Kind == snapshot.KindDirectory)
+			dir := (okBefore && before.Kind == effects.KindDirectory) || (okAfter && after.Kind == effects.KindDirectory)
 			if dir && c.writeBelow(p) {
 				continue
 			}
@@ -123,12 +124,12 @@ func (c *checker) writeEvidence() {
 		}
 		wantKind := w.AfterKind
 		if wantKind == "" {
-			wantKind = snapshot.KindFile
+			wantKind = effects.KindFile
 			if w.AfterHash == nil {
-				wantKind = snapshot.KindMissing
+				wantKind = effects.KindMissing
 			}
 		}
-		gotKind := snapshot.KindMissing
+		gotKind := effects.KindMissing
 		if okAfter {
 			gotKind = after.Kind
 		}
@@ -159,7 +160,7 @@ func (c *checker) writeBelow(dir string) bool {
 // (CONTRACTS §7.6). A write whose afterHash is set but whose path is gone
 // or a directory fails, as in the original.
 func hashComparable(kind string) bool {
-	return kind != snapshot.KindSymlink && kind != snapshot.KindOther
+	return kind != effects.KindSymlink && kind != effects.KindOther
 }
 
 // sameHash compares two SHA-256 hashes, each hex with or without a
@@ -194,7 +195,7 @@ func firstSkipped(a, b snapshot.Entry) string {
 // entryText renders a snapshot entry as "kind hash", or "missing".
 func entryText(e snapshot.Entry, ok bool) string {
 	if !ok {
-		return snapshot.KindMissing
+		return effects.KindMissing
 	}
 	if e.Hash == "" {
 		return e.Kind

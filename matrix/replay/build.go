@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 
+	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
@@ -73,7 +74,7 @@ func event(ev run.Event, c *contents) Event {
 			if res.Error != nil {
 				r.ErrorCode = res.Error.Code
 			}
-			r.Effects = effects(res.Effects)
+			r.Effects = effectsOf(res.Effects)
 			c.result(r, res.Effects)
 		}
 		e.Result = r
@@ -114,7 +115,7 @@ func call(c port.ToolCall) *Call {
 	return &Call{Name: c.Name, ID: c.ToolCallID, Arguments: args}
 }
 
-func effects(fx *port.Effects) *Effects {
+func effectsOf(fx *port.Effects) *Effects {
 	if fx == nil {
 		return nil
 	}
@@ -147,7 +148,7 @@ func write(w port.Write) Write {
 }
 
 func opaque(kind string) bool {
-	return kind == snapshot.KindSymlink || kind == snapshot.KindOther
+	return kind == effects.KindSymlink || kind == effects.KindOther
 }
 
 func final(rep *lab.Report) Final {
@@ -176,7 +177,7 @@ func final(rep *lab.Report) Final {
 	}
 	for _, e := range obs.Final {
 		s := SnapshotEntry{Path: e.Path, Kind: e.Kind, Hash: e.Hash}
-		if e.Kind != snapshot.KindFile {
+		if e.Kind != effects.KindFile {
 			s.Hash = ""
 		}
 		f.Workspace = append(f.Workspace, s)

@@ -3,6 +3,7 @@ package replay
 import (
 	"strings"
 
+	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/matrix/snapshot"
 )
@@ -35,7 +36,7 @@ type contents struct {
 func newContents(initial snapshot.Snapshot) *contents {
 	c := &contents{hash: map[string]string{}, known: initial != nil, calls: map[string]map[string]any{}}
 	for _, e := range initial {
-		if e.Kind == snapshot.KindFile {
+		if e.Kind == effects.KindFile {
 			c.hash[e.Path] = bare(e.Hash)
 		}
 	}
@@ -60,9 +61,9 @@ func (c *contents) result(r *Result, fx *port.Effects) {
 	}
 	for _, w := range fx.Writes {
 		switch {
-		case w.AfterKind == snapshot.KindFile && w.AfterHash != nil:
+		case w.AfterKind == effects.KindFile && w.AfterHash != nil:
 			c.hash[w.Path] = bare(*w.AfterHash)
-		case w.AfterKind == snapshot.KindFile:
+		case w.AfterKind == effects.KindFile:
 			c.hash[w.Path] = ""
 		default:
 			delete(c.hash, w.Path)

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"testing"
 
+	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/matrix/lab"
@@ -25,7 +26,7 @@ func mutation(path, want, code string) *lab.Report {
 	}}
 	res := &port.ToolResult{CanonicalToolID: "workspace.write", Error: &port.ToolError{Code: code}}
 	return &lab.Report{Fixture: "f", RunID: "r",
-		Observed: &oracle.Observed{Initial: snapshot.Snapshot{{Path: "a.txt", Kind: snapshot.KindFile, Hash: hashA}}},
+		Observed: &oracle.Observed{Initial: snapshot.Snapshot{{Path: "a.txt", Kind: effects.KindFile, Hash: hashA}}},
 		Transcript: []lab.Entry{
 			{Event: &run.Event{Type: run.EventToolStart, Call: call}},
 			{Event: &run.Event{Type: run.EventToolResult, Call: call, Result: res}},

@@ -5,43 +5,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/galaxy-stack/conform/matrix/runs/runstest"
 )
 
-// ownFixture is an embedded scenario whose model double calls
-// run_command, as its checkout copy and as the path repro commands name.
-const (
-	ownFixture     = "fixtures/matrix/06-nonzero-exit-truncation/nonzero-exit.json"
-	checkoutSample = "../../" + ownFixture
-)
-
-// copies writes, in a fresh directory, same.json (the checkout's copy of
-// ownFixture byte for byte) and other.json (the same with one byte more),
-// and returns their paths.
-func copies(t *testing.T) (same, other string) {
-	t.Helper()
-	data, err := os.ReadFile(checkoutSample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	same, other = filepath.Join(dir, "same.json"), filepath.Join(dir, "other.json")
-	if err := os.WriteFile(same, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(other, append(data, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return same, other
-}
+// checkoutSample is the checkout's copy of runstest.OwnFixture.
+const checkoutSample = "../../" + runstest.OwnFixture
 
 func TestOwnScenariosAreKnownByContentNotPath(t *testing.T) {
-	same, other := copies(t)
+	same, other := runstest.Copies(t)
 	for _, c := range []struct {
 		path    string
 		trusted bool
 	}{
 		{checkoutSample, true},                  // a checkout's unchanged copy
-		{ownFixture, true},                      // not on disk here: the embedded copy
+		{runstest.OwnFixture, true},             // not on disk here: the embedded copy
 		{same, true},                            // a byte-identical copy anywhere
 		{other, false},                          // one byte more
 		{"fixtures/matrix/no/such.json", false}, // names nothing embedded

@@ -10,6 +10,7 @@ import (
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/matrix/runs/runstest"
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -34,7 +35,7 @@ func referenceConfig(t *testing.T) Config {
 // host, and the result carries one item, report and transcript each.
 func TestRunReturnsTheDocumentReportsAndTranscripts(t *testing.T) {
 	cfg := referenceConfig(t)
-	same, other := copies(t)
+	same, other := runstest.Copies(t)
 	cfg.Paths = []string{same, other}
 	cfg.ForbidContainment = true
 	var finished []*lab.Report

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/snapshot"
@@ -190,7 +191,7 @@ func (s *state) fileCheck(rep *lab.Report, args []string) (bool, string) {
 		return false, p + " absent"
 	}
 	if len(args) == 1 {
-		return entry.Kind == snapshot.KindFile, p + " is a " + entry.Kind
+		return entry.Kind == effects.KindFile, p + " is a " + entry.Kind
 	}
 	content, ok := s.contents[p]
 	if !ok {

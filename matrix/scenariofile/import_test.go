@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/galaxy-stack/conform/matrix/fixture"
 	"github.com/galaxy-stack/conform/matrix/lab"
@@ -64,7 +65,7 @@ func TestImportEverySeed(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the imported scenario does not load: %v\n%s", err, ar)
 			}
-			opts := lab.Options{Argv: argv, ForbidContainment: fx.Settings().CommandContainment == fixture.ContainmentRequired}
+			opts := lab.Options{Argv: argv, ForbidContainment: fx.Settings().CommandContainment == wire.ContainmentRequired}
 			limit <- struct{}{}
 			jrep, err := lab.Run(context.Background(), fx, opts, false)
 			<-limit

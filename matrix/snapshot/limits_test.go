@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/galaxy-stack/conform/core/effects"
 )
 
 // sparse makes a sparse file of size bytes at p, or skips the test.
@@ -37,7 +39,7 @@ func TestHugeFilesAreListedNotHashed(t *testing.T) {
 		t.Fatalf("snapshot %+v, want two entries", s)
 	}
 	huge := s[0]
-	if huge.Path != "huge" || huge.Kind != KindFile || huge.Hash != "" || huge.Size != 4<<40 ||
+	if huge.Path != "huge" || huge.Kind != effects.KindFile || huge.Hash != "" || huge.Size != 4<<40 ||
 		!strings.Contains(huge.Skipped, "over the snapshot cap of 1048576 bytes") {
 		t.Errorf("huge = %+v, want a file listed with its size and why it was not hashed", huge)
 	}

@@ -14,15 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-)
 
-// Entry kinds, as in the runtime's typed mutation evidence.
-const (
-	KindFile      = "file"
-	KindDirectory = "directory"
-	KindSymlink   = "symlink"
-	KindOther     = "other"
-	KindMissing   = "missing"
+	"github.com/galaxy-stack/conform/core/effects"
 )
 
 // Entry is one workspace entry. Hash is "" for directories and other
@@ -98,21 +91,21 @@ func TakeContext(ctx context.Context, root string, lim Limits) (Snapshot, error)
 		e := Entry{Path: rel}
 		switch t := d.Type(); {
 		case t.IsRegular():
-			e.Kind = KindFile
+			e.Kind = effects.KindFile
 			if e.Hash, e.Size, e.Skipped, err = hashFile(ctx, p, lim.maxFile()); err != nil {
 				return err
 			}
 		case t.IsDir():
-			e.Kind = KindDirectory
+			e.Kind = effects.KindDirectory
 		case t&fs.ModeSymlink != 0:
-			e.Kind = KindSymlink
+			e.Kind = effects.KindSymlink
 			target, err := os.Readlink(p)
 			if err != nil {
 				return err
 			}
 			e.Hash = hashBytes([]byte(filepath.ToSlash(target)))
 		default:
-			e.Kind = KindOther
+			e.Kind = effects.KindOther
 		}
 		out = append(out, e)
 		return nil
@@ -201,10 +194,10 @@ func Diff(a, b Snapshot) []Change {
 			continue
 		}
 		if x.Kind == "" {
-			x = Entry{Path: p, Kind: KindMissing}
+			x = Entry{Path: p, Kind: effects.KindMissing}
 		}
 		if y.Kind == "" {
-			y = Entry{Path: p, Kind: KindMissing}
+			y = Entry{Path: p, Kind: effects.KindMissing}
 		}
 		out = append(out, Change{Path: p, Before: x, After: y})
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/galaxy-stack/conform/core/effects"
 )
 
 func TestTakeAndDiff(t *testing.T) {
@@ -35,10 +37,10 @@ func TestTakeAndDiff(t *testing.T) {
 			t.Errorf("entry %d is %q, want %q (sorted, .git skipped)", i, before[i].Path, p)
 		}
 	}
-	if before[0].Kind != KindFile || before[0].Hash != hashBytes([]byte("one")) {
+	if before[0].Kind != effects.KindFile || before[0].Hash != hashBytes([]byte("one")) {
 		t.Errorf("a.txt = %+v, want a file hashed by content", before[0])
 	}
-	if before[1].Kind != KindDirectory || before[1].Hash != "" {
+	if before[1].Kind != effects.KindDirectory || before[1].Hash != "" {
 		t.Errorf("dir = %+v, want an unhashed directory", before[1])
 	}
 
@@ -62,12 +64,12 @@ func TestTakeAndDiff(t *testing.T) {
 		got[c.Path] = [2]string{c.Before.Kind, c.After.Kind}
 	}
 	wantChanges := map[string][2]string{
-		"a.txt":     {KindFile, KindFile},
-		"dir/b.txt": {KindFile, KindMissing},
-		"new.txt":   {KindMissing, KindFile},
+		"a.txt":     {effects.KindFile, effects.KindFile},
+		"dir/b.txt": {effects.KindFile, effects.KindMissing},
+		"new.txt":   {effects.KindMissing, effects.KindFile},
 	}
 	if runtime.GOOS != "windows" {
-		wantChanges["link"] = [2]string{KindMissing, KindSymlink}
+		wantChanges["link"] = [2]string{effects.KindMissing, effects.KindSymlink}
 	}
 	if len(got) != len(wantChanges) {
 		t.Fatalf("Diff = %+v, want %v", changes, wantChanges)

@@ -93,6 +93,21 @@ type Faults struct {
 	// CwdLexicalOnly refuses a cwd that leaves the workspace lexically
 	// ('..', absolute) but follows a symlink out of it.
 	CwdLexicalOnly bool
+
+	// Commands and correlation: the interpreter that spawns and the
+	// environment the host publishes come from different values (S000 C4).
+
+	// OwnArgumentsPrefix spawns the published executable with an argument
+	// prefix of its own (-e before the published one) instead of the
+	// published prefix.
+	OwnArgumentsPrefix bool
+	// SpawnByName spawns the published executable by its bare name,
+	// resolved through PATH when the command starts, instead of the
+	// published path.
+	SpawnByName bool
+	// InterpreterFromCallEnv takes the interpreter from SHELL in the
+	// call's env, when set, instead of the published executable.
+	InterpreterFromCallEnv bool
 }
 
 // OtherInterpreterPath is the interpreter the OtherInterpreter fault
@@ -104,10 +119,17 @@ const OtherInterpreterPath = "/bin/bash"
 const UnboundedOutputBytes = 64 << 20
 
 // argv is the argv the runner spawns for command: the published
-// interpreter's, unless a fault changes it.
-func (r *Runner) argv(command string) []string {
+// interpreter's, unless a fault changes it. callEnv is the call's own env,
+// read only by the InterpreterFromCallEnv fault.
+func (r *Runner) argv(command string, callEnv map[string]string) []string {
 	argv := r.env.Command.Argv(command)
 	switch {
+	case r.faults.OwnArgumentsPrefix:
+		argv = append([]string{argv[0], "-e"}, argv[1:]...)
+	case r.faults.SpawnByName:
+		argv[0] = filepath.Base(argv[0])
+	case r.faults.InterpreterFromCallEnv && callEnv["SHELL"] != "":
+		argv[0] = callEnv["SHELL"]
 	case r.faults.OtherInterpreter:
 		argv[0] = OtherInterpreterPath
 	case r.faults.ImplicitShell:

@@ -196,7 +196,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err := r.status.gate(); err != nil && !r.faults.SkipContainmentGate {
 		return Result{}, err
 	}
-	l, err := r.launch(req.Command, cwd, env)
+	l, err := r.launch(req.Command, cwd, env, req.Env)
 	if err != nil {
 		return Result{}, err
 	}
@@ -270,9 +270,10 @@ func (r *Runner) checkTime(ctx context.Context, req Request) error {
 
 // launch builds the process to start: the published interpreter argv in
 // cwd, or, when containment is active, bwrap wrapping that argv with the
-// sandbox environment (LAB_AND_HOSTS §11.2 step 8).
-func (r *Runner) launch(command, cwd string, env map[string]string) (launch, error) {
-	argv := r.argv(command)
+// sandbox environment (LAB_AND_HOSTS §11.2 step 8). env is the child's
+// environment; callEnv, the call's own env, only reaches argv.
+func (r *Runner) launch(command, cwd string, env, callEnv map[string]string) (launch, error) {
+	argv := r.argv(command, callEnv)
 	if !r.status.Active || r.faults.BypassActiveContainment {
 		path, err := lookPath(argv[0])
 		if err != nil {

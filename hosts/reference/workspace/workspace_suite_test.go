@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/reference/hosterr"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
 	"github.com/galaxy-stack/conform/internal/suite"
@@ -69,6 +70,18 @@ func (f *fixture) symlink(target, rel string) {
 	if err := os.Symlink(target, f.abs(rel)); err != nil {
 		Skip("symlinks unavailable: " + err.Error())
 	}
+}
+
+// matchesAfterWrite captures the workspace state binding active, writes
+// content to rel and reports whether VerifyState still finds it unchanged.
+func (f *fixture) matchesAfterWrite(active []port.ActiveFile, rel, content string) bool {
+	GinkgoHelper()
+	s, err := f.root.CaptureState(ctx, active, nil)
+	Expect(err).NotTo(HaveOccurred())
+	f.write(rel, content)
+	v, err := f.root.VerifyState(ctx, s)
+	Expect(err).NotTo(HaveOccurred())
+	return v.Matches
 }
 
 // haveCode matches an error carrying the given port error code.
