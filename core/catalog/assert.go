@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/galaxy-stack/conform/core/schema"
 )
 
 var (
-	idPattern        = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*(\.[a-zA-Z0-9]+)+$`)
-	modelNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	versionPattern   = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
+	idPattern        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-zA-Z0-9]*(\.[a-zA-Z0-9]+)+$`) })
+	modelNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*$`) })
+	versionPattern   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`) })
 )
 
 // CheckDescriptor applies the per-descriptor assertions of CONTRACTS §4.3
@@ -22,11 +23,11 @@ var (
 // transport "extension" or "mcp" only with the owner of the same name.
 func CheckDescriptor(d Descriptor) error {
 	switch {
-	case !idPattern.MatchString(d.ID):
-		return fmt.Errorf("tool ID %q does not match %s", d.ID, idPattern)
-	case !modelNamePattern.MatchString(d.ModelName):
-		return fmt.Errorf("tool %q: model name %q does not match %s", d.ID, d.ModelName, modelNamePattern)
-	case !versionPattern.MatchString(d.Version):
+	case !idPattern().MatchString(d.ID):
+		return fmt.Errorf("tool ID %q does not match %s", d.ID, idPattern())
+	case !modelNamePattern().MatchString(d.ModelName):
+		return fmt.Errorf("tool %q: model name %q does not match %s", d.ID, d.ModelName, modelNamePattern())
+	case !versionPattern().MatchString(d.Version):
 		return fmt.Errorf("tool %q: version %q is not MAJOR.MINOR.PATCH", d.ID, d.Version)
 	}
 	for _, s := range []struct {

@@ -154,6 +154,18 @@ var _ = Describe("the registry document (CONTRACTS §4.2)", func() {
 	It("is itself a schema in the subset", func() {
 		Expect(schema.CheckDefinition(catalog.RegistrySchema())).To(BeEmpty())
 	})
+
+	It("judges each document again after a valid one, however many were checked", func() {
+		// The memo of valid documents must never let an invalid one through.
+		for i := range 40 {
+			d := valid()
+			d.TimeoutMs = 100 + i
+			Expect(catalog.CheckDocument([]catalog.Descriptor{d})).To(Succeed())
+			Expect(catalog.CheckDocument([]catalog.Descriptor{d})).To(Succeed())
+			d.Title = ""
+			Expect(catalog.CheckDocument([]catalog.Descriptor{d})).To(MatchError(ContainSubstring("/tools/0/title")))
+		}
+	})
 })
 
 var _ = Describe("WithDefaults (CONTRACTS §4.2)", func() {

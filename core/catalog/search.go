@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/galaxy-stack/conform/core/canon"
 )
@@ -45,7 +46,7 @@ type SearchResult struct {
 	ActiveHash  string        `json:"activeHash"`
 }
 
-var offsetCursor = regexp.MustCompile(`^offset:([0-9]+)$`)
+var offsetCursor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^offset:([0-9]+)$`) })
 
 // Search finds snapshot tools and activates the page it returns (CONTRACTS
 // §8.4). The query is lower-cased and split on whitespace; a tool scores
@@ -129,7 +130,7 @@ func searchTerms(q string) []string {
 // cursorOffset parses "offset:N"; anything else is 0. An offset beyond the
 // candidates (even one too large for an int) yields an empty page.
 func cursorOffset(cursor string, n int) int {
-	m := offsetCursor.FindStringSubmatch(cursor)
+	m := offsetCursor().FindStringSubmatch(cursor)
 	if m == nil {
 		return 0
 	}

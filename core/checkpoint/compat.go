@@ -70,7 +70,8 @@ func CheckCompatibility(cp *Checkpoint, target ResumeTarget) error {
 	check("promptHash", c.PromptHash == target.PromptHash || promptChangeIgnored)
 	check("promptVersion", c.PromptVersion == target.PromptVersion)
 	check("registrySnapshotHash", c.RegistrySnapshotHash == target.RegistrySnapshotHash)
-	check("capabilitiesHash", c.CapabilitiesHash == target.CapabilitiesHash)
+	// Core fault: a changed capability probe is not compared.
+	check("capabilitiesHash", c.CapabilitiesHash == target.CapabilitiesHash || faults.On(faults.ResumeIgnoresCapabilitiesHash))
 	check("effectCapabilitiesHash", c.EffectCapabilitiesHash == target.EffectCapabilitiesHash)
 	check("systemPromptHash", c.SystemPromptHash == target.SystemPromptHash || promptChangeIgnored)
 	check("taskContractHash", c.TaskContractHash == target.TaskContractHash)

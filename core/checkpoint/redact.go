@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // jsSpace is JavaScript's \s as a character-class body: the ECMAScript
@@ -14,10 +15,14 @@ const jsSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{20
 // non-ASCII letter onto an ASCII one, while RE2's (?i) folds 'ſ' onto 's'
 // and the Kelvin sign onto 'k'.
 var (
-	bearerRule = regexp.MustCompile(asciiFold("bearer") + `[` + jsSpace + `]+[A-Za-z0-9._~+/=-]+`)
-	keyRule    = regexp.MustCompile(`\b(?:sk|key)-[A-Za-z0-9_-]{12,}\b`)
-	labelRule  = regexp.MustCompile(`((?:` + asciiFold("api") + `[_-]?` + asciiFold("key") + `|` +
-		asciiFold("password") + `|` + asciiFold("secret") + `|` + asciiFold("token") + `)[` + jsSpace + `]*[:=][` + jsSpace + `]*)[^` + jsSpace + `,;]+`)
+	bearerRule = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(asciiFold("bearer") + `[` + jsSpace + `]+[A-Za-z0-9._~+/=-]+`)
+	})
+	keyRule   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:sk|key)-[A-Za-z0-9_-]{12,}\b`) })
+	labelRule = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`((?:` + asciiFold("api") + `[_-]?` + asciiFold("key") + `|` +
+			asciiFold("password") + `|` + asciiFold("secret") + `|` + asciiFold("token") + `)[` + jsSpace + `]*[:=][` + jsSpace + `]*)[^` + jsSpace + `,;]+`)
+	})
 )
 
 // asciiFold spells word case-insensitively with ASCII classes.
@@ -42,13 +47,13 @@ func asciiFold(word string) string {
 // without running the regular expressions.
 func Redact(s string) string {
 	if containsFold(s, "bearer") {
-		s = bearerRule.ReplaceAllLiteralString(s, "Bearer [REDACTED]")
+		s = bearerRule().ReplaceAllLiteralString(s, "Bearer [REDACTED]")
 	}
 	if strings.Contains(s, "sk-") || strings.Contains(s, "key-") {
-		s = keyRule.ReplaceAllLiteralString(s, "[REDACTED]")
+		s = keyRule().ReplaceAllLiteralString(s, "[REDACTED]")
 	}
 	if containsFold(s, "api") || containsFold(s, "password") || containsFold(s, "secret") || containsFold(s, "token") {
-		s = labelRule.ReplaceAllString(s, "${1}[REDACTED]")
+		s = labelRule().ReplaceAllString(s, "${1}[REDACTED]")
 	}
 	return s
 }

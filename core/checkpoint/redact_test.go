@@ -10,9 +10,9 @@ import (
 // redactAlways applies the three rules without Redact's literal checks:
 // the reference the prefiltered Redact must agree with.
 func redactAlways(s string) string {
-	s = bearerRule.ReplaceAllLiteralString(s, "Bearer [REDACTED]")
-	s = keyRule.ReplaceAllLiteralString(s, "[REDACTED]")
-	return labelRule.ReplaceAllString(s, "${1}[REDACTED]")
+	s = bearerRule().ReplaceAllLiteralString(s, "Bearer [REDACTED]")
+	s = keyRule().ReplaceAllLiteralString(s, "[REDACTED]")
+	return labelRule().ReplaceAllString(s, "${1}[REDACTED]")
 }
 
 // redactPieces are fragments that build texts near and on the rules'

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -13,7 +14,9 @@ const maxTimestampMs = 8_640_000_000_000_000
 
 // timestampShape matches the JavaScript Date.prototype.toISOString forms:
 // a four-digit year, or a signed six-digit one outside 0000–9999.
-var timestampShape = regexp.MustCompile(`^([0-9]{4}|[+-][0-9]{6})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{3})Z$`)
+var timestampShape = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9]{4}|[+-][0-9]{6})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{3})Z$`)
+})
 
 // FormatTimestamp formats Unix milliseconds as JavaScript's toISOString
 // does: "YYYY-MM-DDTHH:mm:ss.sssZ", with "+YYYYYY"/"-YYYYYY" years outside
@@ -38,7 +41,7 @@ func FormatTimestamp(ms int64) string {
 // "2026-01-02T03:04:05.006Z" is canonical; a missing millisecond part,
 // an offset, "24:00", 31 February or "+002026" are not.
 func IsCanonicalTimestamp(s string) bool {
-	m := timestampShape.FindStringSubmatch(s)
+	m := timestampShape().FindStringSubmatch(s)
 	if m == nil || m[1] == "-000000" {
 		return false
 	}

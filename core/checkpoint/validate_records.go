@@ -2,13 +2,14 @@ package checkpoint
 
 import (
 	"regexp"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/galaxy-stack/conform/core/canon"
 )
 
 // httpURL is the original's /^https?:\/\//u.
-var httpURL = regexp.MustCompile(`^https?://`)
+var httpURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^https?://`) })
 
 // checkResearchSources checks a present researchSources member.
 func (c *checker) checkResearchSources(v any) {
@@ -54,7 +55,7 @@ func boundedText(max int) rule {
 // isHTTPURL is the rule "a non-empty HTTP(S) URL of at most 4,096 UTF-16
 // code units".
 func isHTTPURL(v any) bool {
-	return nonEmptyString(v) && canon.UTF16Len(v.(string)) <= 4096 && httpURL.MatchString(v.(string))
+	return nonEmptyString(v) && canon.UTF16Len(v.(string)) <= 4096 && httpURL().MatchString(v.(string))
 }
 
 // checkWorkspace checks the workspace record and its active files.

@@ -73,4 +73,14 @@ const (
 	PromptHashIgnoresRegistry = "prompt-hash-ignores-registry"
 	PromptHashIgnoresPolicy   = "prompt-hash-ignores-policy"
 	ResumeIgnoresPromptChange = "resume-ignores-prompt-change"
+
+	// Resume compatibility of the capability probe (RUNTIME §10.3 step 8,
+	// §21.4), the observation projection and the tool-cycle guard (§17,
+	// §18.3) and tool-free finalization (§19.3): items 18, 46, 47, 48.
+	ProbeTimestampInResumeCompat              = "probe-timestamp-in-resume-compat"
+	ResumeIgnoresCapabilitiesHash             = "resume-ignores-capabilities-hash"
+	GuardCountsIdenticalObservationAsProgress = "guard-counts-identical-observation-as-progress"
+	GuardSkipToolCycle                        = "guard-skip-tool-cycle"
+	FinalizationOffersTools                   = "finalization-offers-tools"
+	FinalizationDispatchesToolCall            = "finalization-dispatches-tool-call"
 )

@@ -57,7 +57,7 @@ var registry = []Fault{
 	{GateDocWriteVoidsValidation, "RUNTIME §20.4: documentation writes neither void validations nor need one",
 		"lets a later documentation write (README.md, docs/…) void the validations that cover it", []int{3}},
 	{GateOldestValidationWins, "RUNTIME §20.2: the effective validation of an id is its latest record, so a newer pass supersedes an older failure",
-		"keeps the oldest record of each validation id, so a passing re-run never supersedes the failure it fixed", []int{19}},
+		"keeps the oldest record of each validation id, so a passing re-run never supersedes the failure it fixed", []int{19, 51}},
 	{GuardSkipIdenticalRepeat, "RUNTIME §18.2: a call repeated with identical arguments on one state version more than maxRepeatedToolRequests times is answered NO_PROGRESS without dispatch",
 		"turns the identical-repeat guard off, so an identical stale edit reaches the host again and again", []int{21, 31}},
 	{GuardSkipFailedFamily, "RUNTIME §18.3: the third failure of a write-capable tool on one path and workspace state is a no-progress incident",
@@ -121,6 +121,19 @@ var registry = []Fault{
 		"leaves the approval, network and write declarations out of the workspace-scope module, so changing them leaves the prompt hash as it was", []int{16, 17}},
 	{ResumeIgnoresPromptChange, "RUNTIME §21.4: a resume whose promptHash or systemPromptHash differs from the checkpoint's fails CHECKPOINT_INCOMPATIBLE",
 		"leaves promptHash and systemPromptHash out of the resume compatibility check, so a resume under another prompt configuration continues", []int{17}},
+	// Items 18, 46, 47, 48.
+	{ProbeTimestampInResumeCompat, "RUNTIME §10.3 step 8, CONTRACTS §11.2: capabilitiesHash reduces the probe evidence to {source, verified}, so a fresh probe time never breaks a compatible resume",
+		"hashes the capability evidence with its observedAt, so a resume whose probe ran later is refused CHECKPOINT_INCOMPATIBLE", []int{18}},
+	{ResumeIgnoresCapabilitiesHash, "RUNTIME §21.4: a checkpoint whose capabilitiesHash differs from the resuming run's fails CHECKPOINT_INCOMPATIBLE",
+		"leaves capabilitiesHash out of the resume compatibility check, so a run resumes against a model whose probe answered differently", []int{18}},
+	{GuardCountsIdenticalObservationAsProgress, "RUNTIME §17 step 6: the state version projects validations and the diff review without their causal sequence, so a repeated identical observation is no progress",
+		"projects each validation and the diff review with its own sequence, so every identical re-run moves the state version and resets the identical-repeat guard", []int{46}},
+	{GuardSkipToolCycle, "RUNTIME §18.3: a tool cycle of period 2 to 6 repeated on one state version is answered NO_PROGRESS without dispatch",
+		"turns the tool-cycle guard off, so alternating successful calls reach the host again and again", []int{47}},
+	{FinalizationOffersTools, "RUNTIME §19.3: a finalization turn is sent with an empty tool list",
+		"sends the round's tool definitions in finalization turns too, so the model is offered tools it must not call", []int{48}},
+	{FinalizationDispatchesToolCall, "RUNTIME §19.3: tool calls in a tool-free finalization turn are rejected (FINALIZATION_TOOL_CALLS_IGNORED) and never dispatched",
+		"dispatches the tool calls of a finalization turn as in any other turn", []int{48}},
 }
 
 // All returns every fault, sorted by name. The caller may modify the

@@ -75,7 +75,8 @@ func (g *Guard) BeforeDispatch(c Call) Decision {
 			"inspect a different source or choose a materially different tool"))
 		d.Block = blockRepeat()
 	default:
-		if period := repeatedSuffixPeriod(g.cycle); period > 0 {
+		// Core fault: the tool-cycle guard is off.
+		if period := repeatedSuffixPeriod(g.cycle); period > 0 && !faults.On(faults.GuardSkipToolCycle) {
 			d.Feedback = append(d.Feedback, g.incident(c,
 				"a "+itoa(period)+"-call tool cycle repeated without semantic state progress",
 				"stop repeating successful observations; if required evidence is already present, return the final report"))

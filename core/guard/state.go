@@ -6,6 +6,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/faults"
 )
 
 // Evidence is the controller's run evidence after a result's effects were
@@ -70,6 +71,16 @@ func projectSemantic(ev Evidence) semanticEvidence {
 		out.Validations = append(out.Validations, semanticValidation{
 			CoveredWriteSequence: covered(v.Sequence, &v), ID: v.ID, Status: v.Status, WorkspaceFingerprint: v.WorkspaceFingerprint,
 		})
+	}
+	// Core fault: each observation's own causal sequence is projected, so
+	// an identical re-run looks like progress.
+	if faults.On(faults.GuardCountsIdenticalObservationAsProgress) {
+		if out.Review != nil {
+			out.Review.CoveredWriteSequence = ev.DiffReview.Sequence
+		}
+		for i := range out.Validations {
+			out.Validations[i].CoveredWriteSequence = latest[out.Validations[i].ID].Sequence
+		}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -64,7 +65,13 @@ func SystemPromptHash(systemPrompt string) string { return mustHash(systemPrompt
 
 // CapabilitiesHash hashes [CapabilitySnapshot] of c: probe timestamps do
 // not count.
-func CapabilitiesHash(c port.ModelCapabilities) string { return mustHash(CapabilitySnapshot(c)) }
+func CapabilitiesHash(c port.ModelCapabilities) string {
+	// Core fault: the probe's observation time counts.
+	if faults.On(faults.ProbeTimestampInResumeCompat) {
+		return mustHash(c)
+	}
+	return mustHash(CapabilitySnapshot(c))
+}
 
 // EffectCapabilitiesHash hashes the normalized effect policy: each list
 // de-duplicated and sorted (keys are sorted by the canonical form). The

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/galaxy-stack/conform/core/canon"
@@ -35,7 +36,7 @@ type callState struct {
 	truncated bool
 }
 
-var contentShaPattern = regexp.MustCompile(`"contentSha256":"[0-9a-fA-F]{64}"`)
+var contentShaPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"contentSha256":"[0-9a-fA-F]{64}"`) })
 
 // argumentDigest is the redacted canonical JSON of args, cut to 160 UTF-16
 // units (RUNTIME §15 step 7).
@@ -45,7 +46,7 @@ func argumentDigest(args map[string]any) string {
 	}
 	text := stableJSON(args)
 	if strings.Contains(text, `"contentSha256"`) {
-		text = contentShaPattern.ReplaceAllString(text, `"contentSha256":"<re-read to refresh>"`)
+		text = contentShaPattern().ReplaceAllString(text, `"contentSha256":"<re-read to refresh>"`)
 	}
 	return canon.CutUTF16(checkpoint.Redact(text), 160)
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
@@ -320,9 +321,9 @@ func validationCovers(v checkpoint.ValidationRecord, path string) bool {
 }
 
 var (
-	docSegment  = regexp.MustCompile(`(?i)(^|/)(doc|docs|documentation)/`)
-	docSuffix   = regexp.MustCompile(`(?i)\.(md|mdx|txt)$`)
-	docLeafName = regexp.MustCompile(`^(LICENSE|CHANGELOG|NOTICE|AUTHORS)(\.[A-Za-z]+)?$`)
+	docSegment  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(^|/)(doc|docs|documentation)/`) })
+	docSuffix   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\.(md|mdx|txt)$`) })
+	docLeafName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(LICENSE|CHANGELOG|NOTICE|AUTHORS)(\.[A-Za-z]+)?$`) })
 )
 
 // IsDocumentationPath reports whether path is documentation (RUNTIME §20.4):
@@ -331,11 +332,11 @@ var (
 // void validations nor need one.
 func IsDocumentationPath(path string) bool {
 	p := normalizePath(path)
-	if docSegment.MatchString(p) || docSuffix.MatchString(p) {
+	if docSegment().MatchString(p) || docSuffix().MatchString(p) {
 		return true
 	}
 	leaf := p[strings.LastIndex(p, "/")+1:]
-	return docLeafName.MatchString(leaf)
+	return docLeafName().MatchString(leaf)
 }
 
 func researchIssues(r ResearchRequirements, snap Snapshot) []Issue {
@@ -437,7 +438,7 @@ func CanonicalResearchURL(raw string) (string, bool) {
 	return u.String(), true
 }
 
-var citationPattern = regexp.MustCompile("https?://[^\\s<>\"`\\[\\]]+")
+var citationPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("https?://[^\\s<>\"`\\[\\]]+") })
 
 // ResearchCitations extracts the cited URLs of a report (RUNTIME §31,
 // DECISIONS 21): trailing punctuation and Markdown emphasis are stripped
@@ -446,7 +447,7 @@ var citationPattern = regexp.MustCompile("https?://[^\\s<>\"`\\[\\]]+")
 func ResearchCitations(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range citationPattern.FindAllString(text, -1) {
+	for _, m := range citationPattern().FindAllString(text, -1) {
 		for {
 			before := m
 			m = strings.TrimRight(m, ",.;:!?")

@@ -39,6 +39,12 @@ type testExec struct {
 	// activateAfter adds these tools to the set after the first executed
 	// call (a lazy activation) and changes the snapshot hash.
 	activateAfter []testTool
+	// Once changeCapsAt calls have been executed, the tool called
+	// changeCapsOf declares newCaps instead of its own capabilities (the
+	// host's effect policy changes).
+	changeCapsOf string
+	changeCapsAt int
+	newCaps      []string
 }
 
 func ok(canonical string, effects *port.Effects) port.ToolResult {
@@ -103,6 +109,9 @@ func (e *testExec) ToolSet(context.Context) (port.ToolSet, error) {
 			Name: t.name, Description: "deterministic test tool", Parameters: map[string]any{"type": "object"}}})
 		ts.CanonicalToolIDs[t.name] = t.canonical
 		ts.EffectCapabilities[t.canonical] = t.caps
+		if t.name == e.changeCapsOf && len(e.calls) >= e.changeCapsAt {
+			ts.EffectCapabilities[t.canonical] = e.newCaps
+		}
 	}
 	// The policy also covers the tools a lazy activation will add
 	// (RUNTIME §3: policies for inactive tools are allowed), so the effect

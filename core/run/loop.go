@@ -1,6 +1,9 @@
 package run
 
-import "github.com/galaxy-stack/conform/core/port"
+import (
+	"github.com/galaxy-stack/conform/core/faults"
+	"github.com/galaxy-stack/conform/core/port"
+)
 
 // runLoop is the turn loop of RUNTIME §11. It returns the final report of a
 // completed run, or the error that ends it.
@@ -25,7 +28,8 @@ func (s *session) runLoop() (string, error) {
 			}
 			roundSet := s.toolSet
 			tools := roundSet.Definitions
-			if s.fin.Active() {
+			// Core fault: a finalization turn offers the round's tools.
+			if s.fin.Active() && !faults.On(faults.FinalizationOffersTools) {
 				tools = []port.ToolDefinition{}
 			}
 			messages, err := s.prepareRound(tools)
@@ -38,7 +42,8 @@ func (s *session) runLoop() (string, error) {
 			}
 			s.completeRound(out)
 			if len(out.calls) > 0 {
-				if s.fin.Active() {
+				// Core fault: a finalization turn's tool calls are dispatched.
+				if s.fin.Active() && !faults.On(faults.FinalizationDispatchesToolCall) {
 					if err := s.finalizationToolCalls(out); err != nil {
 						return "", err
 					}

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -182,8 +183,11 @@ func (s *session) refreshToolSet(ctx context.Context, trace bool) error {
 		s.toolSet = ts
 		return nil
 	}
-	if prompt.EffectCapabilitiesHash(ts.EffectCapabilities) != s.integrity.EffectCapabilitiesHash {
-		return newError(CodeToolExecution, "Host effect capability policy changed during the run.")
+	if !s.effectsVerified || !maps.EqualFunc(ts.EffectCapabilities, s.verifiedEffects, slices.Equal) {
+		if prompt.EffectCapabilitiesHash(ts.EffectCapabilities) != s.integrity.EffectCapabilitiesHash {
+			return newError(CodeToolExecution, "Host effect capability policy changed during the run.")
+		}
+		s.verifiedEffects, s.effectsVerified = clonePolicy(ts.EffectCapabilities), true
 	}
 	if ts.SnapshotHash == s.toolSet.SnapshotHash || faults.On(faults.PromptHashIgnoresRegistry) {
 		s.toolSet = ts
@@ -224,4 +228,13 @@ func (s *session) hasGit() bool {
 		}
 	}
 	return false
+}
+
+// clonePolicy returns a deep copy of an effect policy.
+func clonePolicy(p map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(p))
+	for id, caps := range p {
+		out[id] = slices.Clone(caps)
+	}
+	return out
 }

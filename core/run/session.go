@@ -40,14 +40,19 @@ type session struct {
 	trace     *tracer
 	toolSet   *port.ToolSet
 	integrity *prompt.Integrity
-	caps      port.ModelCapabilities
-	prompt    prompt.Snapshot
-	win       *window.Manager
-	prepared  window.Prepared
-	guard     *guard.Guard
-	guardErr  error
-	fin       guard.Finalizer
-	ev        evidence
+	// verifiedEffects is the last host effect policy whose hash matched
+	// integrity's (valid when effectsVerified): an equal policy has the
+	// same hash, so it is not hashed again.
+	verifiedEffects map[string][]string
+	effectsVerified bool
+	caps            port.ModelCapabilities
+	prompt          prompt.Snapshot
+	win             *window.Manager
+	prepared        window.Prepared
+	guard           *guard.Guard
+	guardErr        error
+	fin             guard.Finalizer
+	ev              evidence
 
 	modelTurns           int
 	toolCalls            int

@@ -53,7 +53,11 @@ func (v *Validator) Validate(schema map[string]any, value any) error {
 	if err != nil {
 		return fmt.Errorf("schema: value is not JSON: %w", err)
 	}
-	verr := sch.Validate(inst)
+	return result(sch.Validate(inst))
+}
+
+// result maps the validator library's answer to Validate's errors.
+func result(verr error) error {
 	if verr == nil {
 		return nil
 	}
@@ -118,5 +122,11 @@ func toJSONValue(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeJSONValue(raw)
+}
+
+// decodeJSONValue decodes the JSON text raw the way the validator library
+// expects.
+func decodeJSONValue(raw []byte) (any, error) {
 	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 }

@@ -3,6 +3,7 @@ package schema_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -107,6 +108,15 @@ var _ = Describe("Validate", func() {
 			Expect(schema.Validate(hash, strings.Repeat("a", 64))).To(Succeed())
 			Expect(schema.Validate(hash, "sha256:"+strings.Repeat("B", 64))).To(Succeed())
 			Expect(schema.Validate(hash, strings.Repeat("a", 63))).NotTo(Succeed())
+		})
+		It("judges each pattern by its own text, however many patterns were compiled before", func() {
+			// Compiled patterns are remembered by their text, a bounded number of them.
+			for i := range 600 {
+				p := fmt.Sprintf("^a{%d}$", i%300+1)
+				Expect(schema.Validate(obj{"type": "string", "pattern": p}, strings.Repeat("a", i%300+1))).To(Succeed(), p)
+				Expect(schema.Validate(obj{"type": "string", "pattern": p}, strings.Repeat("a", i%300+2))).NotTo(Succeed(), p)
+				Expect(schema.CheckDefinition(obj{"type": "string", "pattern": fmt.Sprintf("a%d(", i)})).NotTo(BeEmpty())
+			}
 		})
 	})
 

@@ -11,21 +11,22 @@ import (
 
 // Scripted plays back rounds in order, one per StreamRound call, and answers
 // token counts from a scripted queue (LAB §8). It records every round
-// request and token-count input it receives. Its identity and capability
-// snapshot are fixed at construction. It is safe for concurrent use.
+// request and token-count input it receives. Its identity is fixed at
+// construction; its capability snapshot changes only through [Scripted.Reprobe].
+// It is safe for concurrent use.
 type Scripted struct {
-	rounds       []Round
-	steps        []TokenStep
-	identity     port.ModelIdentity
-	capabilities port.ModelCapabilities
+	rounds   []Round
+	steps    []TokenStep
+	identity port.ModelIdentity
 
-	mu          sync.Mutex
-	roundCursor int
-	stepCursor  int
-	requests    []port.RoundRequest
-	answers     []answer
-	countInputs []CountInput
-	messages    messageCache
+	mu           sync.Mutex
+	capabilities port.ModelCapabilities
+	roundCursor  int
+	stepCursor   int
+	requests     []port.RoundRequest
+	answers      []answer
+	countInputs  []CountInput
+	messages     messageCache
 }
 
 var (
@@ -112,7 +113,25 @@ func (s *Scripted) Identity() port.ModelIdentity { return s.identity }
 
 // CapabilitySnapshot returns a deep copy of the double's capability snapshot
 // (LAB §8.1).
-func (s *Scripted) CapabilitySnapshot() port.ModelCapabilities { return s.capabilities.Clone() }
+func (s *Scripted) CapabilitySnapshot() port.ModelCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.capabilities.Clone()
+}
+
+// Reprobe replaces the capability snapshot with what change makes of a copy
+// of it, as a provider probed again would answer: later calls of
+// Capabilities and CapabilitySnapshot report the new snapshot. The identity
+// stays (a change to the snapshot's identity is undone); the rounds and
+// token steps are not touched.
+func (s *Scripted) Reprobe(change func(*port.ModelCapabilities)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.capabilities.Clone()
+	change(&c)
+	c.Identity = s.identity
+	s.capabilities = c
+}
 
 // Capabilities returns a deep copy of the capability snapshot, or a
 // *port.Error with code CANCELED when ctx is done.
@@ -120,7 +139,7 @@ func (s *Scripted) Capabilities(ctx context.Context) (port.ModelCapabilities, er
 	if ctx.Err() != nil {
 		return port.ModelCapabilities{}, canceled()
 	}
-	return s.capabilities.Clone(), nil
+	return s.CapabilitySnapshot(), nil
 }
 
 // CountTokens answers a token count (LAB §8.2). When ctx is done it fails

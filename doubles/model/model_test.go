@@ -52,6 +52,21 @@ var _ = Describe("Scripted identity and capabilities", func() {
 		Expect(again.Identity.Model).To(Equal("scripted-v1"))
 	})
 
+	It("reports a reprobed snapshot from then on, keeping its identity", func() {
+		m := model.NewScripted(nil)
+		before := m.CapabilitySnapshot()
+		m.Reprobe(func(c *port.ModelCapabilities) {
+			c.Evidence[0].ObservedAt = "2026-01-01T00:00:00.000Z"
+			c.Identity.Model = "ignored"
+		})
+		caps, err := m.Capabilities(context.Background())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(caps.Evidence[0].ObservedAt).To(Equal("2026-01-01T00:00:00.000Z"))
+		Expect(before.Evidence[0].ObservedAt).To(Equal("1970-01-01T00:00:00.000Z"), "a snapshot handed out earlier changed")
+		Expect(caps.Identity.Model).To(Equal("scripted-v1"))
+		Expect(m.Identity().Model).To(Equal("scripted-v1"))
+	})
+
 	It("is not changed by changes to the package Identity value", func() {
 		saved := model.Identity
 		DeferCleanup(func() { model.Identity = saved })

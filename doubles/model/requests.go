@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
@@ -37,7 +38,7 @@ type RequestRecord struct {
 }
 
 // checkpointHash finds a canonical checkpoint content hash in message text.
-var checkpointHash = regexp.MustCompile(`"contentHash":"(sha256:[0-9a-f]{64})"`)
+var checkpointHash = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"contentHash":"(sha256:[0-9a-f]{64})"`) })
 
 // Records returns a summary of every round request received so far, oldest
 // first. goal is the run's task text, for ContainsTask.
@@ -68,7 +69,7 @@ func (s *Scripted) Records(goal string) []RequestRecord {
 			if m.Role == "user" && strings.HasPrefix(m.Content, prompt.UserTaskHeader) && strings.Contains(m.Content, inTask) {
 				rec.TaskMessage = true
 			}
-			for _, match := range checkpointHash.FindAllStringSubmatch(m.Content, -1) {
+			for _, match := range checkpointHash().FindAllStringSubmatch(m.Content, -1) {
 				if !slices.Contains(rec.CheckpointHashes, match[1]) {
 					rec.CheckpointHashes = append(rec.CheckpointHashes, match[1])
 				}

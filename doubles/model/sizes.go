@@ -16,6 +16,11 @@ import (
 // zero value is ready to use.
 type messageCache struct {
 	byContent map[string][]sizedMessage
+	// last is what record returned for the messages of its last call, by
+	// position: a history resent with one more message matches it
+	// message by message without hashing each message's content again.
+	// spare is the previous call's, reused for the next.
+	last, spare []sizedMessage
 }
 
 // A sizedMessage is a received message's deep copy and the lengths of the
@@ -25,6 +30,7 @@ type sizedMessage struct {
 	msg      port.Message
 	size     int
 	copySize int
+	cached   bool // msg is the cache's copy, equal to the message it was made from
 }
 
 // lookup returns the cached copy of m and its JSON lengths, adding them on
@@ -42,7 +48,7 @@ func (c *messageCache) lookup(m port.Message) sizedMessage {
 		e.copySize = jsonSize(e.msg)
 		return e
 	}
-	e.copySize = e.size
+	e.copySize, e.cached = e.size, true
 	if c.byContent == nil {
 		c.byContent = map[string][]sizedMessage{}
 	}
@@ -70,12 +76,20 @@ func (c *messageCache) record(ms []port.Message) (copied []port.Message, size, c
 	copied = make([]port.Message, len(ms))
 	size = len("[]") + max(0, len(ms)-1) // brackets and commas
 	copySize = size
+	last := slices.Grow(c.spare[:0], len(ms))[:len(ms)]
 	for i, m := range ms {
-		e := c.lookup(m)
+		var e sizedMessage
+		if i < len(c.last) && c.last[i].cached && messageEqual(c.last[i].msg, m) {
+			e = c.last[i] // the entry lookup would find: the cache's copy equal to m
+		} else {
+			e = c.lookup(m)
+		}
+		last[i] = e
 		copied[i] = e.msg
 		size = addSize(size, e.size)
 		copySize = addSize(copySize, e.copySize)
 	}
+	c.last, c.spare = last, c.last
 	return copied, size, copySize
 }
 

@@ -72,7 +72,9 @@ export class ToolSet {
     return {
       definitions: this.#definitions(),
       canonicalToolIds: Object.fromEntries(active.map((t) => [t.modelName, t.id])),
-      effectCapabilities: Object.fromEntries(active.map((t) => [t.id, [...this.capabilities(t.id)]])),
+      // Every core tool, active or not, so the effect policy does not
+      // change when catalog.search activates a tool.
+      effectCapabilities: Object.fromEntries([...this.byId.keys()].map((id) => [id, [...this.capabilities(id)]])),
       snapshotHash: this.activeHash(),
     };
   }

@@ -229,7 +229,7 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 	if s.faults.WrongCanonicalToolID {
 		res.CanonicalToolID = c.p.ModelName
 	}
-	if caps, ok := s.profile[id]; ok && !s.trustsPageEffects(id) {
+	if caps, ok := s.profile[id]; ok && !s.trustsPageEffects(id) && !s.skipsEvidenceCheck() {
 		if err := effects.CheckCapabilities(res, caps); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(id, "the effects exceed the effect profile: "+err.Error())
 		}
@@ -250,11 +250,12 @@ func (s *session) decide(ctx context.Context, c *call) approval.Decision {
 		ToolCallID: c.p.CallID, IdempotencyKey: c.p.IdempotencyKey, TimeoutMs: c.p.TimeoutMs,
 	}}
 	d := s.policy.Decide(ctx, ac)
-	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() && !s.faults.ValidateWithoutApproval {
+	if d.Allowed && d.Code == approval.AutoApprove && c.desc.ID == "project.validate" && !s.containmentVerified() && !s.faults.ValidateWithoutApproval && !s.scriptsUnguarded(c) {
 		d = s.strict.Decide(ctx, ac)
 	}
 	d = s.approvalOutcome(d)
 	s.noteResearchApproval(c, d)
+	s.rememberValidateGrant(c, d)
 	return d
 }
 

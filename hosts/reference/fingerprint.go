@@ -2,6 +2,9 @@ package reference
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/hosts/reference/workspace"
@@ -21,6 +24,10 @@ func (s *session) fingerprint(ctx context.Context, p wire.FingerprintParams) (wi
 		}
 		if st.ActiveFiles == nil {
 			st.ActiveFiles = []wire.ActiveFile{} // an array on the wire, never null
+		}
+		if s.faults.FingerprintCaptureTime {
+			sum := sha256.Sum256([]byte(st.StateFingerprint + time.Now().Format(time.RFC3339Nano)))
+			st.StateFingerprint = "sha256:" + hex.EncodeToString(sum[:])
 		}
 		return wire.FingerprintResult{Consistency: workspace.Consistency, State: &st}, nil
 	case wire.FingerprintVerify:

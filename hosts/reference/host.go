@@ -182,6 +182,9 @@ type session struct {
 	scriptRunner *command.Runner
 	// researchState is what the research faults remember.
 	researchState researchFaultState
+	// validateGranted is set once the harness granted a project.validate
+	// call; only the ValidateApprovalRemembered fault reads it.
+	validateGranted atomic.Bool
 }
 
 func (h *Host) open(p wire.InitializeParams) (*session, error) {

@@ -39,6 +39,7 @@ func (s *session) observe(ctx context.Context, before workspace.Snapshot) (works
 	if s.faults.UntypedEntryWrites {
 		d = untypedWrites(d)
 	}
+	d = s.evidenceFaults(d)
 	if s.faults.DerivedStateUnversioned && len(d.Writes) == 0 {
 		d.StateVersion = ""
 	}

@@ -398,6 +398,84 @@ type Faults struct {
 	// instead of the approval request's JSON-RPC ID.
 	CancelNamesCall bool
 
+	// Items 46 and 51 (identical observations; a validation's own writes).
+	// ValidationWithoutWrites attests no write for the files a validation
+	// script changed, as if project.validate were read-only; the state
+	// version still moves.
+	ValidationWithoutWrites bool
+	// FingerprintCaptureTime binds the wall-clock time of each capture into
+	// the workspace fingerprint, so two captures of an unchanged workspace
+	// differ.
+	FingerprintCaptureTime bool
+	// DiffHashCaptureTime binds the wall-clock time of each git diff into
+	// its diffReview hash, so two reviews of an unchanged diff differ.
+	DiffHashCaptureTime bool
+	// Tool executor: effect metadata, evidence and validation scripts
+	// (T3, T5, T7–T11).
+
+	// CanonicalIDsFromCatalog answers tools/list with a canonicalToolIds
+	// mapping copied from the catalog: every backed tool's model name,
+	// active or not, instead of the active descriptors' alone.
+	CanonicalIDsFromCatalog bool
+	// CapabilitiesOfActiveOnly answers tools/list with the effect
+	// capabilities of the active tools alone instead of the whole core
+	// profile the core's metadata function builds, so the policy changes
+	// when a tool is activated.
+	CapabilitiesOfActiveOnly bool
+	// ValidationFailsOnOutput reads a validation check's failure from its
+	// output text: a check whose output mentions "fail" is attested
+	// failed, whatever its exit code.
+	ValidationFailsOnOutput bool
+	// ValidationSkippedOnOutput reads a skipped check from its output
+	// text: a check whose output says npm's "Missing script" is attested
+	// not_run, whatever its exit code.
+	ValidationSkippedOnOutput bool
+	// CommandOutputAsValidation attests a passed validation of the
+	// workspace for a run_command that exited 0 and whose output says
+	// "passed" or "passing", as a host that takes `npm test` run in the
+	// terminal for a validation does; having no evidence check of its own,
+	// it answers the result as it built it.
+	CommandOutputAsValidation bool
+	// MissingHashEmptyString attests the missing side of a created or
+	// deleted path with the empty string as its hash instead of null, as a
+	// host whose hash field is a plain string does; having no evidence
+	// check of its own, it answers the result as it built it.
+	MissingHashEmptyString bool
+	// DeleteAsEmptyFile attests a path a command deleted as rewritten to
+	// an empty file (afterKind file, the hash of no bytes), as a host that
+	// reads a missing file as "" does.
+	DeleteAsEmptyFile bool
+	// FollowSymlinkEvidence types the after side of a write by following a
+	// symlink (stat, not lstat): a symlink to a file is attested as that
+	// file, with its content hash.
+	FollowSymlinkEvidence bool
+	// DirectoryListingHash attests a directory side of a write with a
+	// hash of the directory's listing instead of null, as a host that
+	// hashes every entry it snapshots does; having no evidence check of
+	// its own, it answers the result as it built it.
+	DirectoryListingHash bool
+	// DerivedNestedAsWrite classifies derived trees by the path's first
+	// segment only, so changes under a nested dependency tree
+	// (app/node_modules) become write evidence hashed by their metadata
+	// fingerprint.
+	DerivedNestedAsWrite bool
+	// DerivedLeafFilesAsWrite classifies derived state by directory names
+	// only, so generated files named by their leaf (*.log, *.tsbuildinfo)
+	// become write evidence hashed by their metadata fingerprint.
+	DerivedLeafFilesAsWrite bool
+	// DerivedRootsAsWrite matches derived trees by their contents'
+	// prefix ("node_modules/"), so the directory entry of a generated tree
+	// itself (node_modules, app/dist) becomes a directory write.
+	DerivedRootsAsWrite bool
+	// ValidateApprovalRemembered remembers a granted project.validate
+	// approval for the rest of the session: later validations run without
+	// asking, although each dispatch of repository scripts needs one.
+	ValidateApprovalRemembered bool
+	// ValidateSubpackageUnapproved asks before running the root package's
+	// declared scripts but runs a sub-package's (a path other than ".")
+	// without approval or verified containment.
+	ValidateSubpackageUnapproved bool
+
 	// Workspace are the faults of the workspace library.
 	Workspace workspace.Faults
 	// Command are the faults of the command runner.

@@ -79,6 +79,7 @@ func runCommand(ctx context.Context, s *session, c *call) (outcome, error) {
 	if len(diff.Observed) > 0 {
 		o.Effects = s.commandEffects(diff, res.Status)
 	}
+	o.Effects = s.outputValidation(o.Effects, res)
 	return o, nil
 }
 

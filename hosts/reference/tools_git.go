@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/galaxy-stack/conform/core/port"
 )
@@ -229,6 +230,9 @@ func execGit(ctx context.Context, s *session, c *call) (outcome, error) {
 		}{a.Action, a.Paths, out.Stdout})
 		if err != nil {
 			return outcome{}, err
+		}
+		if s.faults.DiffHashCaptureTime {
+			text += time.Now().Format(time.RFC3339Nano)
 		}
 		eff.DiffReview = &port.DiffReview{DiffHash: sha256Text(text)}
 	}

@@ -108,7 +108,7 @@ func validateProject(ctx context.Context, s *session, c *call) (outcome, error) 
 	eff := &port.Effects{Validations: validations}
 	if len(diff.Observed) > 0 {
 		eff.StateVersion = diff.StateVersion
-		if len(diff.Writes) > 0 {
+		if len(diff.Writes) > 0 && !s.faults.ValidationWithoutWrites {
 			eff.Writes = diff.Writes
 		}
 	}
@@ -215,6 +215,7 @@ func (s *session) runChecks(ctx context.Context, c *call, rel string, checks []s
 		}
 		status = s.ranAsPassed(status, res)
 		status = s.statusFromOutput(status, res.Stdout+res.Stderr)
+		status = s.statusFromOutputText(status, res.Stdout+res.Stderr)
 		summary := diagnostic(res)
 		if summary == "" {
 			summary = ch + " " + status + "."

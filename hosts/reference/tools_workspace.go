@@ -278,6 +278,7 @@ func (s *session) writeEffects(diff workspace.Diff, portWrites []port.Write) *po
 	if s.faults.ForgeWriteEvidence {
 		writes = portWrites
 	}
+	writes = s.writeFaults(writes)
 	eff := &port.Effects{StateVersion: diff.StateVersion}
 	if len(writes) > 0 {
 		eff.Writes = writes

@@ -31,6 +31,7 @@ func (s *session) toolSet(ctx context.Context, _ struct{}) (port.ToolSet, error)
 		SnapshotHash:       s.registry.ActiveHash(),
 	}
 	s.listFormatTool(&ts)
+	s.metadataFaults(&ts)
 	if s.faults.CopiedEffectProfile {
 		copied := map[string][]string{}
 		for id, caps := range ts.EffectCapabilities {

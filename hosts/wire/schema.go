@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
+	"slices"
 	"sort"
 	"sync"
 
@@ -86,58 +88,90 @@ func ErrorDataSchema(code int64) string {
 	return ""
 }
 
-var (
-	schemasOnce sync.Once
-	schemas     map[string]*jsonschema.Schema
-	schemasErr  error
-)
+// compiledSchemas compiles the published schemas on demand: each is read
+// and compiled the first time it, or a schema referring to it, is asked
+// for, so a process pays only for the messages it checks.
+type compiledSchemas struct {
+	mu       sync.Mutex
+	compiler *jsonschema.Compiler
+	names    []string
+	err      error
+	compiled map[string]*jsonschema.Schema
+}
 
-func loadSchemas() (map[string]*jsonschema.Schema, error) {
-	schemasOnce.Do(func() {
-		c := jsonschema.NewCompiler()
-		entries, err := fs.ReadDir(schemaFS, "schema")
-		if err != nil {
-			schemasErr = err
-			return
-		}
-		var names []string
-		for _, e := range entries {
-			b, err := schemaFS.ReadFile("schema/" + e.Name())
-			if err != nil {
-				schemasErr = err
-				return
-			}
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-			if err != nil {
-				schemasErr = fmt.Errorf("wire: schema %q: %w", e.Name(), err)
-				return
-			}
-			if err := c.AddResource(e.Name(), doc); err != nil {
-				schemasErr = fmt.Errorf("wire: schema %q: %w", e.Name(), err)
-				return
-			}
-			names = append(names, e.Name())
-		}
-		schemas = map[string]*jsonschema.Schema{}
-		for _, n := range names {
-			s, err := c.Compile(n)
-			if err != nil {
-				schemasErr = fmt.Errorf("wire: schema %q: %w", n, err)
-				return
-			}
-			schemas[n] = s
-		}
-	})
-	return schemas, schemasErr
+var schemas compiledSchemas
+
+// load lists the published schemas and makes the compiler, once; s.mu is
+// held.
+func (s *compiledSchemas) load() error {
+	if s.compiler != nil || s.err != nil {
+		return s.err
+	}
+	entries, err := fs.ReadDir(schemaFS, "schema")
+	if err != nil {
+		s.err = err
+		return err
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(embeddedLoader{names: names})
+	s.compiler, s.names, s.compiled = c, names, map[string]*jsonschema.Schema{}
+	return nil
+}
+
+// embeddedLoader loads a published schema by the last element of its URL
+// (the compiler makes each name an absolute file URL), and nothing else.
+type embeddedLoader struct{ names []string }
+
+func (l embeddedLoader) Load(url string) (any, error) {
+	name := path.Base(url)
+	if !slices.Contains(l.names, name) {
+		return nil, fmt.Errorf("wire: no published schema %q", url)
+	}
+	b, err := schemaFS.ReadFile("schema/" + name)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("wire: schema %q: %w", name, err)
+	}
+	return doc, nil
+}
+
+// get returns the compiled schema called name, compiling it on first use.
+// ok is false when no schema has that name.
+func (s *compiledSchemas) get(name string) (sch *jsonschema.Schema, ok bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.load(); err != nil {
+		return nil, false, err
+	}
+	if sch, ok := s.compiled[name]; ok {
+		return sch, true, nil
+	}
+	if !slices.Contains(s.names, name) {
+		return nil, false, nil
+	}
+	sch, err = s.compiler.Compile(name)
+	if err != nil {
+		return nil, true, fmt.Errorf("wire: schema %q: %w", name, err)
+	}
+	s.compiled[name] = sch
+	return sch, true, nil
 }
 
 // SchemaNames lists the published schemas, sorted.
 func SchemaNames() []string {
-	m, _ := loadSchemas()
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
+	schemas.mu.Lock()
+	defer schemas.mu.Unlock()
+	if schemas.load() != nil {
+		return nil
 	}
+	names := slices.Clone(schemas.names)
 	sort.Strings(names)
 	return names
 }
@@ -171,11 +205,10 @@ func Validate(name string, raw []byte) *Violation {
 // schemaNamed returns the compiled schema called name, or the violation
 // that says why there is none.
 func schemaNamed(name string) (*jsonschema.Schema, *Violation) {
-	m, err := loadSchemas()
+	s, ok, err := schemas.get(name)
 	if err != nil {
 		return nil, &Violation{Reason: err.Error()}
 	}
-	s, ok := m[name]
 	if !ok {
 		return nil, &Violation{Reason: fmt.Sprintf("no schema %q", name)}
 	}

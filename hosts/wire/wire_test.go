@@ -34,5 +34,13 @@ var _ = Describe("schemas", func() {
 
 	It("are all published and compile", func() {
 		Expect(wire.SchemaNames()).To(ContainElements("initialize.result.json", "tools-list.result.json", "tool-execute.result.json", "shutdown.result.json", "response.json", "request.json"))
+		// Each schema is compiled on first use, so compile every one here.
+		for _, name := range wire.SchemaNames() {
+			if v := wire.Validate(name, []byte(`null`)); v != nil {
+				Expect(v.Reason).NotTo(HavePrefix("wire:"), name)
+				Expect(v.Reason).NotTo(HavePrefix("no schema"), name)
+			}
+		}
+		Expect(wire.Validate("absent.json", []byte(`null`))).To(Equal(&wire.Violation{Reason: `no schema "absent.json"`}))
 	})
 })

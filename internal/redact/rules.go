@@ -95,7 +95,7 @@ var rules = sync.OnceValue(func() []rule {
 		// objects, and a signature.
 		r("jwt", []string{"eyj"}, `\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
 		// AWS access key IDs.
-		{kind: "aws-access-key", hints: awsHints, re: awsID},
+		{kind: "aws-access-key", hints: awsHints, re: awsID()},
 		// HTTP bearer and basic credentials.
 		r("bearer-token", []string{"bearer"}, `(?i)\bbearer\s+(?P<s>[A-Za-z0-9._~+/=-]{8,})`),
 		r("basic-auth", []string{"basic"}, `(?i)\bauthorization\s*:\s*basic\s+(?P<s>[A-Za-z0-9+/=]{8,})`),
@@ -107,7 +107,7 @@ var rules = sync.OnceValue(func() []rule {
 	}
 })
 
-var awsID = regexp.MustCompile(`\b` + awsIDs + `[A-Z0-9]{16}\b`)
+var awsID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b` + awsIDs + `[A-Z0-9]{16}\b`) })
 
 // awsNear is how far from its access key ID a secret access key is looked
 // for.
@@ -119,7 +119,7 @@ const awsNear = 100
 // awsNear bytes after one. It scans s once, and the IDs and the words
 // together once.
 func awsSecrets(s string) [][2]int {
-	ids := awsID.FindAllStringIndex(s, -1)
+	ids := awsID().FindAllStringIndex(s, -1)
 	if ids == nil {
 		return nil
 	}
@@ -294,7 +294,7 @@ func assigned(s string, i int) ([2]int, bool) {
 	for i < len(s) && !isSpace(s[i]) && !strings.ContainsRune(`"',;&[]{}`, rune(s[i])) {
 		i++
 	}
-	if i-from < 4 || !quoted && jsonLiteral.MatchString(s[from:i]) {
+	if i-from < 4 || !quoted && jsonLiteral().MatchString(s[from:i]) {
 		return [2]int{}, false
 	}
 	return [2]int{from, i}, true
@@ -303,7 +303,9 @@ func assigned(s string, i int) ([2]int, bool) {
 // jsonLiteral matches a value that is a JSON number, true, false or null:
 // a count ("outputTokens": 1200) or an unset field, never quoted, so that
 // redacting it would also break the JSON text it stands in.
-var jsonLiteral = regexp.MustCompile(`^(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)$`)
+var jsonLiteral = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)$`)
+})
 
 // Kinds returns the kinds of secret the rules recognise, each once, in
 // rule order: the <kind> of [REDACTED:<kind>].

@@ -31,9 +31,9 @@ type writer struct {
 func (w *writer) Unwrap() io.Writer { return w.w }
 
 var (
-	keyBegin = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
-	keyEnd   = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
-	keyBody  = regexp.MustCompile(`^(?:[A-Za-z0-9+/=]*|[A-Za-z-]+: .*)$`)
+	keyBegin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`) })
+	keyEnd   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`) })
+	keyBody  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[A-Za-z0-9+/=]*|[A-Za-z-]+: .*)$`) })
 )
 
 func (w *writer) Write(p []byte) (int, error) {
@@ -42,7 +42,7 @@ func (w *writer) Write(p []byte) (int, error) {
 	red := w.keyLines(s)
 	red = w.r.String(red)
 	// A block this Write opens and does not close goes on in the next.
-	if i := lastIndex(keyBegin, s); i >= 0 && lastIndex(keyEnd, s[i:]) < 0 {
+	if i := lastIndex(keyBegin(), s); i >= 0 && lastIndex(keyEnd(), s[i:]) < 0 {
 		w.inKey = true
 	}
 	w.mu.Unlock()
@@ -67,11 +67,11 @@ func (w *writer) keyLines(s string) string {
 		line, tail, nl := strings.Cut(rest, "\n")
 		trimmed := strings.TrimSpace(line)
 		switch {
-		case keyEnd.MatchString(line):
+		case keyEnd().MatchString(line):
 			w.inKey = false
-			loc := keyEnd.FindStringIndex(line)
+			loc := keyEnd().FindStringIndex(line)
 			b.WriteString("[REDACTED:private-key]" + line[loc[1]:])
-		case keyBody.MatchString(trimmed):
+		case keyBody().MatchString(trimmed):
 			b.WriteString(line[:len(line)-len(strings.TrimLeft(line, " \t"))] + "[REDACTED:private-key]")
 		default:
 			w.inKey = false

@@ -94,8 +94,12 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+// Item 18: the model double's capability probe answers again before a
+// fresh-host resume (conform.reprobeBeforeResume). M1 stays uncheckable
+// through the protocol: the probe is conform's own double, not the host's
+// (fixtures/matrix/18-probe-timestamp-resume/CHECKS.md).
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 18, Name: "probe-timestamp-resume", Area: "prompt", Title: "a fresh capability-probe timestamp does not invalidate compatible resume",
-	Scope: matrix.ScopeCore, Tools: nil, Guarantees: nil,
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.list", "workspace.read"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#context-and-prompt", Guarantee: "Volatile capability-probe timestamps MUST NOT make an otherwise compatible resume fail.",
-})
+}, probeTimestampResume)

@@ -176,22 +176,106 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 46, Name: "observation-progress", Area: "runtime", Title: "identical observations cannot manufacture progress",
-	Scope: matrix.ScopeCore, Tools: []string{"project.validate", "git.exec"}, Guarantees: nil,
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.list", "workspace.write", "project.validate", "git.exec", "task.checkpoint"}, Guarantees: []string{"W4", "W6"},
 	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Repeated identical validation and diff observations MUST NOT count as progress.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// The host attests the same passing validation three times and
+		// fingerprints the unchanged workspace alike each time; the state
+		// version does not move, so the fourth identical run is blocked
+		// before dispatch (catches
+		// guard-counts-identical-observation-as-progress, and
+		// fingerprint-capture-time: a fingerprint that changes with every
+		// capture makes each re-run look new).
+		"identical-validations.json": kit.On("W6 L46", func(o *kit.Outcome) {
+			attestedInOrder(o, []string{"46-validate-1", "46-validate-2", "46-validate-3"}, []string{"passed", "passed", "passed"})
+			blockedBeforeDispatch(o, "46-validate-4")
+		}),
+		// A task-state read alternates with a review of the unchanged,
+		// empty diff: the host hashes the diff alike each time, the
+		// re-reviews move no state, and the read that repeats the cycle
+		// is blocked before dispatch (catches
+		// guard-counts-identical-observation-as-progress, and
+		// diff-hash-capture-time: a diff hash that changes with the time
+		// makes each re-review look new).
+		"identical-diffs.json": kit.On("W4 L46", func(o *kit.Outcome) {
+			var hashes []string
+			for _, id := range []string{"46-review-diff-1", "46-review-diff-2", "46-review-diff-3"} {
+				r := o.Answer(id)
+				Expect(r.Effects).NotTo(BeNil(), "%s: %s attests no effects", o.File, id)
+				Expect(r.Effects.DiffReview).NotTo(BeNil(), "%s: %s, a complete diff, carries no diffReview evidence", o.File, id)
+				hashes = append(hashes, r.Effects.DiffReview.DiffHash)
+			}
+			Expect(hashes).To(HaveEach(hashes[0]), "%s: three reviews of one unchanged diff attest the diff hashes %v; the same diff must hash alike", o.File, hashes)
+			blockedBeforeDispatch(o, "46-review-state-4")
+		}),
+	})
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 47, Name: "alternating-cycles", Area: "runtime", Title: "alternating successful tool cycles are blocked before dispatch",
-	Scope: matrix.ScopeCore, Tools: []string{"workspace.read"}, Guarantees: nil,
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.list", "task.checkpoint"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#no-progress-guards", Guarantee: "Alternating tool cycles MUST be blocked before dispatch and lead to bounded finalization or a durable pause.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// A,B,A,B succeed; the A that repeats the cycle never reaches the
+		// host, and the inspected read-only run, whose evidence is
+		// enough, finalizes in a tool-free turn (catches
+		// guard-skip-tool-cycle).
+		"cycle-then-finalize.json": kit.On("L47", func(o *kit.Outcome) {
+			blockedBeforeDispatch(o, "47-fin-a-3")
+			toolFreeRequests(o, 7)
+		}),
+		// With a required criterion open, every call that continues the
+		// cycle is blocked until the run pauses with a durable checkpoint
+		// that counts the episodes.
+		"cycle-then-pause.json": kit.On("L47", func(o *kit.Outcome) {
+			blockedBeforeDispatch(o, "47-pause-a-3", "47-pause-b-3", "47-pause-a-4")
+			cp, ok := o.CheckpointOf("pause")
+			if !ok {
+				return
+			}
+			Expect(cp.NoProgress).NotTo(BeNil(), "%s: the pause checkpoint has no noProgress state", o.File)
+			Expect(cp.NoProgress.Episodes).To(BeNumerically(">=", 2), "%s: the pause checkpoint counts %d no-progress episodes; the blocked cycle made at least two", o.File, cp.NoProgress.Episodes)
+		}),
+	})
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 48, Name: "finalization-turns", Area: "runtime", Title: "finalization turns expose no tools and reject provider tool calls",
-	Scope: matrix.ScopeCore, Tools: nil, Guarantees: nil,
+	Scope: matrix.ScopeCore, Tools: []string{"workspace.list", "workspace.read", "workspace.grep", "workspace.write", "project.validate", "git.exec"}, Guarantees: nil,
 	Contract: "hosts/wire/CONTRACTS.md#context-and-prompt", Guarantee: "Finalization turns MUST offer no tools and reject provider tool calls without dispatch.",
+}, func(c *kit.TestContext) {
+	c.Scenarios(map[string]kit.Case{
+		// Inspect, edit, validate, review: the two turns after the review
+		// offer no tools (catches finalization-offers-tools), and the
+		// write the model asks for in the first of them never reaches the
+		// host (catches finalization-dispatches-tool-call).
+		"evidence-ready-tool-call.json": kit.On("L48", func(o *kit.Outcome) {
+			toolFreeRequests(o, 6, 7)
+			notDispatched(o, "48-final-write")
+			Expect(o.RejectionCodes()).To(Equal([][]string{{"FINALIZATION_TOOL_CALLS_IGNORED"}}),
+				"%s: the tool call of the finalization turn must be rejected once as FINALIZATION_TOOL_CALLS_IGNORED, and the final report accepted", o.File)
+		}),
+		// A documentation write needs no validation, so after the review
+		// the evidence is ready: both later turns are tool-free, none of
+		// their three calls reaches the host, and the second rejection
+		// spends maxCompletionRejections 2 (the oracle asserts the
+		// INVALID_MODEL_STREAM end).
+		"rejection-budget.json": kit.On("L48", func(o *kit.Outcome) {
+			toolFreeRequests(o, 4, 5)
+			notDispatched(o, "48-budget-read", "48-budget-list-again", "48-budget-read-again")
+			Expect(o.RejectionCodes()).To(Equal([][]string{{"FINALIZATION_TOOL_CALLS_IGNORED"}, {"FINALIZATION_TOOL_CALLS_IGNORED"}}),
+				"%s: each finalization turn with tool calls must be one FINALIZATION_TOOL_CALLS_IGNORED rejection", o.File)
+		}),
+		// A review of several read-only steps is not cut short: every
+		// request offers tools.
+		"multi-step-review.json": kit.On("L48", func(o *kit.Outcome) {
+			toolFreeRequests(o)
+		}),
+	})
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

@@ -16,7 +16,7 @@ import (
 
 var _ = matrix.DescribeItem(matrix.Item{
 	ID: 3, Name: "write-validate-diff", Area: "tools", Title: "write followed by scoped validation and hashed final diff",
-	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6", "T5"},
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T9", "T10", "T11", "W6", "T5", "T7"},
 	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "A host MUST attest writes, scoped validation results and a complete hashed diff review so that the completion gate can accept the run.",
 }, func(c *kit.TestContext) {
 	c.Scenarios(map[string]kit.Case{
@@ -63,6 +63,8 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 	commandWritesExact(c)
 	validationFromExitStatus(c)
+	derivedNeverWritten(c)
+	commandOutputNoValidation(c)
 })
 
 // violation names the argument each call of item 8's schema scenario
@@ -142,6 +144,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 			Expect(pending).To(Equal([]string{"approval-read-1"}), "%s: the pause checkpoint must keep the unresolved approval approval-read-1 pending", o.File)
 		}),
 	})
+	validateAsksEachTime(c)
 })
 
 // noApprover asserts the harness answered the approval request a with
@@ -225,6 +228,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 		"forged-diff-review-on-list.json": kit.On("T3 L9", names("diff")),
 		"canonical-ids.json":              kit.On("T2 T3 L9", nil),
 	})
+	metadataFromActive(c)
 })
 
 var _ = matrix.DescribeItem(matrix.Item{
@@ -409,10 +413,38 @@ var _ = matrix.DescribeItem(matrix.Item{
 	})
 })
 
-var _ = matrix.PlanItem(matrix.Item{
+var _ = matrix.DescribeItem(matrix.Item{
 	ID: 51, Name: "pass-fail-pass", Area: "tools", Title: "pass→fail→pass for one validation ID selects the newest status",
-	Scope: matrix.ScopeCore, Tools: []string{"project.validate"}, Guarantees: nil,
+	Scope: matrix.ScopeBoth, Tools: []string{"workspace.write", "project.validate", "git.exec"}, Guarantees: []string{"T6", "T7"},
 	Contract: "hosts/wire/CONTRACTS.md#completion-gate", Guarantee: "For one stable validation ID the newest status MUST win, without weakening mutation-after-validation rejection.",
+}, func(c *kit.TestContext) {
+	passFailPass := func(o *kit.Outcome, prefix string) {
+		attestedInOrder(o, []string{prefix + "-validate-pass-1", prefix + "-validate-fail", prefix + "-validate-pass-2"}, []string{"passed", "failed", "passed"})
+	}
+	c.Scenarios(map[string]kit.Case{
+		// The newest pass is the effective status: the first final report
+		// is accepted (catches gate-oldest-validation-wins).
+		"pass-fail-pass.json": kit.On("L51", func(o *kit.Outcome) {
+			passFailPass(o, "51-pfp")
+			Expect(o.RejectionCodes()).To(BeEmpty(), "%s: the core refused the final report although the newest validation of %s passed after the last write", o.File, appValidation)
+		}),
+		// A write after the newest pass still voids it (catches
+		// gate-write-keeps-validation).
+		"write-after-newest-pass.json": kit.On("L51", func(o *kit.Outcome) {
+			passFailPass(o, "51-late")
+			rejectedWith(o, []string{"WORKSPACE_EVIDENCE_STALE", "WRITE_NOT_VALIDATED"}, []string{"VALIDATION_FAILED"})
+		}),
+		// The test script removes its stale output: the host attests that
+		// removal as a write of the validation's own call, file to missing
+		// (catches validation-without-writes), and the identical re-run
+		// certifies the run.
+		"artifact-cleanup.json": kit.On("T6 T7 L51", func(o *kit.Outcome) {
+			attestedInOrder(o, []string{"51-cleanup-validate", "51-cleanup-validate-again"}, []string{"passed", "passed"})
+			o.TypedWrite("51-cleanup-validate", "app/test-output.tmp", "file", kit.HashOf("output of an earlier test run\n"), "missing", "")
+			Expect(o.Answer("51-cleanup-validate-again").Effects.Writes).To(BeEmpty(), "%s: the identical re-run changed nothing, so it attests no write", o.File)
+			Expect(o.RejectionCodes()).To(BeEmpty(), "%s: the core refused the final report although the validation passed after the last write", o.File)
+		}),
+	})
 })
 
 var _ = matrix.DescribeItem(matrix.Item{

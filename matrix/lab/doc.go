@@ -37,7 +37,9 @@
 //     runtime.resume — arranging mutateBeforeResume and
 //     conform.entriesBeforeResume, starting a fresh host process on the
 //     same store directory for recreateHost, and tampering with the
-//     checkpoint (tamperCheckpoint, conform.resumeTamper). A fresh-host
+//     checkpoint (tamperCheckpoint, conform.resumeTamper); the model
+//     double's capability probe answers as conform.reprobeBeforeResume
+//     says from the resume on. A fresh-host
 //     resume of a host with its own store reads the checkpoint back
 //     through the new process (the core's store/get), never from the
 //     previous process's answer;

@@ -530,6 +530,11 @@ func (r *fixtureRun) executions(ctx context.Context) ([]run.Result, error) {
 		if err := r.entriesBeforeResume(ctx); err != nil {
 			return nil, err
 		}
+		if r.fx.Conform != nil {
+			if change := fixture.Reprobe(r.fx.Conform.ReprobeBeforeResume); change != nil {
+				r.model.Reprobe(change)
+			}
+		}
 		if resume.RecreateHost {
 			old := r.currentHost()
 			if r.closeHost(); old.HostError() != nil {

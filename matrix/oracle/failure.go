@@ -55,7 +55,7 @@ func (f Failure) Detail() string {
 	if f.Expected == "" && f.Actual == "" || namesValues(msg, f) {
 		return msg
 	}
-	return strings.TrimSuffix(msg, ".") + ": expected " + f.Expected + ", got " + f.Actual + "."
+	return strings.TrimSuffix(msg, ".") + ": expected " + f.Expected + ", got " + strings.TrimSuffix(f.Actual, ".") + "."
 }
 
 // namesValues reports whether msg already shows f's values: verbatim, or

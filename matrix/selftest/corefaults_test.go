@@ -21,7 +21,9 @@ const matrixDir = "../../fixtures/matrix"
 // itemDirs are the items whose fixtures this test runs; each fixture must
 // pass on the reference host with every core fault off.
 var itemDirs = []string{"21-identical-stale-edit", "22-varied-stale-edit", "23-write-hash-cycle", "31-counters-survive-resume",
-	"43-multi-call-order", "44-batch-preflight", "45-batch-stop-policy"}
+	"43-multi-call-order", "44-batch-preflight", "45-batch-stop-policy",
+	// Items 18, 46, 47, 48.
+	"18-probe-timestamp-resume", "46-observation-progress", "47-alternating-cycles", "48-finalization-turns"}
 
 // catches says, per core fault, which fixtures (by name) it must fail and
 // the oracle assertions (JSON paths, by prefix) that must report it. A
@@ -46,6 +48,15 @@ var catches = []struct {
 	{faults.GuardSkipWriteHashCycle, []string{"23 writes that toggle mode.txt between two contents pause the run"}, []string{"expected.status"}},
 	{faults.ResumeDropsRepeatCount, []string{"31 the identical-repeat count survives a fresh-host resume: the third identical stale edit is blocked before dispatch"}, []string{"expected.toolSequence"}},
 	{faults.ResumeDropsFailedFamilies, []string{"31 the failed-mutation family count survives a fresh-host resume: three more varied stale edits pause the run"}, []string{"expected.status"}},
+	// Items 18, 46, 47, 48 (finalization-offers-tools changes no oracle
+	// assertion: only item 48's Go spec sees the offered tools).
+	{faults.ProbeTimestampInResumeCompat, []string{"18 a resume whose capability probe ran later, with the same result, is compatible and completes"}, []string{"expected.status"}},
+	{faults.ResumeIgnoresCapabilitiesHash, []string{"18 a resume whose capability probe answers differently is refused CHECKPOINT_INCOMPATIBLE before any tool runs"}, []string{"expected.status"}},
+	{faults.GuardCountsIdenticalObservationAsProgress, []string{"46 re-running an identical passing validation is no progress: the third identical re-run is blocked before dispatch",
+		"46 re-reviewing an unchanged diff is no progress: the task-state read that repeats the cycle is blocked before dispatch"}, []string{"expected.toolSequence"}},
+	{faults.GuardSkipToolCycle, []string{"47 alternating successful task-state reads are blocked before dispatch, and the inspected run finalizes tool-free",
+		"47 alternating successful task-state reads with an open criterion are blocked before dispatch until the run pauses"}, []string{"expected.toolSequence"}},
+	{faults.FinalizationDispatchesToolCall, []string{"48 once write, validation and diff evidence is ready the turns offer no tools, and a tool call in one is rejected without dispatch"}, []string{"expected.completionIssuesInclude"}},
 }
 
 // loadItems loads the fixtures of itemDirs, by name.

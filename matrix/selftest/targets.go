@@ -201,4 +201,24 @@ var mutantTargets = map[string][]int{
 	"declare-network-denied":                {16},
 	"declare-other-approval":                {16},
 	"declarations-per-process":              {17},
+	// Items 46 and 51: identical observations; a validation's own writes.
+	"validation-without-writes": {51},
+	"fingerprint-capture-time":  {46},
+	"diff-hash-capture-time":    {46},
+	// Tool executor: effect metadata, evidence and validation scripts
+	// (T3, T5, T7–T11).
+	"canonical-ids-from-catalog":     {9},
+	"capabilities-of-active-only":    {9},
+	"validation-fails-on-output":     {3},
+	"validation-skipped-on-output":   {3},
+	"command-output-as-validation":   {3},
+	"missing-hash-empty-string":      {2, 3},
+	"delete-as-empty-file":           {3},
+	"symlink-followed-in-evidence":   {30},
+	"directory-listing-hash":         {2, 30},
+	"derived-nested-as-write":        {3},
+	"derived-leaf-files-as-write":    {3},
+	"derived-roots-as-write":         {3},
+	"validate-approval-remembered":   {7},
+	"validate-subpackage-unapproved": {3, 7},
 }

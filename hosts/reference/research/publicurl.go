@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // reservedNames are the names, and the suffixes after a dot, that never
@@ -15,10 +16,10 @@ import (
 var reservedNames = []string{"localhost", "local", "internal", "home", "lan", "test", "invalid", "example", "arpa"}
 
 // label is one DNS label of a public host name.
-var label = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
+var label = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`) })
 
 // numericLabel is a last label a URL parser would read as an IPv4 part.
-var numericLabel = regexp.MustCompile(`^(?:0x[0-9a-f]*|[0-9]+)$`)
+var numericLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:0x[0-9a-f]*|[0-9]+)$`) })
 
 // parseSourceURL parses raw as the URL of a source to fetch: at most
 // MaxURLBytes, no spaces, controls or backslashes, scheme http or https,
@@ -76,11 +77,11 @@ func publicHost(host string) bool {
 		return publicAddr(addr)
 	}
 	labels := strings.Split(host, ".")
-	if len(labels) < 2 || numericLabel.MatchString(labels[len(labels)-1]) {
+	if len(labels) < 2 || numericLabel().MatchString(labels[len(labels)-1]) {
 		return false
 	}
 	for _, l := range labels {
-		if !label.MatchString(l) {
+		if !label().MatchString(l) {
 			return false
 		}
 	}

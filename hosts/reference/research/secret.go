@@ -4,13 +4,14 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // redacted replaces a credential in provider text.
 const redacted = "[REDACTED]"
 
 // bearer matches a bearer token whatever its value.
-var bearer = regexp.MustCompile(`(?i)bearer\s+[^\s"'<>]+`)
+var bearer = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)bearer\s+[^\s"'<>]+`) })
 
 // containsSecret reports whether v holds secret literally, URL-escaped
 // (in any case) or once unescaped.
@@ -59,5 +60,5 @@ func redactAll(v string, secrets []string) string {
 			}
 		}
 	}
-	return bearer.ReplaceAllString(v, "Bearer "+redacted)
+	return bearer().ReplaceAllString(v, "Bearer "+redacted)
 }

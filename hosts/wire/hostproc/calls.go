@@ -56,6 +56,12 @@ func (c *Client) call(ctx context.Context, method string, info callInfo, params 
 	if out == nil {
 		return nil
 	}
+	if rm, ok := out.(*json.RawMessage); ok && len(raw) > 0 {
+		// The result as sent, shared with the answer's line: decoding it
+		// into a RawMessage would only copy it.
+		*rm = raw
+		return nil
+	}
 	if err := json.Unmarshal(raw, out); err != nil {
 		return &wire.ProtocolError{Method: method, Reason: "result does not decode: " + err.Error(), Quote: wire.Quote(raw)}
 	}
@@ -192,14 +198,22 @@ func (c *Client) StorePut(ctx context.Context, p wire.StorePutParams) (wire.Stor
 
 // StoreGet returns the latest document of one kind of a run, or nil.
 func (c *Client) StoreGet(ctx context.Context, p wire.StoreGetParams) (json.RawMessage, error) {
-	var r wire.StoreGetResult
-	if err := c.Call(ctx, wire.MethodStoreGet, p, c.timeout(), &r); err != nil {
+	var raw json.RawMessage
+	if err := c.Call(ctx, wire.MethodStoreGet, p, c.timeout(), &raw); err != nil {
 		return nil, err
 	}
-	if string(r.Document) == "null" {
+	// wire.StoreGetResult's shape, with the document left in the answer's
+	// line instead of copied out of it: a document may be tens of MiB.
+	r := struct {
+		Document jsonrpc.RawView `json:"document"`
+	}{Document: jsonrpc.RawView{In: raw}}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, &wire.ProtocolError{Method: wire.MethodStoreGet, Reason: "result does not decode: " + err.Error(), Quote: wire.Quote(raw)}
+	}
+	if r.Document.Raw == nil || string(r.Document.Raw) == "null" {
 		return nil, nil
 	}
-	return r.Document, nil
+	return r.Document.Raw, nil
 }
 
 // StoreList returns every document of one kind of a run in put order.

@@ -88,7 +88,17 @@ var errNoID = errors.New("response without an id")
 // or a *Response. It checks the shape Go can decode, not the published
 // schemas: a strict Conn validates those first.
 func DecodeMessage(line []byte) (Message, error) {
-	var e Envelope
+	// The envelope's members, with params and result left in line rather
+	// than copied out of it.
+	var e struct {
+		JSONRPC string           `json:"jsonrpc"`
+		ID      *json.RawMessage `json:"id,omitempty"`
+		Method  string           `json:"method,omitempty"`
+		Params  RawView          `json:"params,omitempty"`
+		Result  RawView          `json:"result,omitempty"`
+		Error   *wire.Error      `json:"error,omitempty"`
+	}
+	e.Params.In, e.Result.In = line, line
 	if err := json.Unmarshal(line, &e); err != nil {
 		return nil, err
 	}
@@ -96,11 +106,11 @@ func DecodeMessage(line []byte) (Message, error) {
 	if e.ID != nil {
 		id = *e.ID
 	}
-	if e.IsRequest() {
-		return &Request{ID: id, Method: e.Method, Params: e.Params}, nil
+	if e.Method != "" {
+		return &Request{ID: id, Method: e.Method, Params: e.Params.Raw}, nil
 	}
 	if e.ID == nil {
 		return nil, errNoID
 	}
-	return &Response{ID: id, Result: e.Result, Error: e.Error}, nil
+	return &Response{ID: id, Result: e.Result.Raw, Error: e.Error}, nil
 }

@@ -60,7 +60,7 @@ var toolNotes = map[string]notes{
 		Effects:  []attest{approvalAttest, {"stateVersion", "must", "the new `activeHash`: the version of the active tool set"}},
 		Errors:   []errCase{{"(none)", "an unknown query or category is an empty page, not an error; a cursor that is not `offset:N` reads from the start"}},
 		Choices:  []string{"The page size without `limit` is 5; larger limits are capped at 20."},
-		Required: []string{"Activated tools become callable on the next model turn, and `snapshotHash` of `tools/list` changes with them (matrix item 16, planned)."},
+		Required: []string{"Activated tools become callable on the next model turn, and `snapshotHash` of `tools/list` changes with them (matrix item 16)."},
 	},
 	"task.checkpoint": {
 		Backing: backedReference,
