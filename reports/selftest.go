@@ -44,34 +44,48 @@ type KillRow struct {
 	// Sentences are the keys of the contract sentences the fault breaks
 	// (none for a control).
 	Sentences []string `json:"sentences"`
+	// Targets are the items that could catch the fault.
+	Targets []int `json:"targets"`
+	KillOutcome
+}
+
+// A KillOutcome is what certifying a fault against its targets found.
+type KillOutcome struct {
 	// Status is killed, collateral (items failed, none on an assertion of
 	// a sentence the fault breaks), survived, untestable (every check that
 	// could see it was not applicable here; Error says why), untargeted or
 	// error.
 	Status string `json:"status"`
-	// Targets are the items that could catch the fault, Ran those that
-	// were run against it, FailedItems those that failed, KilledBy those
-	// of them that failed on an assertion of a sentence the fault breaks,
-	// Collateral the others with why.
-	Targets     []int            `json:"targets"`
-	Ran         []int            `json:"ran"`
-	FailedItems []int            `json:"failedItems"`
-	KilledBy    []int            `json:"killedBy"`
-	Collateral  []CollateralItem `json:"collateral"`
-	Error       string           `json:"error,omitempty"`
+	// Ran are the targets the fault was certified against.
+	Ran []int `json:"ran"`
+	// FailedItems are the items that failed against it.
+	FailedItems []int `json:"failedItems"`
+	// KilledBy are those of FailedItems that failed on an assertion of a
+	// sentence the fault breaks: the kill matrix row.
+	KilledBy []int `json:"killedBy"`
+	// Collateral are the other FailedItems, each with why its failure is
+	// not a kill.
+	Collateral []CollateralItem `json:"collateral"`
+	// Error says why the fault's certification could not run.
+	Error string `json:"error,omitempty"`
 }
 
 // A CollateralItem is an item that failed against a fault without seeing
 // the guarantee it breaks, and why.
 type CollateralItem struct {
-	Item int    `json:"item"`
-	Why  string `json:"why"`
+	Item int `json:"item"`
+	// Why names what failed the item's checks: "host" (it exited, hung up
+	// or sent what is not JSON-RPC), "deadline", "harness", or "checks of
+	// W5, L1" (assertions of sentences the fault does not break).
+	Why string `json:"why"`
 }
 
-// A KillColumn is one runnable item of the kill matrix.
+// A KillColumn is one runnable item of the kill matrix: whether it can
+// fail.
 type KillColumn struct {
-	ID         int      `json:"id"`
-	Scope      string   `json:"scope"`
+	ID    int    `json:"id"`
+	Scope string `json:"scope"`
+	// Mutants and CoreFaults are the faults of each kind the item killed.
 	Mutants    []string `json:"mutants"`
 	CoreFaults []string `json:"coreFaults"`
 	// CannotFail says which fault kind of its scope the item killed none

@@ -16,6 +16,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
 	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/runs"
 )
 
 // killHosts kills the process tree of every host conform started; tests
@@ -97,7 +98,6 @@ type job struct {
 	stderr io.Writer
 
 	signals chan os.Signal
-	stopped chan struct{} // closed at the first signal
 	done    chan struct{} // closed by close
 
 	mu  sync.Mutex
@@ -113,7 +113,7 @@ func addTimeoutFlag(fs *flag.FlagSet) *time.Duration {
 // startJob starts the rules of a job; timeout 0 means no bound. Call close
 // when the command is done.
 func startJob(timeout time.Duration, privateTemp bool, stderr io.Writer) (*job, error) {
-	j := &job{stderr: stderr, signals: make(chan os.Signal, 2), stopped: make(chan struct{}), done: make(chan struct{})}
+	j := &job{stderr: stderr, signals: make(chan os.Signal, 2), done: make(chan struct{})}
 	if privateTemp {
 		t, err := newTempDir()
 		if err != nil {
@@ -150,7 +150,6 @@ func (j *job) watch() {
 			j.mu.Lock()
 			j.sig = ie
 			j.mu.Unlock()
-			close(j.stopped)
 			j.cancel(ie)
 			fmt.Fprintf(j.stderr, "conform: %s: stopping and reporting what finished; signal again to exit at once\n", signalName(sig))
 			killHosts()
@@ -183,25 +182,8 @@ func (j *job) timedOut() error {
 }
 
 // await runs f and returns when f has returned, or, after a signal, when f
-// has not returned within interruptGrace; it reports whether f returned.
-func (j *job) await(f func()) bool {
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		f()
-	}()
-	select {
-	case <-finished:
-		return true
-	case <-j.stopped:
-	}
-	select {
-	case <-finished:
-		return true
-	case <-time.After(interruptGrace):
-		return false
-	}
-}
+// has not returned within interruptGrace.
+func (j *job) await(f func()) { runs.Await(j.ctx, interruptGrace, f) }
 
 // close stops watching for signals and removes the private temporary
 // directory.

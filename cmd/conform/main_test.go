@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,11 +16,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hosttest"
-	"github.com/galaxy-stack/conform/hosts/reference"
-	"github.com/galaxy-stack/conform/hosts/wire"
 	"github.com/galaxy-stack/conform/hosts/wire/hostproc"
-	"github.com/galaxy-stack/conform/hosts/wire/jsonrpc"
-	"github.com/galaxy-stack/conform/hosts/wire/kit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -84,32 +78,13 @@ func testHost() {
 		// store-off is the reference host declaring no store
 		// (capabilities.store false): conform's memory store stands in.
 		"store-off": func(r map[string]any) { r["capabilities"].(map[string]any)["store"] = false },
-		// storeless declares neither a store nor a trace.
-		"storeless": func(r map[string]any) {
-			c := r["capabilities"].(map[string]any)
-			c["store"], c["trace"] = false, false
-		},
+		"storeless": hosttest.Storeless,
 	}[os.Args[1]]
 	if alter == nil {
 		fmt.Fprintln(os.Stderr, "testhost: unknown variant", os.Args[1])
 		os.Exit(2)
 	}
-	ref := reference.New()
-	h := jsonrpc.HandlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
-		res, err := ref.Handle(ctx, method, params)
-		if method != wire.MethodInitialize || err != nil {
-			return res, err
-		}
-		b, _ := json.Marshal(res)
-		var m map[string]any
-		_ = json.Unmarshal(b, &m)
-		alter(m)
-		return m, nil
-	})
-	if err := kit.Serve(context.Background(), os.Stdin, os.Stdout, h); err != nil {
-		fmt.Fprintln(os.Stderr, "testhost:", err)
-		os.Exit(1)
-	}
+	hosttest.ServeAlteredInitialize(alter)
 }
 
 // cmdSigexec is the script command

@@ -6,15 +6,16 @@ import (
 	"testing"
 
 	"github.com/galaxy-stack/conform/matrix/selftest"
+	"github.com/galaxy-stack/conform/reports"
 )
 
 // TestPrintSelftestMatrices prints a kill matrix and an acceptance matrix
 // and reads each row's cells back.
 func TestPrintSelftestMatrices(t *testing.T) {
 	res := &selftest.Result{
-		Items: []selftest.ItemResult{{ID: 1}, {ID: 2}, {ID: 3}},
+		Items: []reports.KillColumn{{ID: 1}, {ID: 2}, {ID: 3}},
 		Faults: []selftest.FaultResult{
-			{Fault: selftest.Fault{Name: "m-killed", Kind: selftest.KindMutant}, Status: selftest.Killed, Ran: []int{1, 2, 3}, FailedItems: []int{1, 2}, KilledBy: []int{1}},
+			{Fault: selftest.Fault{Name: "m-killed", Kind: selftest.KindMutant}, KillOutcome: reports.KillOutcome{Status: selftest.Killed, Ran: []int{1, 2, 3}, FailedItems: []int{1, 2}, KilledBy: []int{1}}},
 		},
 		Variants: []selftest.VariantResult{
 			{Variant: selftest.Variant{Name: "v-over"}, Status: "rejected", Ran: []int{1, 2}, FailedItems: []int{2}},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -17,7 +18,7 @@ func ModelDefinition(d Descriptor) port.ToolDefinition {
 		Function: port.FunctionSpec{
 			Name:        d.ModelName,
 			Description: d.Description,
-			Parameters:  cloneMap(d.InputSchema),
+			Parameters:  clone.Object(d.InputSchema),
 		},
 	}
 }

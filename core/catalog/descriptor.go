@@ -1,6 +1,10 @@
 package catalog
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/galaxy-stack/conform/core/clone"
+)
 
 // Descriptor describes one tool (CONTRACTS §4.2). JSON field names are the
 // original's; schemas are plain JSON values in the supported subset
@@ -47,8 +51,8 @@ type Source struct {
 // stay nil and empty ones stay empty, so the JSON form is unchanged.
 func (d Descriptor) Clone() Descriptor {
 	out := d
-	out.InputSchema = cloneMap(d.InputSchema)
-	out.OutputSchema = cloneMap(d.OutputSchema)
+	out.InputSchema = clone.Object(d.InputSchema)
+	out.OutputSchema = clone.Object(d.OutputSchema)
 	out.Permissions = slices.Clone(d.Permissions)
 	out.Modalities = Modalities{
 		Accepts:                   slices.Clone(d.Modalities.Accepts),
@@ -56,32 +60,4 @@ func (d Descriptor) Clone() Descriptor {
 		RequiredModelCapabilities: slices.Clone(d.Modalities.RequiredModelCapabilities),
 	}
 	return out
-}
-
-// cloneMap deep-copies a JSON object tree.
-func cloneMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = cloneValue(v)
-	}
-	return out
-}
-
-func cloneValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		return cloneMap(t)
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = cloneValue(x)
-		}
-		return out
-	case []string:
-		return slices.Clone(t)
-	}
-	return v
 }

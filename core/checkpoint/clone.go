@@ -1,6 +1,10 @@
 package checkpoint
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/galaxy-stack/conform/core/clone"
+)
 
 // Clone returns a deep copy of c that shares no memory with it: changing
 // either afterwards never changes the other (clone on read and write, seed
@@ -24,12 +28,12 @@ func clonePayload(p Payload) Payload {
 	})
 	out.Approvals = slices.Clone(p.Approvals)
 	out.Compatibility.ActiveToolNames = slices.Clone(p.Compatibility.ActiveToolNames)
-	out.CompletionEvidence.DiffReview = clonePtr(p.CompletionEvidence.DiffReview)
+	out.CompletionEvidence.DiffReview = clone.Ptr(p.CompletionEvidence.DiffReview)
 	out.Constraints = slices.Clone(p.Constraints)
 	out.Decisions = slices.Clone(p.Decisions)
 	out.Edits = cloneEach(p.Edits, func(e Edit) Edit {
-		e.AfterHash = clonePtr(e.AfterHash)
-		e.BeforeHash = clonePtr(e.BeforeHash)
+		e.AfterHash = clone.Ptr(e.AfterHash)
+		e.BeforeHash = clone.Ptr(e.BeforeHash)
 		return e
 	})
 	out.LastToolCalls = slices.Clone(p.LastToolCalls)
@@ -39,18 +43,18 @@ func clonePayload(p Payload) Payload {
 		np.HostStateVersions = slices.Clone(np.HostStateVersions)
 		np.ObservationNudgeThresholds = slices.Clone(np.ObservationNudgeThresholds)
 		np.ObservationFamilies = slices.Clone(np.ObservationFamilies)
-		np.PreviousTool = clonePtr(np.PreviousTool)
+		np.PreviousTool = clone.Ptr(np.PreviousTool)
 		np.ToolCycleSuffix = slices.Clone(np.ToolCycleSuffix)
 		out.NoProgress = &np
 	}
 	out.OpenProblems = slices.Clone(p.OpenProblems)
 	out.PendingApprovals = slices.Clone(p.PendingApprovals)
 	out.Plan.Completed = slices.Clone(p.Plan.Completed)
-	out.Plan.InProgress = clonePtr(p.Plan.InProgress)
+	out.Plan.InProgress = clone.Ptr(p.Plan.InProgress)
 	out.Plan.Pending = slices.Clone(p.Plan.Pending)
 	out.ResearchSources = cloneEach(p.ResearchSources, func(r ResearchSource) ResearchSource {
-		r.ContentHash = clonePtr(r.ContentHash)
-		r.Title = clonePtr(r.Title)
+		r.ContentHash = clone.Ptr(r.ContentHash)
+		r.Title = clone.Ptr(r.Title)
 		return r
 	})
 	out.SeenToolCallIDs = slices.Clone(p.SeenToolCallIDs)
@@ -59,15 +63,15 @@ func clonePayload(p Payload) Payload {
 		return v
 	})
 	out.Workspace.ActiveFiles = cloneEach(p.Workspace.ActiveFiles, func(f ActiveFileRecord) ActiveFileRecord {
-		f.ContentHash = clonePtr(f.ContentHash)
-		f.EndLine = clonePtr(f.EndLine)
-		f.StartLine = clonePtr(f.StartLine)
+		f.ContentHash = clone.Ptr(f.ContentHash)
+		f.EndLine = clone.Ptr(f.EndLine)
+		f.StartLine = clone.Ptr(f.StartLine)
 		return f
 	})
-	out.Workspace.DirtyStateSummary = clonePtr(p.Workspace.DirtyStateSummary)
+	out.Workspace.DirtyStateSummary = clone.Ptr(p.Workspace.DirtyStateSummary)
 	out.Workspace.Instructions = slices.Clone(p.Workspace.Instructions)
-	out.Workspace.Root = clonePtr(p.Workspace.Root)
-	out.Workspace.StateFingerprint = clonePtr(p.Workspace.StateFingerprint)
+	out.Workspace.Root = clone.Ptr(p.Workspace.Root)
+	out.Workspace.StateFingerprint = clone.Ptr(p.Workspace.StateFingerprint)
 	return out
 }
 
@@ -81,15 +85,6 @@ func cloneEach[T any](s []T, f func(T) T) []T {
 		out[i] = f(v)
 	}
 	return out
-}
-
-// clonePtr returns a pointer to a copy of *p, or nil.
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 // orEmpty returns s, or an empty non-nil slice when s is nil.

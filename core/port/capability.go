@@ -1,6 +1,10 @@
 package port
 
-import "context"
+import (
+	"context"
+
+	"github.com/galaxy-stack/conform/core/clone"
+)
 
 // Capability states (CONTRACTS §13.3).
 const (
@@ -78,21 +82,13 @@ func (c ModelCapabilities) Clone() ModelCapabilities {
 	if c.Evidence != nil {
 		out.Evidence = append([]CapabilityEvidence(nil), c.Evidence...)
 	}
-	out.ContextWindow = cloneInt(c.ContextWindow)
-	out.MaxImages = cloneInt(c.MaxImages)
-	out.MaxOutputTokens = cloneInt(c.MaxOutputTokens)
+	out.ContextWindow = clone.Ptr(c.ContextWindow)
+	out.MaxImages = clone.Ptr(c.MaxImages)
+	out.MaxOutputTokens = clone.Ptr(c.MaxOutputTokens)
 	if c.SupportedImageMimeTypes != nil {
 		out.SupportedImageMimeTypes = append([]string(nil), c.SupportedImageMimeTypes...)
 	}
 	return out
-}
-
-func cloneInt(p *int) *int {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 // CapabilityReporter is implemented by models that report their capability

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -77,7 +78,7 @@ func NewTaskContract(in ContractInput) TaskContract {
 		NormalizedOutcome:  original,
 		OriginalRequest:    original,
 		TaskID:             in.TaskID,
-		WorkspacePath:      cloneString(in.WorkspacePath),
+		WorkspacePath:      clone.Ptr(in.WorkspacePath),
 	}
 	if !contains(complexities, c.Complexity) {
 		c.Complexity = ComplexityStandard
@@ -123,7 +124,7 @@ func ContractForRequest(r Request) TaskContract {
 	criteria := make([]CriterionInput, 0, len(r.AcceptanceCriteria))
 	for _, cr := range r.AcceptanceCriteria {
 		id := cr.ID
-		criteria = append(criteria, CriterionInput{ID: &id, Required: cloneBool(cr.Required), Text: cr.Text})
+		criteria = append(criteria, CriterionInput{ID: &id, Required: clone.Ptr(cr.Required), Text: cr.Text})
 	}
 	goal := r.Goal
 	return NewTaskContract(ContractInput{
@@ -205,14 +206,6 @@ func untrustedItem(d UntrustedData) map[string]string {
 		item["contentHash"] = d.ContentHash
 	}
 	return item
-}
-
-func cloneString(p *string) *string {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 func nonNil[S ~[]E, E any](s S) S {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/effects"
 	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
@@ -84,8 +85,8 @@ func (s *session) applyEffects(c *callState) error {
 			continue
 		}
 		c.recordedWrites = append(c.recordedWrites, w)
-		s.ev.writes = append(s.ev.writes, checkpoint.Edit{AfterHash: clonePtr(w.AfterHash), AfterKind: checkpoint.EntryKind(w.AfterKind),
-			BeforeHash: clonePtr(w.BeforeHash), BeforeKind: checkpoint.EntryKind(w.BeforeKind), Path: w.Path, Sequence: sequence,
+		s.ev.writes = append(s.ev.writes, checkpoint.Edit{AfterHash: clone.Ptr(w.AfterHash), AfterKind: checkpoint.EntryKind(w.AfterKind),
+			BeforeHash: clone.Ptr(w.BeforeHash), BeforeKind: checkpoint.EntryKind(w.BeforeKind), Path: w.Path, Sequence: sequence,
 			ToolCallID: id, WorkspaceFingerprint: fp})
 	}
 	for _, v := range e.Validations {
@@ -95,7 +96,7 @@ func (s *session) applyEffects(c *callState) error {
 		s.ev.diffReview = &checkpoint.DiffReview{DiffHash: e.DiffReview.DiffHash, Sequence: sequence, WorkspaceFingerprint: fp}
 	}
 	if e.Plan != nil {
-		s.ev.plan = checkpoint.Plan{Completed: slices.Clone(e.Plan.Completed), InProgress: clonePtr(e.Plan.InProgress), Pending: slices.Clone(e.Plan.Pending)}
+		s.ev.plan = checkpoint.Plan{Completed: slices.Clone(e.Plan.Completed), InProgress: clone.Ptr(e.Plan.InProgress), Pending: slices.Clone(e.Plan.Pending)}
 		for _, d := range e.Plan.Decisions {
 			if !slices.Contains(s.ev.decisions, d) {
 				s.ev.decisions = append(s.ev.decisions, d)
@@ -207,7 +208,7 @@ func (s *session) mergeResearch(sources []port.ResearchSource, sequence int64, c
 		if err != nil {
 			u = src.URL
 		}
-		rec := checkpoint.ResearchSource{ContentHash: clonePtr(src.ContentHash), Kind: checkpoint.ResearchKind(src.Kind), Sequence: sequence,
+		rec := checkpoint.ResearchSource{ContentHash: clone.Ptr(src.ContentHash), Kind: checkpoint.ResearchKind(src.Kind), Sequence: sequence,
 			Summary: src.Summary, ToolCallID: callID, Truncated: src.Truncated, URL: u}
 		if src.Title != "" {
 			rec.Title = ptr(src.Title)
@@ -267,7 +268,7 @@ func (s *session) activeFiles(extraInspected []string, extraWrites []port.Write)
 	out := make([]checkpoint.ActiveFileRecord, 0, len(keys))
 	for _, p := range keys {
 		l := latest[p]
-		out = append(out, checkpoint.ActiveFileRecord{ActiveFile: port.ActiveFile{ContentHash: clonePtr(l.hash), Kind: string(l.kind), Path: p}})
+		out = append(out, checkpoint.ActiveFileRecord{ActiveFile: port.ActiveFile{ContentHash: clone.Ptr(l.hash), Kind: string(l.kind), Path: p}})
 	}
 	return out
 }

@@ -83,21 +83,22 @@ type Budget struct {
 }
 
 func positive(name string, v *float64, def int64) (int64, error) {
-	if v == nil {
-		return def, nil
-	}
-	if math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 1 {
-		return 0, rangeError("%s must be a positive finite number.", name)
-	}
-	return int64(math.Floor(*v)), nil
+	return atLeast(name, v, def, 1, "positive")
 }
 
 func nonNegative(name string, v *float64, def int64) (int64, error) {
+	return atLeast(name, v, def, 0, "non-negative")
+}
+
+// atLeast returns *v rounded down, or def when v is nil; NaN, an infinity
+// or a value under lo is the RangeError "name must be a what finite
+// number.".
+func atLeast(name string, v *float64, def int64, lo float64, what string) (int64, error) {
 	if v == nil {
 		return def, nil
 	}
-	if math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 {
-		return 0, rangeError("%s must be a non-negative finite number.", name)
+	if math.IsNaN(*v) || math.IsInf(*v, 0) || *v < lo {
+		return 0, rangeError("%s must be a %s finite number.", name, what)
 	}
 	return int64(math.Floor(*v)), nil
 }

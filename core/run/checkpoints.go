@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
@@ -141,7 +142,7 @@ func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerpr
 		AcceptanceCriteria: crit,
 		Approvals:          slices.Clone(s.ev.approvals),
 		Compatibility:      compatibility(*integ, s.toolSet.SnapshotHash, s.activeToolNames()),
-		CompletionEvidence: checkpoint.CompletionEvidence{DiffReview: clonePtr(s.ev.diffReview)},
+		CompletionEvidence: checkpoint.CompletionEvidence{DiffReview: clone.Ptr(s.ev.diffReview)},
 		Constraints:        append([]string{}, s.req.Constraints...),
 		Decisions:          slices.Clone(s.ev.decisions),
 		Delivery:           checkpoint.Delivery{AttachmentsDelivered: s.attachmentsDelivered},
@@ -155,7 +156,7 @@ func (s *session) payload(files []checkpoint.ActiveFileRecord, summary, fingerpr
 		OpenProblems:     slices.Clone(s.ev.openProblems),
 		PendingApprovals: pending,
 		Phase:            phase,
-		Plan:             checkpoint.Plan{Completed: slices.Clone(s.ev.plan.Completed), InProgress: clonePtr(s.ev.plan.InProgress), Pending: slices.Clone(s.ev.plan.Pending)},
+		Plan:             checkpoint.Plan{Completed: slices.Clone(s.ev.plan.Completed), InProgress: clone.Ptr(s.ev.plan.InProgress), Pending: slices.Clone(s.ev.plan.Pending)},
 		ResearchSources:  slices.Clone(s.ev.research),
 		RunID:            s.runID,
 		SchemaVersion:    checkpoint.SchemaVersion,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/faults"
 	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
@@ -58,12 +59,12 @@ func (s *session) requirements(modelEvidence bool) Requirements {
 func (s *session) snapshot(report string, stored bool, fp *string) Snapshot {
 	sources := make([]GateSource, 0, len(s.ev.research))
 	for _, r := range s.ev.research {
-		sources = append(sources, GateSource{ContentHash: clonePtr(r.ContentHash), Kind: string(r.Kind), ToolCallID: r.ToolCallID, URL: r.URL})
+		sources = append(sources, GateSource{ContentHash: clone.Ptr(r.ContentHash), Kind: string(r.Kind), ToolCallID: r.ToolCallID, URL: r.URL})
 	}
 	crit := make([]checkpoint.Criterion, len(s.ev.criteria))
 	copy(crit, s.ev.criteria)
 	return Snapshot{
-		AcceptanceCriteria: crit, FinalDiffReview: clonePtr(s.ev.diffReview), FinalReport: report, FinalReportStored: stored,
+		AcceptanceCriteria: crit, FinalDiffReview: clone.Ptr(s.ev.diffReview), FinalReport: report, FinalReportStored: stored,
 		FinalWorkspaceFingerprint: fp, InspectedWorkspace: len(s.ev.inspected) > 0, OpenProblems: append([]string(nil), s.ev.openProblems...),
 		PendingApprovals: s.pendingCount(), ResearchSources: sources, RunningToolCalls: s.activeToolCalls,
 		TokenLedgerFinalized: s.ledgerTurn == s.modelTurns, TraceFinalized: s.trace.isFinalized(),
@@ -180,7 +181,7 @@ func (s *session) researchEvidence(candidate string) ResearchEvidence {
 	fetched, searchOnly := map[string]bool{}, map[string]bool{}
 	sources := []GateSource{}
 	for _, r := range s.ev.research {
-		sources = append(sources, GateSource{ContentHash: clonePtr(r.ContentHash), Kind: string(r.Kind), ToolCallID: r.ToolCallID, URL: r.URL})
+		sources = append(sources, GateSource{ContentHash: clone.Ptr(r.ContentHash), Kind: string(r.Kind), ToolCallID: r.ToolCallID, URL: r.URL})
 		c, ok := CanonicalResearchURL(r.URL)
 		if !ok {
 			continue

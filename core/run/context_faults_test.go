@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/galaxy-stack/conform/core/faults"
-	"github.com/galaxy-stack/conform/core/port"
 	"github.com/galaxy-stack/conform/core/prompt"
 	"github.com/galaxy-stack/conform/core/run"
 	"github.com/galaxy-stack/conform/doubles/model"
@@ -27,8 +26,7 @@ type contextOutcome struct {
 func inspectWithCounts(runID string, n ...int) contextOutcome {
 	m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected.")}, counts(n...))
 	e := newEnv(m)
-	st := store.NewRunStore()
-	e.store, e.verifier = st, newVerifier()
+	st := e.withStore()
 	r := e.start(baseRequest(runID))
 	out := contextOutcome{Status: r.Status, ErrorCode: r.ErrorCode}
 	if reasons := st.CheckpointReasons(); len(reasons) > 0 {
@@ -61,13 +59,7 @@ var _ = Describe("context faults change the run's outcome (items 25, 26, 36, 38,
 
 	It("checkpoint-drops-earlier-edits loses the write evidence from the second compaction on", func() {
 		off, on := withFault(faults.CheckpointDropsEarlierEdits, func() any {
-			m := model.NewScripted(append(evidenceRounds()[:3], text("unused")), counts(500, 500, 90000, 500, 90000, 500, 90000, 500))
-			e := newEnv(m)
-			st := store.NewRunStore()
-			e.store, e.verifier = st, newVerifier()
-			req := baseRequest("run-drops-edits")
-			req.Completion = &prompt.Completion{RequireValidation: new(bool)}
-			e.start(req)
+			_, st := repeatedOverflows("run-drops-edits")
 			var edits []int
 			for _, cp := range storedCheckpoints(st)[:3] {
 				edits = append(edits, len(cp.Edits))
@@ -80,18 +72,7 @@ var _ = Describe("context faults change the run's outcome (items 25, 26, 36, 38,
 
 	It("tool-pressure-skip-checkpoint lets oversized tool output reach the next request without a checkpoint", func() {
 		off, on := withFault(faults.ToolPressureSkipCheckpoint, func() any {
-			big := strings.Repeat("log line with ordinary english words ", 80000/37+1)[:80000]
-			m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "big", map[string]any{})), text("Read the large output.")})
-			e := newEnv(m)
-			st := store.NewRunStore()
-			e.store, e.verifier = st, newVerifier()
-			e.exec.set("workspace_list", func(port.ToolCall) (port.ToolResult, error) {
-				r := ok("workspace_list", &port.Effects{InspectedPaths: []string{"src"}})
-				r.Content = big
-				return r, nil
-			})
-			req := baseRequest("run-skip-pressure")
-			req.Budget.ToolOutput = &run.ToolOutputBudget{MaxBytes: run.N(200000), MaxTokens: run.N(100000)}
+			_, e, st, req := oversizedToolOutput("run-skip-pressure")
 			e.start(req)
 			return st.CheckpointReasons()
 		})

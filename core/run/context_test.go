@@ -30,8 +30,40 @@ func counts(n ...int) model.Option {
 func overflowOnce() (*model.Scripted, *env) {
 	m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected.")}, counts(90000, 500, 500))
 	e := newEnv(m)
-	e.store, e.verifier = store.NewRunStore(), newVerifier()
+	e.withStore()
 	return m, e
+}
+
+// repeatedOverflows runs a write, a validation and a review with a store,
+// the token count before each of the last three rounds (90000) overflowing
+// the context, and returns its model and store.
+func repeatedOverflows(runID string) (*model.Scripted, *store.RunStore) {
+	m := model.NewScripted(append(evidenceRounds()[:3], text("unused")), counts(500, 500, 90000, 500, 90000, 500, 90000, 500))
+	e := newEnv(m)
+	st := e.withStore()
+	req := baseRequest(runID)
+	req.Completion = &prompt.Completion{RequireValidation: new(bool)}
+	e.start(req)
+	return m, st
+}
+
+// oversizedToolOutput is a run with a store whose model lists the
+// workspace, gets an 80000-byte result under a 200000-byte tool output
+// budget and answers; it returns the model, the env, its store and the
+// request to start.
+func oversizedToolOutput(runID string) (*model.Scripted, *env, *store.RunStore, run.Request) {
+	big := strings.Repeat("log line with ordinary english words ", 80000/37+1)[:80000]
+	m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "big", map[string]any{})), text("Read the large output.")})
+	e := newEnv(m)
+	st := e.withStore()
+	e.exec.set("workspace_list", func(port.ToolCall) (port.ToolResult, error) {
+		r := ok("workspace_list", &port.Effects{InspectedPaths: []string{"src"}})
+		r.Content = big
+		return r, nil
+	})
+	req := baseRequest(runID)
+	req.Budget.ToolOutput = &run.ToolOutputBudget{MaxBytes: run.N(200000), MaxTokens: run.N(100000)}
+	return m, e, st, req
 }
 
 var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTIME §11 steps 5–9, §28)", func() {
@@ -66,13 +98,7 @@ var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTI
 	})
 
 	It("compacts repeatedly with counts 1, 2, 3 and the phase of the interrupted state, keeping the task and the evidence", func() {
-		m := model.NewScripted(append(evidenceRounds()[:3], text("unused")), counts(500, 500, 90000, 500, 90000, 500, 90000, 500))
-		e := newEnv(m)
-		st := store.NewRunStore()
-		e.store, e.verifier = st, newVerifier()
-		req := baseRequest("run-overflow-repeated")
-		req.Completion = &prompt.Completion{RequireValidation: new(bool)}
-		e.start(req)
+		m, st := repeatedOverflows("run-overflow-repeated")
 		cps := storedCheckpoints(st)
 		Expect(st.CheckpointReasons()[:3]).To(Equal([]string{"provider_overflow", "provider_overflow", "provider_overflow"}))
 		var phases []string
@@ -115,18 +141,7 @@ var _ = Describe("context pressure through the controller (CONTRACTS §12, RUNTI
 	})
 
 	It("checkpoints tool_result_pressure before the request after an oversized tool output", func() {
-		big := strings.Repeat("log line with ordinary english words ", 80000/37+1)[:80000]
-		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "big", map[string]any{})), text("Read the large output.")})
-		e := newEnv(m)
-		st := store.NewRunStore()
-		e.store, e.verifier = st, newVerifier()
-		e.exec.set("workspace_list", func(port.ToolCall) (port.ToolResult, error) {
-			r := ok("workspace_list", &port.Effects{InspectedPaths: []string{"src"}})
-			r.Content = big
-			return r, nil
-		})
-		req := baseRequest("run-tool-pressure")
-		req.Budget.ToolOutput = &run.ToolOutputBudget{MaxBytes: run.N(200000), MaxTokens: run.N(100000)}
+		m, e, st, req := oversizedToolOutput("run-tool-pressure")
 		e.complete(req)
 		Expect(st.CheckpointReasons()).To(Equal([]string{"tool_result_pressure"}))
 		Expect(requestText(m.Requests()[1])).To(ContainSubstring("[GALAXY VERIFIED TASK CHECKPOINT"), "the checkpoint is delivered to the next request")
@@ -358,7 +373,7 @@ var _ = Describe("attachments resent on every round (RUNTIME §11 step 8, CONTRA
 		m := model.NewScripted([]model.Round{calls(argCall("workspace_list", "l", map[string]any{})), text("Inspected the screenshot.")},
 			counts(90000, 500, 500))
 		e := newEnv(visionModel{m})
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.withStore()
 		e.complete(withScreenshot(baseRequest("run-attachments")))
 		Expect(e.store.(*store.RunStore).CheckpointReasons()).To(Equal([]string{"provider_overflow"}))
 		Expect(m.Requests()).To(HaveLen(2))

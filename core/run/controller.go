@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"sync"
 
@@ -47,28 +48,23 @@ func (c *Controller) Resume(req Request) (*Handle, error) { return c.launch(req,
 // Cancel records a cancel intent for the active run runID; reason "" means
 // DefaultCancelReason. It returns false when no such run is active.
 func (c *Controller) Cancel(runID, reason string) bool {
-	if reason == "" {
-		reason = DefaultCancelReason
-	}
-	s := c.lookup(runID)
-	if s == nil {
-		return false
-	}
-	s.requestControl(CodeCanceled, reason)
-	return true
+	return c.control(runID, CodeCanceled, cmp.Or(reason, DefaultCancelReason))
 }
 
 // Pause records a pause intent for the active run runID; reason "" means
 // DefaultPauseReason. It returns false when no such run is active.
 func (c *Controller) Pause(runID, reason string) bool {
-	if reason == "" {
-		reason = DefaultPauseReason
-	}
+	return c.control(runID, CodePaused, cmp.Or(reason, DefaultPauseReason))
+}
+
+// control records the intent code with reason for the active run runID;
+// it returns false when no such run is active.
+func (c *Controller) control(runID, code, reason string) bool {
 	s := c.lookup(runID)
 	if s == nil {
 		return false
 	}
-	s.requestControl(CodePaused, reason)
+	s.requestControl(code, reason)
 	return true
 }
 

@@ -88,8 +88,7 @@ var _ = Describe("batch preflight and dispatch (RUNTIME §13–§15, §29)", fun
 
 	It("stops at an adapter throw: unknown outcome, durable in the failure checkpoint", func() {
 		e := scripted(calls(call("workspace_list", "a"), call("workspace_list", "b")), text("never"))
-		st := store.NewRunStore()
-		e.store, e.verifier = st, newVerifier()
+		st := e.withStore()
 		e.exec.set("workspace_list", func(port.ToolCall) (port.ToolResult, error) { return port.ToolResult{}, errors.New("adapter exploded") })
 		r := e.start(baseRequest("run-throw"))
 		Expect(r.Status).To(Equal(run.StatusFailed))
@@ -273,7 +272,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 			r.Effects, r.EffectsAuthority = &port.Effects{Approval: "denied", ApprovalRequestID: "approval-7"}, "host"
 			return r, nil
 		}))
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.withStore()
 		r := e.pausedAfter("a", baseRequest("run-failed-denial"))
 		Expect(r.Checkpoint.Approvals).To(Equal([]string{"denied:approval-7:run_command:a"}))
 	})
@@ -283,7 +282,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 		e.exec.tools = append(e.exec.tools, commandTool(func(port.ToolCall) (port.ToolResult, error) {
 			return ok("command.run", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-9"}), nil
 		}))
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.withStore()
 		r := e.pausedAfter("g", baseRequest("run-granted-result"))
 		Expect(r.Checkpoint.Approvals).To(Equal([]string{"granted:approval-9:run_command:g"}))
 	})
@@ -308,7 +307,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 			handle: func(port.ToolCall) (port.ToolResult, error) {
 				return ok("approval.record", &port.Effects{Approval: "granted", ApprovalRequestID: "approval-1"}), nil
 			}})
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.withStore()
 		e.onEvent = func(c *run.Controller, ev run.Event) {
 			// Decided before the batch looks for pending approvals, so b runs.
 			if ev.Type == run.EventToolResult && ev.Call.ToolCallID == "a" {
@@ -322,7 +321,7 @@ var _ = Describe("approval decisions at their edges (RUNTIME §16.3, §23)", fun
 
 	It("counts an approval-blocked call as a tool call", func() {
 		e := approvalEnv(calls(call("run_command", "a"), call("workspace_list", "b")), text("never"))
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.withStore()
 		r := e.pausedAfter("b", baseRequest("run-blocked-counted"))
 		Expect(r.Checkpoint.Totals.ToolCalls).To(BeEquivalentTo(2))
 		Expect(e.exec.names()).To(Equal([]string{"run_command"}))

@@ -202,7 +202,7 @@ func validatedTwice(id string, first, second [2]string) run.Result {
 	GinkgoHelper()
 	e := scripted(calls(call("workspace_write", "w")), calls(argCall("project_validate", "v1", map[string]any{"try": 1.0})),
 		calls(argCall("project_validate", "v2", map[string]any{"try": 2.0})), text("never"))
-	e.store, e.verifier = store.NewRunStore(), newVerifier()
+	e.withStore()
 	e.exec.set("project_validate", validationSteps(first, second))
 	return e.pausedAfter("v2", baseRequest(id))
 }
@@ -247,7 +247,7 @@ var _ = Describe("effect records at their edges (RUNTIME §15, §16.3, §16.5, �
 
 	It("digests a call's own arguments in its lastToolCalls record", func() {
 		e := scripted(calls(argCall("workspace_list", "l", map[string]any{"path": "src", "depth": 2.0})), text("never"))
-		e.store, e.verifier = store.NewRunStore(), newVerifier()
+		e.withStore()
 		r := e.pausedAfter("l", baseRequest("run-argument-digest"))
 		Expect(r.Checkpoint.LastToolCalls).To(HaveLen(1))
 		Expect(r.Checkpoint.LastToolCalls[0].ArgumentDigest).To(Equal(`{"depth":2,"path":"src"}`))

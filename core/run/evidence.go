@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/galaxy-stack/conform/core/checkpoint"
+	"github.com/galaxy-stack/conform/core/clone"
 )
 
 // DefaultNextAction is the initial next action of a run (RUNTIME §16.8).
@@ -79,18 +80,10 @@ func cloneValidations(v []checkpoint.ValidationRecord) []checkpoint.ValidationRe
 func cloneEdits(w []checkpoint.Edit) []checkpoint.Edit {
 	out := make([]checkpoint.Edit, len(w))
 	for i, e := range w {
-		e.AfterHash, e.BeforeHash = clonePtr(e.AfterHash), clonePtr(e.BeforeHash)
+		e.AfterHash, e.BeforeHash = clone.Ptr(e.AfterHash), clone.Ptr(e.BeforeHash)
 		out[i] = e
 	}
 	return out
-}
-
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -299,6 +299,13 @@ func newEnv(m port.Model) *env {
 
 func scripted(rounds ...model.Round) *env { return newEnv(model.NewScripted(rounds)) }
 
+// withStore gives e a fresh run store and a verifier and returns the store.
+func (e *env) withStore() *store.RunStore {
+	st := store.NewRunStore()
+	e.store, e.verifier = st, newVerifier()
+	return st
+}
+
 func (e *env) deps() run.Deps {
 	d := run.Deps{Model: e.model, Tools: e.exec, Clock: e.clock, Sleeper: e.clock, IDs: clock.NewIDs(""), Timers: e.timers,
 		OnEvent: func(ev run.Event) {

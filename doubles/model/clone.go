@@ -1,53 +1,14 @@
 package model
 
 import (
-	"encoding/json"
 	"slices"
 
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
-// cloneValue deep-copies a JSON value as decoded by encoding/json (maps,
-// slices of any, strings, numbers, booleans, nil). Values of other types are
-// copied through a JSON round trip, which turns them into the generic form.
-func cloneValue(v any) any {
-	switch t := v.(type) {
-	case nil, string, bool, float64, json.Number, int, int64:
-		return t
-	case map[string]any:
-		return cloneObject(t)
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = cloneValue(e)
-		}
-		return out
-	default:
-		data, err := json.Marshal(t)
-		if err != nil {
-			return nil
-		}
-		var out any
-		if json.Unmarshal(data, &out) != nil {
-			return nil
-		}
-		return out
-	}
-}
-
-func cloneObject(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = cloneValue(v)
-	}
-	return out
-}
-
 func cloneCall(c port.ToolCall) port.ToolCall {
-	c.Arguments = cloneObject(c.Arguments)
+	c.Arguments = clone.Object(c.Arguments)
 	return c
 }
 
@@ -79,7 +40,7 @@ func cloneTools(ts []port.ToolDefinition) []port.ToolDefinition {
 	}
 	out := make([]port.ToolDefinition, len(ts))
 	for i, t := range ts {
-		t.Function.Parameters = cloneObject(t.Function.Parameters)
+		t.Function.Parameters = clone.Object(t.Function.Parameters)
 		out[i] = t
 	}
 	return out
@@ -97,19 +58,11 @@ func cloneUsage(u *port.TokenUsage) *port.TokenUsage {
 		return nil
 	}
 	out := port.TokenUsage{
-		CachedInputTokens: cloneInt(u.CachedInputTokens),
-		InputTokens:       cloneInt(u.InputTokens),
-		OutputTokens:      cloneInt(u.OutputTokens),
-		ReasoningTokens:   cloneInt(u.ReasoningTokens),
-		TotalTokens:       cloneInt(u.TotalTokens),
+		CachedInputTokens: clone.Ptr(u.CachedInputTokens),
+		InputTokens:       clone.Ptr(u.InputTokens),
+		OutputTokens:      clone.Ptr(u.OutputTokens),
+		ReasoningTokens:   clone.Ptr(u.ReasoningTokens),
+		TotalTokens:       clone.Ptr(u.TotalTokens),
 	}
 	return &out
-}
-
-func cloneInt(p *int) *int {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"github.com/galaxy-stack/conform/core/canon"
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -43,7 +44,7 @@ func structuredEvents(r Round, requestSize int, id port.ModelIdentity) []port.Ro
 		events = append(events, port.RoundEvent{Type: port.EventContent, Delta: content})
 	}
 	for _, c := range r.ToolCalls {
-		call := port.ToolCall{ToolCallID: c.ToolCallID, Name: c.ToolName, Arguments: cloneObject(c.Arguments)}
+		call := port.ToolCall{ToolCallID: c.ToolCallID, Name: c.ToolName, Arguments: clone.Object(c.Arguments)}
 		events = append(events, port.RoundEvent{Type: port.EventToolCall, Call: &call})
 	}
 	input, output := 0, 0
@@ -98,7 +99,7 @@ func rawEvent(e Event, id port.ModelIdentity) port.RoundEvent {
 	case port.EventToolCall:
 		out := port.RoundEvent{Type: e.Type}
 		if e.Call != nil {
-			out.Call = &port.ToolCall{ToolCallID: e.Call.ToolCallID, Name: e.Call.ToolName, Arguments: cloneObject(e.Call.Arguments)}
+			out.Call = &port.ToolCall{ToolCallID: e.Call.ToolCallID, Name: e.Call.ToolName, Arguments: clone.Object(e.Call.Arguments)}
 		}
 		return out
 	case port.EventError:

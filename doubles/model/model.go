@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -288,16 +289,13 @@ func (s *Scripted) CountInputs() []CountInput {
 func cloneRounds(rs []Round) []Round {
 	out := make([]Round, len(rs))
 	for i, r := range rs {
-		if r.Content != nil {
-			c := *r.Content
-			r.Content = &c
-		}
-		r.InputTokens = cloneInt(r.InputTokens)
-		r.OutputTokens = cloneInt(r.OutputTokens)
+		r.Content = clone.Ptr(r.Content)
+		r.InputTokens = clone.Ptr(r.InputTokens)
+		r.OutputTokens = clone.Ptr(r.OutputTokens)
 		if r.ToolCalls != nil {
 			calls := make([]ToolCall, len(r.ToolCalls))
 			for j, c := range r.ToolCalls {
-				c.Arguments = cloneObject(c.Arguments)
+				c.Arguments = clone.Object(c.Arguments)
 				calls[j] = c
 			}
 			r.ToolCalls = calls
@@ -315,25 +313,22 @@ func cloneRounds(rs []Round) []Round {
 }
 
 func cloneEvent(e Event) Event {
-	e.Delta = cloneString(e.Delta)
-	e.Content = cloneString(e.Content)
-	e.Thinking = cloneString(e.Thinking)
-	if e.Retryable != nil {
-		b := *e.Retryable
-		e.Retryable = &b
-	}
+	e.Delta = clone.Ptr(e.Delta)
+	e.Content = clone.Ptr(e.Content)
+	e.Thinking = clone.Ptr(e.Thinking)
+	e.Retryable = clone.Ptr(e.Retryable)
 	if e.Call != nil {
 		c := *e.Call
-		c.Arguments = cloneObject(c.Arguments)
+		c.Arguments = clone.Object(c.Arguments)
 		e.Call = &c
 	}
 	e.Usage = cloneUsage(e.Usage)
 	if e.Identity != nil {
 		id := EventIdentity{
-			BaseURL:        cloneString(e.Identity.BaseURL),
-			Model:          cloneString(e.Identity.Model),
-			Provider:       cloneString(e.Identity.Provider),
-			RuntimeVersion: cloneString(e.Identity.RuntimeVersion),
+			BaseURL:        clone.Ptr(e.Identity.BaseURL),
+			Model:          clone.Ptr(e.Identity.Model),
+			Provider:       clone.Ptr(e.Identity.Provider),
+			RuntimeVersion: clone.Ptr(e.Identity.RuntimeVersion),
 		}
 		e.Identity = &id
 	}
@@ -345,21 +340,10 @@ func cloneSteps(steps []TokenStep) []TokenStep {
 	for i, st := range steps {
 		if st.Err != nil {
 			e := *st.Err
-			if e.Retryable != nil {
-				b := *e.Retryable
-				e.Retryable = &b
-			}
+			e.Retryable = clone.Ptr(e.Retryable)
 			st.Err = &e
 		}
 		out[i] = st
 	}
 	return out
-}
-
-func cloneString(p *string) *string {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }

@@ -1,6 +1,7 @@
 package items
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -33,7 +34,7 @@ func commandWritesExact(c *kit.TestContext) {
 		for _, w := range r.Effects.Writes {
 			got[w.Path] = w
 		}
-		Expect(got).To(HaveLen(3), "a command that created made.md, rewrote edited.md and deleted gone.md attests writes of %v; it must attest exactly those three", keysOf(got))
+		Expect(got).To(HaveLen(3), "a command that created made.md, rewrote edited.md and deleted gone.md attests writes of %v; it must attest exactly those three", slices.Sorted(maps.Keys(got)))
 		for path, want := range map[string][2]string{
 			"edited.md": {kit.HashOf("before\n"), kit.HashOf("after\n")},
 			"made.md":   {"", kit.HashOf("made\n")},
@@ -68,22 +69,10 @@ func sideHash(path, side, kind string, got *string, want string) {
 // written for.
 func posixCommands(c *kit.TestContext) {
 	GinkgoHelper()
-	init := c.Host().Initialized()
-	if !slices.Contains(init.Tools, "command.run") {
-		kit.NotApplicable("the host does not back command.run (initialize did not list it)")
-	}
-	if env := init.CommandEnvironment; env == nil || !slices.Contains([]string{prompt.ShellSh, prompt.ShellBash, prompt.ShellZsh}, env.Command.Shell) {
+	kit.NeedTool(c, "command.run")
+	if env := c.Host().Initialized().CommandEnvironment; env == nil || !slices.Contains([]string{prompt.ShellSh, prompt.ShellBash, prompt.ShellZsh}, env.Command.Shell) {
 		kit.NotApplicable("the host's command dialect is not a POSIX shell; this check's command is written for one")
 	}
-}
-
-func keysOf(m map[string]port.Write) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func deref(s *string) string {
@@ -102,9 +91,7 @@ func deref(s *string) string {
 func validationFromExitStatus(c *kit.TestContext) {
 	c.It("a validation's status comes from the check's exit, not from what its output says", "T5 L3", func() {
 		kit.FailRepro(c)
-		if !slices.Contains(c.Host().Initialized().Tools, "project.validate") {
-			kit.NotApplicable("the host does not back project.validate (initialize did not list it)")
-		}
+		kit.NeedTool(c, "project.validate")
 		scripts := `{"private":true,"scripts":{` +
 			`"test":"echo all tests passed && exit 1",` +
 			`"lint":"echo 0 problems, 0 failed && exit 0",` +

@@ -93,9 +93,7 @@ func metadataFromActive(c *kit.TestContext) {
 func validateAsksEachTime(c *kit.TestContext) {
 	c.It("every validation of declared scripts without verified containment asks for approval, the root's and then a sub-package's", "T11 L7", func() {
 		kit.FailRepro(c)
-		if !slices.Contains(c.Host().Initialized().Tools, "project.validate") {
-			kit.NotApplicable("the host does not back project.validate (initialize did not list it)")
-		}
+		kit.NeedTool(c, "project.validate")
 		pkg := `{"private":true,"scripts":{"test":"exit 0"}}` + "\n"
 		d := kit.StartDirect(c, map[string]string{"package.json": pkg, "app/package.json": pkg}, nil)
 		// The second call catches both a grant remembered from the first

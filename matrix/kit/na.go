@@ -1,6 +1,10 @@
 package kit
 
-import . "github.com/onsi/ginkgo/v2"
+import (
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+)
 
 // UncheckedEntry names the report entries in which a spec that ran
 // records a check it could not make on the host under test, because the
@@ -22,4 +26,13 @@ const NotApplicablePrefix = "not_applicable: "
 // test, with a reason derived from the host's initialize answer.
 func NotApplicable(reason string) {
 	Skip(NotApplicablePrefix + reason)
+}
+
+// NeedTool ends the current spec as not applicable unless the host backs
+// the canonical tool id: its initialize answer lists it.
+func NeedTool(c *TestContext, id string) {
+	GinkgoHelper()
+	if !slices.Contains(c.Host().Initialized().Tools, id) {
+		NotApplicable("the host does not back " + id + " (initialize did not list it)")
+	}
 }

@@ -183,9 +183,10 @@ func ended(ctx context.Context) (stopped, timedOut error) {
 	return nil, cause
 }
 
-// await runs f and returns when f has returned or, once ctx ended with an
-// Interruption, when f has not returned within grace (zero: waits).
-func await(ctx context.Context, grace time.Duration, f func()) {
+// Await runs f and returns when f has returned or, once ctx ended with a
+// matrix.Interruption (a signal), when f has not returned within grace
+// (zero: waits); ended otherwise (a timeout), it waits for f.
+func Await(ctx context.Context, grace time.Duration, f func()) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -231,7 +232,7 @@ func runFixtures(ctx context.Context, cfg Config, opts lab.Options, rd *runDoc) 
 		var tr *replay.Transcript
 		var err error
 		t0 := time.Now()
-		await(ctx, cfg.Grace, func() { rep, tr, err = r.Run(ctx, opts, cfg.Keep) })
+		Await(ctx, cfg.Grace, func() { rep, tr, err = r.Run(ctx, opts, cfg.Keep) })
 		stopped, timedOut := ended(ctx)
 		if stopped != nil {
 			// Whatever the fixture returned, the signal ended it.
@@ -317,7 +318,7 @@ func runCampaign(ctx context.Context, cfg Config, opts lab.Options, rd *runDoc) 
 		return nil, err
 	}
 	var rep *lab.CampaignReport
-	await(ctx, cfg.Grace, func() { rep, err = lab.RunCampaign(ctx, c, opts, cfg.Keep) })
+	Await(ctx, cfg.Grace, func() { rep, err = lab.RunCampaign(ctx, c, opts, cfg.Keep) })
 	if rep != nil {
 		hashStages(rep)
 	}

@@ -10,16 +10,6 @@ import (
 	"github.com/galaxy-stack/conform/reports"
 )
 
-// A CollateralFailure is an item that failed against a fault without
-// seeing the guarantee it breaks.
-type CollateralFailure struct {
-	Item int `json:"item"`
-	// Why names what failed the item's checks: "host" (it exited, hung up
-	// or sent what is not JSON-RPC), "deadline", "harness", or "checks of
-	// W5, L1" (assertions of sentences the fault does not break).
-	Why string `json:"why"`
-}
-
 // attribute fills fr's kill matrix row from doc, the certification of
 // the fault against its targets: an item kills the fault when one of its
 // checks failed on an assertion of a sentence the fault breaks (a
@@ -34,7 +24,7 @@ func (fr *FaultResult) attribute(doc *reports.Document) {
 		if why, killed := attributed(it.FailedChecks, fr.Sentences); killed {
 			fr.KilledBy = append(fr.KilledBy, it.ID)
 		} else {
-			fr.Collateral = append(fr.Collateral, CollateralFailure{Item: it.ID, Why: why})
+			fr.Collateral = append(fr.Collateral, reports.CollateralItem{Item: it.ID, Why: why})
 		}
 	}
 	switch {
@@ -129,7 +119,7 @@ func appendNew(s []string, v string) []string {
 }
 
 // collateralText lists collateral failures: "item 1: host; item 13: deadline".
-func collateralText(cs []CollateralFailure) string {
+func collateralText(cs []reports.CollateralItem) string {
 	parts := make([]string, len(cs))
 	for i, c := range cs {
 		parts[i] = fmt.Sprintf("item %s: %s", matrix.RefOf(c.Item), c.Why)

@@ -82,7 +82,7 @@ func TestFaultsNameKnownSentences(t *testing.T) {
 // or failing nothing, is a problem of the self-test.
 func TestControlsAreNeverCredited(t *testing.T) {
 	for status, want := range map[string]bool{Killed: true, Survived: true, Collateral: false} {
-		fr := FaultResult{Fault: Fault{Name: "control-crash", Kind: KindControl}, Status: status, Ran: []int{1}, KilledBy: []int{1}}
+		fr := FaultResult{Fault: Fault{Name: "control-crash", Kind: KindControl}, KillOutcome: reports.KillOutcome{Status: status, Ran: []int{1}, KilledBy: []int{1}}}
 		if got := len(controlProblems(fr)) > 0; got != want {
 			t.Errorf("control with status %s: problem %v, want %v", status, got, want)
 		}
@@ -110,7 +110,7 @@ func TestUntestableHere(t *testing.T) {
 // TestLinesNameItemsByReference checks the self-test's lines name items as
 // people name them everywhere else (R2, not 102).
 func TestLinesNameItemsByReference(t *testing.T) {
-	fr := FaultResult{Fault: Fault{Name: "f"}, Status: Killed, Ran: []int{7, 102}, KilledBy: []int{7, 102}}
+	fr := FaultResult{Fault: Fault{Name: "f"}, KillOutcome: reports.KillOutcome{Status: Killed, Ran: []int{7, 102}, KilledBy: []int{7, 102}}}
 	if got := failedText(fr); got != "killed by 7,R2" {
 		t.Errorf("failedText = %q, want %q", got, "killed by 7,R2")
 	}

@@ -3,6 +3,7 @@ package selftest
 import (
 	"testing"
 
+	"github.com/galaxy-stack/conform/reports"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -11,10 +12,10 @@ import (
 // every sentence is listed in the seed's order.
 func TestBySentenceGroupsFaultsBySentence(t *testing.T) {
 	r := &Result{Faults: []FaultResult{
-		{Fault: Fault{Name: "m-a", Kind: KindMutant, Sentences: []string{"T14", "L8"}}, Status: Killed},
-		{Fault: Fault{Name: "m-b", Kind: KindMutant, Sentences: []string{"T13", "T14"}}, Status: Collateral},
-		{Fault: Fault{Name: "c-a", Kind: KindCore, Sentences: []string{"T14"}}, Status: Survived},
-		{Fault: Fault{Name: "ctl", Kind: KindControl}, Status: Collateral},
+		{Fault: Fault{Name: "m-a", Kind: KindMutant, Sentences: []string{"T14", "L8"}}, KillOutcome: reports.KillOutcome{Status: Killed}},
+		{Fault: Fault{Name: "m-b", Kind: KindMutant, Sentences: []string{"T13", "T14"}}, KillOutcome: reports.KillOutcome{Status: Collateral}},
+		{Fault: Fault{Name: "c-a", Kind: KindCore, Sentences: []string{"T14"}}, KillOutcome: reports.KillOutcome{Status: Survived}},
+		{Fault: Fault{Name: "ctl", Kind: KindControl}, KillOutcome: reports.KillOutcome{Status: Collateral}},
 	}}
 	got := map[string][]Attack{}
 	var keys []string

@@ -26,15 +26,14 @@ func (r *Result) Document() *reports.Document {
 		st.Problems = []string{}
 	}
 	for _, f := range r.Faults {
-		collateral := []reports.CollateralItem{}
-		for _, c := range f.Collateral {
-			collateral = append(collateral, reports.CollateralItem{Item: c.Item, Why: c.Why})
-		}
-		st.Faults = append(st.Faults, reports.KillRow{Name: f.Name, Kind: f.Kind, Description: f.Description, Sentences: orEmptyS(f.Sentences), Status: f.Status,
-			Targets: orEmpty(f.Targets), Ran: orEmpty(f.Ran), FailedItems: orEmpty(f.FailedItems), KilledBy: orEmpty(f.KilledBy), Collateral: collateral, Error: f.Error})
+		o := f.KillOutcome
+		o.Ran, o.FailedItems, o.KilledBy, o.Collateral = orEmpty(o.Ran), orEmpty(o.FailedItems), orEmpty(o.KilledBy), orEmpty(o.Collateral)
+		st.Faults = append(st.Faults, reports.KillRow{Name: f.Name, Kind: f.Kind, Description: f.Description, Sentences: orEmpty(f.Sentences),
+			Targets: orEmpty(f.Targets), KillOutcome: o})
 	}
 	for _, it := range r.Items {
-		st.Items = append(st.Items, reports.KillColumn{ID: it.ID, Scope: it.Scope, Mutants: orEmptyS(it.Mutants), CoreFaults: orEmptyS(it.CoreFaults), CannotFail: it.CannotFail})
+		it.Mutants, it.CoreFaults = orEmpty(it.Mutants), orEmpty(it.CoreFaults)
+		st.Items = append(st.Items, it)
 	}
 	for _, v := range r.Variants {
 		st.Variants = append(st.Variants, reports.AcceptRow{Name: v.Name, Choice: v.Choice, Description: v.Description, Status: v.Status,
@@ -48,16 +47,10 @@ func (r *Result) Document() *reports.Document {
 	return d
 }
 
-func orEmpty(s []int) []int {
+// orEmpty is s, or an empty slice for nil: the document lists none as [].
+func orEmpty[T any](s []T) []T {
 	if s == nil {
-		return []int{}
-	}
-	return s
-}
-
-func orEmptyS(s []string) []string {
-	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

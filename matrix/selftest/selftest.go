@@ -21,11 +21,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,33 +109,11 @@ func Faults() []Fault {
 	return append(append(out, coreFaults()...), controls()...)
 }
 
-// A FaultResult is one row of the kill matrix.
+// A FaultResult is one row of the kill matrix: the fault and what its
+// certification found.
 type FaultResult struct {
 	Fault
-	Status string `json:"status"`
-	// Ran are the runnable targets the fault was certified against.
-	Ran []int `json:"ran"`
-	// FailedItems are the items that failed against it.
-	FailedItems []int `json:"failedItems"`
-	// KilledBy are those of FailedItems that failed on an assertion of a
-	// sentence the fault breaks: the kill matrix row.
-	KilledBy []int `json:"killedBy"`
-	// Collateral are the other FailedItems, each with why its failure
-	// is not a kill.
-	Collateral []CollateralFailure `json:"collateral"`
-	// Error says why the fault's certification could not run.
-	Error string `json:"error,omitempty"`
-}
-
-// An ItemResult says whether one runnable item can fail.
-type ItemResult struct {
-	ID    int    `json:"id"`
-	Scope string `json:"scope"`
-	// Mutants and CoreFaults are the faults of each kind the item killed.
-	Mutants    []string `json:"mutants"`
-	CoreFaults []string `json:"coreFaults"`
-	// CannotFail says which fault kind of its scope the item killed none of.
-	CannotFail string `json:"cannotFail,omitempty"`
+	reports.KillOutcome
 }
 
 // A Result is the self-test's document.
@@ -144,9 +122,9 @@ type Result struct {
 	Harness       string `json:"harness"`
 	MatrixVersion string `json:"matrixVersion"`
 	// Reference is the reference host's certification.
-	Reference *reports.Document `json:"reference"`
-	Faults    []FaultResult     `json:"faults"`
-	Items     []ItemResult      `json:"items"`
+	Reference *reports.Document    `json:"reference"`
+	Faults    []FaultResult        `json:"faults"`
+	Items     []reports.KillColumn `json:"items"`
 	// Unchecked are the guarantee sentences no runnable item checks,
 	// leaving out those explicitly uncheckable through the protocol.
 	Unchecked []matrix.Guarantee `json:"unchecked"`
@@ -199,7 +177,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	var only []string
 	if len(opts.Items) > 0 {
-		only = []string{"--only", joinInts(sortedIDs(runnable))}
+		only = []string{"--only", joinInts(slices.Sorted(maps.Keys(runnable)))}
 	}
 	dir, err := os.MkdirTemp("", "conform-selftest-")
 	if err != nil {
@@ -210,7 +188,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if out == nil {
 		out = io.Discard
 	}
-	res := &Result{SchemaVersion: SchemaVersion, Harness: reports.Version(), MatrixVersion: matrix.Version, Faults: []FaultResult{}, Items: []ItemResult{}, Variants: []VariantResult{}, Problems: []string{}}
+	res := &Result{SchemaVersion: SchemaVersion, Harness: reports.Version(), MatrixVersion: matrix.Version, Faults: []FaultResult{}, Items: []reports.KillColumn{}, Variants: []VariantResult{}, Problems: []string{}}
 
 	ref, err := certify(ctx, opts.Exe, filepath.Join(dir, "reference.json"), append([]string{"--host", "reference"}, only...))
 	if err != nil {
@@ -229,7 +207,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	var mu sync.Mutex
 	sem := make(chan struct{}, max(opts.Parallel, 1))
 	for i, f := range faults {
-		fr := FaultResult{Fault: f, Ran: []int{}, FailedItems: []int{}, KilledBy: []int{}, Collateral: []CollateralFailure{}}
+		fr := FaultResult{Fault: f, KillOutcome: reports.KillOutcome{Ran: []int{}, FailedItems: []int{}, KilledBy: []int{}, Collateral: []reports.CollateralItem{}}}
 		for _, id := range f.Targets {
 			if _, ok := runnable[id]; ok {
 				fr.Ran = append(fr.Ran, id)
@@ -266,7 +244,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	wg.Wait()
 	if ctx.Err() == nil {
-		res.Variants = certifyVariants(ctx, opts.Exe, dir, selectVariants(opts.Faults), sortedIDs(runnable), opts.Parallel, out)
+		res.Variants = certifyVariants(ctx, opts.Exe, dir, selectVariants(opts.Faults), slices.Sorted(maps.Keys(runnable)), opts.Parallel, out)
 	}
 	if err := ctx.Err(); err != nil {
 		for i := range res.Faults {
@@ -324,12 +302,12 @@ func selectFaults(names []string) ([]Fault, error) {
 }
 
 // itemResults says, for every runnable item, which faults it killed.
-func itemResults(runnable map[int]matrix.Item, faults []FaultResult) []ItemResult {
-	ids := sortedIDs(runnable)
-	out := make([]ItemResult, 0, len(ids))
+func itemResults(runnable map[int]matrix.Item, faults []FaultResult) []reports.KillColumn {
+	ids := slices.Sorted(maps.Keys(runnable))
+	out := make([]reports.KillColumn, 0, len(ids))
 	for _, id := range ids {
 		it := runnable[id]
-		ir := ItemResult{ID: id, Scope: it.Scope, Mutants: []string{}, CoreFaults: []string{}}
+		ir := reports.KillColumn{ID: id, Scope: it.Scope, Mutants: []string{}, CoreFaults: []string{}}
 		for _, fr := range faults {
 			if fr.Kind == KindControl || !slices.Contains(fr.KilledBy, id) {
 				continue
@@ -351,15 +329,6 @@ func itemResults(runnable map[int]matrix.Item, faults []FaultResult) []ItemResul
 		out = append(out, ir)
 	}
 	return out
-}
-
-func sortedIDs(items map[int]matrix.Item) []int {
-	ids := make([]int, 0, len(items))
-	for id := range items {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
-	return ids
 }
 
 // unchecked lists the guarantee sentences no runnable item checks and

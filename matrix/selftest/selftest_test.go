@@ -6,6 +6,7 @@ import (
 
 	"github.com/galaxy-stack/conform/hosts/mutants"
 	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/reports"
 )
 
 func TestEveryMutantHasTargets(t *testing.T) {
@@ -34,9 +35,9 @@ func TestItemsThatKillNothingCannotFail(t *testing.T) {
 		4: {ID: 4, Scope: matrix.ScopeBoth},
 	}
 	faults := []FaultResult{
-		{Fault: Fault{Name: "m", Kind: KindMutant}, FailedItems: []int{1, 3}, KilledBy: []int{1, 3}},
-		{Fault: Fault{Name: "c", Kind: KindCore}, FailedItems: []int{2, 4}, KilledBy: []int{4}},
-		{Fault: Fault{Name: "control-crash", Kind: KindControl}, FailedItems: []int{2}, KilledBy: []int{2}},
+		{Fault: Fault{Name: "m", Kind: KindMutant}, KillOutcome: reports.KillOutcome{FailedItems: []int{1, 3}, KilledBy: []int{1, 3}}},
+		{Fault: Fault{Name: "c", Kind: KindCore}, KillOutcome: reports.KillOutcome{FailedItems: []int{2, 4}, KilledBy: []int{4}}},
+		{Fault: Fault{Name: "control-crash", Kind: KindControl}, KillOutcome: reports.KillOutcome{FailedItems: []int{2}, KilledBy: []int{2}}},
 	}
 	got := itemResults(runnable, faults)
 	want := []string{"", "core fault", "core fault", "mutant of the reference host"}
