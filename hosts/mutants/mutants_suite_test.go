@@ -208,6 +208,14 @@ func (h *host) ok(name string, args map[string]any) (port.ToolResult, map[string
 	return r, content
 }
 
+// firstWrite executes a call that must succeed with n write effects and
+// returns the first.
+func (h *host) firstWrite(name string, args map[string]any, n int) port.Write {
+	r, _ := h.ok(name, args)
+	Expect(r.Effects.Writes).To(HaveLen(n), "%s: %s", h, name)
+	return r.Effects.Writes[0]
+}
+
 // fails executes a call that must fail with code.
 func (h *host) fails(name string, args map[string]any, code string) port.ToolResult {
 	r := h.result(name, args)

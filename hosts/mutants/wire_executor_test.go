@@ -54,9 +54,7 @@ var _ = addSpecs(map[string]func(name string){
 	"missing-hash-empty-string": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			r, _ := h.ok("write_file", create("new.txt", "new\n"))
-			Expect(r.Effects.Writes).To(HaveLen(1))
-			w := r.Effects.Writes[0]
+			w := h.firstWrite("write_file", create("new.txt", "new\n"), 1)
 			Expect(w.BeforeKind).To(Equal("missing"), "%s", h)
 			if h == ref {
 				Expect(w.BeforeHash).To(BeNil())
@@ -69,9 +67,7 @@ var _ = addSpecs(map[string]func(name string){
 		posixOnly()
 		ref, mut := both(name, setup{files: map[string]string{"gone.md": "x\n"}})
 		for _, h := range []*host{ref, mut} {
-			r, _ := h.ok("run_command", map[string]any{"command": "rm gone.md"})
-			Expect(r.Effects.Writes).To(HaveLen(1))
-			w := r.Effects.Writes[0]
+			w := h.firstWrite("run_command", map[string]any{"command": "rm gone.md"}, 1)
 			if h == ref {
 				Expect(w.AfterKind).To(Equal("missing"))
 				Expect(w.AfterHash).To(BeNil())
@@ -90,9 +86,7 @@ var _ = addSpecs(map[string]func(name string){
 	"directory-listing-hash": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			r, _ := h.ok("write_file", create("docs/new.txt", "new\n"))
-			Expect(r.Effects.Writes).To(HaveLen(2))
-			w := r.Effects.Writes[0]
+			w := h.firstWrite("write_file", create("docs/new.txt", "new\n"), 2)
 			Expect(w.Path).To(Equal("docs"))
 			Expect(w.AfterKind).To(Equal("directory"), "%s", h)
 			Expect(w.AfterHash == nil).To(Equal(h == ref), "%s: the directory's after hash", h)

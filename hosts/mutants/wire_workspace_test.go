@@ -224,9 +224,7 @@ var workspaceSpecs = map[string]func(name string){
 	"create-as-replace": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			r, _ := h.ok("write_file", create("new.txt", "new\n"))
-			Expect(r.Effects.Writes).To(HaveLen(1))
-			w := r.Effects.Writes[0]
+			w := h.firstWrite("write_file", create("new.txt", "new\n"), 1)
 			if h == ref {
 				Expect(w.BeforeKind).To(BeEquivalentTo("missing"))
 				Expect(w.BeforeHash).To(BeNil())
@@ -239,9 +237,7 @@ var workspaceSpecs = map[string]func(name string){
 	"untyped-created-dirs": func(name string) {
 		ref, mut := both(name, setup{})
 		for _, h := range []*host{ref, mut} {
-			r, _ := h.ok("write_file", create("docs/new.txt", "new\n"))
-			Expect(r.Effects.Writes).To(HaveLen(2))
-			w := r.Effects.Writes[0]
+			w := h.firstWrite("write_file", create("docs/new.txt", "new\n"), 2)
 			Expect(w.Path).To(Equal("docs"))
 			if h == ref {
 				Expect(w.AfterKind).To(BeEquivalentTo("directory"))
