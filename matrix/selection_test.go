@@ -20,7 +20,7 @@ func TestSelectionThatRunsNothingIsRefused(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Area: "model"}, "--area model selects no runnable item, so nothing would run"},
+		{Config{Area: "model", Skip: []int{25, 26, 36, 38}}, "--area model --skip 25,26,36,38 selects no runnable item, so nothing would run"},
 		{Config{Only: []int{1}, Area: "tools"}, "--only 1 --area tools selects no runnable item"},
 		{Config{Only: []int{1, 101}, Skip: []int{1, 101}}, "--only 1,R1 --skip 1,R1 selects no runnable item"},
 		{Config{Skip: all}, "selects no runnable item"},
