@@ -31,9 +31,12 @@ type AcceptRow struct {
 	Status string `json:"status"`
 	// Ran are the items certified against the variant, FailedItems those
 	// that failed it.
-	Ran         []int  `json:"ran"`
-	FailedItems []int  `json:"failedItems"`
-	Error       string `json:"error,omitempty"`
+	Ran         []int `json:"ran"`
+	FailedItems []int `json:"failedItems"`
+	// Rechecked are the items certified once more because they failed
+	// only on deadlines, host failures or the harness.
+	Rechecked []int  `json:"rechecked,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // A KillRow is one fault of the kill matrix.

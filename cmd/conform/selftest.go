@@ -45,7 +45,9 @@ Then it certifies every variant of the reference host (a permitted variation:
 the reference host taking a choice the contract leaves to hosts the other way)
 against every item and prints the acceptance matrix (a row per variant, ok
 where the item passed it, X where it failed it). An item that fails a variant
-checks more than the contract says, and fails the self-test.
+checks more than the contract says, and fails the self-test. An item whose
+failure no check spoke for (a deadline passed, the host died, the harness
+failed) is certified against the variant once more, and that result counts.
 
 --list lists the faults with the items that target them, then the variants.
 --fault limits the run to some faults and variants, --only to some items. --json and --json-report give the

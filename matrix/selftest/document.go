@@ -37,7 +37,7 @@ func (r *Result) Document() *reports.Document {
 	}
 	for _, v := range r.Variants {
 		st.Variants = append(st.Variants, reports.AcceptRow{Name: v.Name, Choice: v.Choice, Description: v.Description, Status: v.Status,
-			Ran: orEmpty(v.Ran), FailedItems: orEmpty(v.FailedItems), Error: v.Error})
+			Ran: orEmpty(v.Ran), FailedItems: orEmpty(v.FailedItems), Rechecked: v.Rechecked, Error: v.Error})
 	}
 	for _, g := range r.Unchecked {
 		st.Unchecked = append(st.Unchecked, reports.Unchecked{Key: g.Key, Text: g.Text})

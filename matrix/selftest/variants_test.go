@@ -1,10 +1,12 @@
 package selftest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/variants"
+	"github.com/galaxy-stack/conform/reports"
 )
 
 func TestAVariantAnItemFailsIsAProblem(t *testing.T) {
@@ -38,5 +40,30 @@ func TestVariantNamesSelectVariantsNotFaults(t *testing.T) {
 	}
 	if len(selectVariants(nil)) != len(variants.Names()) {
 		t.Error("no names should select every variant")
+	}
+}
+
+func TestOnlyFailuresNoCheckSpokeForAreCertifiedAgain(t *testing.T) {
+	fail := func(id int, causes ...string) reports.Item {
+		it := reports.Item{ID: id, Status: reports.Failed}
+		for _, c := range causes {
+			it.FailedChecks = append(it.FailedChecks, reports.FailedCheck{Check: "c", Cause: c})
+		}
+		return it
+	}
+	items := []reports.Item{
+		{ID: 1, Status: reports.Passed},
+		fail(2, reports.CauseDeadline),
+		fail(3, reports.CauseDeadline, reports.CauseAssertion),
+		fail(4, reports.CauseHost, reports.CauseHarness),
+		fail(5, reports.CauseSchema),
+		fail(6),
+	}
+	if got := recheck(items); !slices.Equal(got, []int{2, 4}) {
+		t.Errorf("recheck = %v, want [2 4]: an assertion or schema failure is the check's verdict, and a failure that names no check is not retried", got)
+	}
+	merged := replaceItems(items, []reports.Item{{ID: 2, Status: reports.Passed}})
+	if merged[1].Status != reports.Passed || items[1].Status != reports.Failed || len(merged) != len(items) {
+		t.Errorf("replaceItems: got %+v from %+v", merged, items)
 	}
 }
