@@ -236,7 +236,10 @@ func printSelftest(w io.Writer, res *selftest.Result) {
 	for _, fr := range res.Faults {
 		switch {
 		case fr.Kind == selftest.KindControl:
-			controls++
+			// A control no selected item targets is counted as untargeted.
+			if fr.Status != selftest.Untargeted {
+				controls++
+			}
 		case fr.Status == selftest.Killed:
 			killed++
 		case fr.Status == selftest.Collateral:

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,7 @@ import (
 	"github.com/galaxy-stack/conform/core/projectformat"
 	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/internal/filehash"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/kit"
 	. "github.com/onsi/ginkgo/v2"
@@ -248,8 +250,7 @@ var _ = matrix.DescribeItem(pfItem(4, "format-target-rules", "too many, duplicat
 			links := os.Symlink("a.go", filepath.Join(s.Workspace, "m", "link.go")) == nil &&
 				os.Symlink("m", filepath.Join(s.Workspace, "linkdir")) == nil
 			Expect(os.Mkdir(filepath.Join(s.Workspace, "m", "dir.go"), 0o755)).To(Succeed())
-			big := "package m\n" + strings.Repeat("var   x0 = 1\n", 40<<20/13)
-			s.Write(map[string]string{"m/big.go": big})
+			big := pfWriteRepeated(s, "m/big.go", "package m\n", "var   x0 = 1\n", 40<<20/13)
 			many := make([]string, 9)
 			for i := range many {
 				many[i] = "m/f" + string(rune('0'+i)) + ".go"
@@ -273,9 +274,33 @@ var _ = matrix.DescribeItem(pfItem(4, "format-target-rules", "too many, duplicat
 			for what, args := range cases {
 				s.RefusedWithoutWrite(what, s.Format("", args), before)
 			}
-			Expect(s.Read("m/big.go")).To(Equal(big), "the oversized file was written")
+			Expect(filehash.SHA256(filepath.Join(s.Workspace, "m", "big.go"))).To(Equal(big), "the oversized file was written")
 		})
 	})
+
+// pfWriteRepeated writes head and then n copies of line to rel in the
+// session's workspace, a block at a time, and returns the file's SHA-256:
+// a target larger than any host's bound costs the harness no memory of its
+// size.
+func pfWriteRepeated(s *kit.FormatSession, rel, head, line string, n int) string {
+	GinkgoHelper()
+	f, err := os.Create(filepath.Join(s.Workspace, filepath.FromSlash(rel)))
+	Expect(err).NotTo(HaveOccurred())
+	h := sha256.New()
+	w := io.MultiWriter(f, h)
+	const perBlock = 4096
+	block := strings.Repeat(line, perBlock)
+	_, err = io.WriteString(w, head)
+	for ; err == nil && n >= perBlock; n -= perBlock {
+		_, err = io.WriteString(w, block)
+	}
+	if err == nil {
+		_, err = io.WriteString(w, strings.Repeat(line, n))
+	}
+	Expect(err).NotTo(HaveOccurred())
+	Expect(f.Close()).To(Succeed())
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 var _ = matrix.DescribeItem(pfItem(5, "format-rust", "rustfmt runs on stdin with the Cargo.toml edition; custom rustfmt configuration is unavailable",
 	"A host MUST run rustfmt on stdin with the edition of the local Cargo.toml and refuse a project with a custom rustfmt configuration without writing.", "PF05"),
