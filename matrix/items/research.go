@@ -25,10 +25,11 @@ import (
 // real adapter (the reference host). See fixtures/matrix/R*-*/CHECKS.md.
 
 // evidenceRemembered reports whether a research result's summary says its
-// evidence is remembered from an earlier call rather than read now.
+// evidence is remembered from an earlier call rather than read now. The
+// contract does not fix the words, so any of the usual ones will do.
 func evidenceRemembered(summary string) bool {
 	s := strings.ToLower(summary)
-	for _, w := range []string{"cache", "remembered", "earlier", "previous", "process-local", "this process"} {
+	for _, w := range []string{"cache", "remembered", "earlier", "previous", "process-local", "this process", "memory", "reused", "stored", "not re-read", "not fetched again", "already fetched"} {
 		if strings.Contains(s, w) {
 			return true
 		}
