@@ -308,3 +308,25 @@ func TestViewTreeSharesPlainStrings(t *testing.T) {
 	}
 	runtime.KeepAlive(tree)
 }
+
+// BenchmarkTree parses a tool/execute answer of about 2 KB, the common
+// message, with encoding/json's copying parse and with ViewTree.
+func BenchmarkTree(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":17,"result":{"outcome":{"status":"ok","output":"` +
+		strings.Repeat(`line of tool output with a \"quote\" and \u00e9\n`, 30) +
+		`","truncated":false,"exitCode":0,"durationMs":12.5,"effects":[{"kind":"write","path":"src/a.go"},{"kind":"read","path":"README.md"}]}}}`)
+	for _, p := range []struct {
+		name  string
+		parse func([]byte) (map[string]any, error)
+	}{{"ParseTree", wire.ParseTree}, {"ViewTree", wire.ViewTree}} {
+		b.Run(p.name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.parse(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
