@@ -20,3 +20,6 @@ func UseFastStat(on bool) (answered func() int, restore func()) {
 	}
 	return func() int { return n }, func() { statFast = statWithoutLinks }
 }
+
+// ReadSized is readSized.
+var ReadSized = readSized

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -89,7 +88,7 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 	if fi.size > MaxReadFileBytes {
 		return ReadResult{}, fail(hosterr.LimitExceeded, "Text file exceeds the %d byte host limit.", MaxReadFileBytes)
 	}
-	data, err := os.ReadFile(real)
+	data, err := readSized(real, fi.size)
 	if err != nil {
 		return ReadResult{}, ioError(req.Path, err)
 	}

@@ -1,6 +1,10 @@
 package workspace
 
-import "os"
+import (
+	"errors"
+	"io"
+	"os"
+)
 
 // fileStat is what reading a file needs to know of it before opening it.
 type fileStat struct {
@@ -34,4 +38,29 @@ func (r *Root) statExisting(rel string) (real string, st fileStat, err error) {
 		return "", fileStat{}, ioError(rel, err)
 	}
 	return real, fileStat{regular: fi.Mode().IsRegular(), size: fi.Size()}, nil
+}
+
+// readSized reads the whole file at path as os.ReadFile does, to its end
+// whatever its size by then, but takes the expected size from the stat
+// already made instead of asking for it again.
+func readSized(path string, size int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data := make([]byte, 0, max(size+1, 512))
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return data, nil
+			}
+			return nil, err
+		}
+	}
 }

@@ -2,7 +2,9 @@ package workspace_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -80,5 +82,26 @@ var _ = Describe("reading a path without symbolic links in one stat", func() {
 			Expect(os.Remove(real)).To(Succeed())
 			Expect(os.Rename(moved, real)).To(Succeed())
 		}
+	})
+
+	It("reads a file whole whatever size the stat said, as os.ReadFile does", func() {
+		dir := GinkgoT().TempDir()
+		for _, n := range []int{0, 1, 511, 512, 513, 4096, 70000} {
+			p := filepath.Join(dir, fmt.Sprint(n))
+			data := make([]byte, n)
+			for i := range data {
+				data[i] = byte('a' + i%26)
+			}
+			Expect(os.WriteFile(p, data, 0o644)).To(Succeed())
+			want, err := os.ReadFile(p)
+			Expect(err).NotTo(HaveOccurred())
+			for _, hint := range []int64{int64(n), 0, int64(n) / 2, int64(n) * 2, 511, 512} {
+				got, err := workspace.ReadSized(p, hint)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(want), "size %d, hint %d", n, hint)
+			}
+		}
+		_, err := workspace.ReadSized(filepath.Join(dir, "missing"), 0)
+		Expect(errors.Is(err, fs.ErrNotExist)).To(BeTrue(), "%v", err)
 	})
 })
