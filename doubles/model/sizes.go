@@ -21,6 +21,8 @@ type messageCache struct {
 	// message by message without hashing each message's content again.
 	// spare is the previous call's, reused for the next.
 	last, spare []sizedMessage
+	// lastTools is the last tool list received (see [toolsMemo]).
+	lastTools toolsMemo
 }
 
 // A sizedMessage is a received message's deep copy and the lengths of the
@@ -101,28 +103,29 @@ func addSize(a, b int) int {
 	return a + b
 }
 
-// withMessages is the length of a document whose JSON without its messages
-// (which stand as null) is rest bytes long, once the messages, msgs bytes
-// long, replace the null; 0, the length of compactJSON's empty answer,
-// when either part does not encode.
-func withMessages(rest, msgs int) int {
-	if rest < 0 || msgs < 0 {
+// withParts is the length of a document whose JSON with its messages and
+// tools standing as null is rest bytes long, once the messages, msgs bytes
+// long, and the tools, tools bytes long, replace the nulls; 0, the length
+// of compactJSON's empty answer, when any part does not encode.
+func withParts(rest, msgs, tools int) int {
+	if rest < 0 || msgs < 0 || tools < 0 {
 		return 0
 	}
-	return rest - len("null") + msgs
+	return rest - 2*len("null") + msgs + tools
 }
 
 // recordRequest returns the double's record of req and the length of the
-// compact JSON of req: the JSON of req without its messages
-// ("messages":null) with the messages' own length in place of the null.
+// compact JSON of req: the JSON of req without its messages and tools
+// ("messages":null, "tools":null) with the lengths of the messages and the
+// tools in place of the nulls.
 func (c *messageCache) recordRequest(req port.RoundRequest) (port.RoundRequest, int) {
 	msgs, msgSize, _ := c.record(req.Messages)
+	tools, toolSize, _ := c.tools(req.Tools)
 	rest := req
-	rest.Messages = nil
-	size := withMessages(jsonSize(rest), msgSize)
-	rest.Messages = msgs
+	rest.Messages, rest.Tools = nil, nil
+	size := withParts(jsonSize(rest), msgSize, toolSize)
+	rest.Messages, rest.Tools = msgs, tools
 	rest.Attachments = slices.Clone(req.Attachments)
-	rest.Tools = cloneTools(req.Tools)
 	return rest, size
 }
 
@@ -130,10 +133,9 @@ func (c *messageCache) recordRequest(req port.RoundRequest) (port.RoundRequest, 
 // length of the record's compact JSON, measured like recordRequest's.
 func (c *messageCache) recordCount(messages []port.Message, tools []port.ToolDefinition) (CountInput, int) {
 	msgs, _, msgSize := c.record(messages)
-	in := CountInput{Tools: cloneTools(tools)}
-	size := withMessages(jsonSize(in), msgSize)
-	in.Messages = msgs
-	return in, size
+	copied, _, toolSize := c.tools(tools)
+	size := withParts(jsonSize(CountInput{}), msgSize, toolSize)
+	return CountInput{Messages: msgs, Tools: copied}, size
 }
 
 // messageEqual reports whether a and b are equal field by field, as
