@@ -45,7 +45,7 @@ func (c *messageCache) lookup(m port.Message) sizedMessage {
 			return e
 		}
 	}
-	e := sizedMessage{msg: cloneMessage(m), size: jsonSize(m)}
+	e := sizedMessage{msg: cloneMessage(m), size: messageSize(m)}
 	if !messageEqual(e.msg, m) || e.size < 0 {
 		e.copySize = jsonSize(e.msg)
 		return e
