@@ -204,10 +204,10 @@ func (e *Estimator) Messages(msgs []port.Message) int {
 			sum += e.Text(m.Thinking)
 		}
 		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
-			sum += e.Text("[]") // the JSON text of no tool calls
+			sum += e.TextAs("[]", KindJSON) // the JSON text of no tool calls, which Classify finds json
 			continue
 		}
-		sum += e.Serializable(normalizeCalls(m.ToolCalls))
+		sum += e.TextAs(jsonText(normalizeCalls(m.ToolCalls)), KindJSON) // an array: Classify finds json
 	}
 	return sum
 }
