@@ -37,12 +37,7 @@ func quotedLen(s string) int {
 	for i := 0; i < len(s); {
 		b := s[i]
 		if b < utf8.RuneSelf {
-			switch {
-			case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
-				n++
-			case b < 0x20:
-				n += 5
-			}
+			n += int(asciiEscapeExtra[b])
 			i++
 			continue
 		}
@@ -56,3 +51,18 @@ func quotedLen(s string) int {
 	}
 	return n
 }
+
+// asciiEscapeExtra is, for each ASCII byte, how many bytes its JSON escape
+// adds: 1 for \" \\ \b \f \n \r \t, 5 for the other control bytes
+// (\u00XX), 0 for the rest.
+var asciiEscapeExtra = func() (t [utf8.RuneSelf]uint8) {
+	for b := range t {
+		switch {
+		case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
+			t[b] = 1
+		case b < 0x20:
+			t[b] = 5
+		}
+	}
+	return t
+}()
