@@ -54,6 +54,9 @@ type session struct {
 	fin             guard.Finalizer
 	ev              evidence
 
+	// checkedTools is the last tool set effects.CheckToolSet accepted.
+	checkedTools *checkedToolSet
+
 	modelTurns           int
 	toolCalls            int
 	activeToolCalls      int
