@@ -56,6 +56,8 @@ type session struct {
 
 	// checkedTools is the last tool set effects.CheckToolSet accepted.
 	checkedTools *checkedToolSet
+	// stamps formats the clock's readings.
+	stamps stampCache
 
 	modelTurns           int
 	toolCalls            int
@@ -135,7 +137,7 @@ func (s *session) currentState() string {
 	return s.sm.state
 }
 
-func (s *session) timestamp() string { return checkpoint.FormatTimestamp(s.deps.Clock.Now()) }
+func (s *session) timestamp() string { return s.stamps.format(s.deps.Clock.Now()) }
 
 // transition applies a runtime transition with its state_transition trace
 // event and state runtime event (RUNTIME §9).
