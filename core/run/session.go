@@ -58,6 +58,8 @@ type session struct {
 	checkedTools *checkedToolSet
 	// stamps formats the clock's readings.
 	stamps stampCache
+	// identities holds the model identity of the last done event.
+	identities identityMemo
 
 	modelTurns           int
 	toolCalls            int
