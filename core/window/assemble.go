@@ -49,21 +49,21 @@ func (m *Manager) assemble(tools []port.ToolDefinition, turn int, vision VisionA
 	target := min(b.SoftInputTokens, b.HardInputTokens-1)
 	remaining := max(0, target-mandatoryTokens-fixed)
 
-	type candidate struct {
-		item     *Item
-		index    int // in unique
-		priority Priority
-		density  float64
+	type candidate struct { // small: the stable sort moves them
+		item    *Item
+		density float64
+		index   int32 // in unique
+		p1      bool  // P1, else P2
 	}
 	candidates := make([]candidate, 0, len(unique))
 	for i, it := range unique {
 		if p := it.effectivePriority(turn); p == P1 || p == P2 {
-			candidates = append(candidates, candidate{it, i, p, it.utility(turn) / float64(max(1, it.TokenCount))})
+			candidates = append(candidates, candidate{it, it.utility(turn) / float64(max(1, it.TokenCount)), int32(i), p == P1})
 		}
 	}
 	slices.SortStableFunc(candidates, func(a, b candidate) int {
-		if a.priority != b.priority {
-			if a.priority == P1 {
+		if a.p1 != b.p1 {
+			if a.p1 {
 				return -1
 			}
 			return 1
@@ -137,7 +137,12 @@ func (m *Manager) assemble(tools []port.ToolDefinition, turn int, vision VisionA
 // their content hash (a stale earlier twin hides a later one, as in the
 // original).
 func (m *Manager) uniqueItems() []*Item {
-	first := make(map[string]int, len(m.items))
+	first := m.firstByHash // reused from round to round
+	if first == nil {
+		first = make(map[string]int, len(m.items))
+		m.firstByHash = first
+	}
+	clear(first)
 	for i := range m.items {
 		if _, ok := first[m.items[i].ContentHash]; !ok {
 			first[m.items[i].ContentHash] = i

@@ -97,6 +97,8 @@ type Manager struct {
 	sequence   int
 	toolRounds int
 	latest     *checkpoint.Checkpoint
+	// firstByHash is uniqueItems' scratch map.
+	firstByHash map[string]int
 }
 
 // New returns a manager holding the system-policy and user-goal items, and
