@@ -21,6 +21,19 @@ var _ = Describe("the host effect policy during a run (RUNTIME §3)", func() {
 		Expect(e.exec.calls).To(HaveLen(2), "the third round is never asked for")
 	})
 
+	It("checks a tool set again when it differs from the last one accepted, after rounds in which it stayed the same", func() {
+		m := newFnModel(roundCalls("workspace_list", "c1"), roundCalls("workspace_list", "c2"), roundCalls("workspace_list", "c3"),
+			[]port.RoundEvent{started(), doneText("Listed src.")})
+		e := newEnv(m)
+		e.exec.changeCapsOf, e.exec.changeCapsAt, e.exec.newCaps = "workspace_list", 2, []string{"teleport"}
+		r := e.start(baseRequest("run-toolset-recheck"))
+		Expect(r.Status).To(Equal(run.StatusFailed))
+		Expect(r.ErrorCode).To(Equal(run.CodeToolExecution))
+		Expect(r.ErrorMessage).To(Equal("Unknown effect capability declared for workspace_list."),
+			"the tool set check, not only the policy hash, sees the changed set")
+		Expect(e.exec.calls).To(HaveLen(2))
+	})
+
 	It("keeps running while the policy is equal to the one it started with", func() {
 		m := newFnModel(roundCalls("workspace_list", "c1"), roundCalls("workspace_list", "c2"),
 			[]port.RoundEvent{started(), doneText("Listed src.")})

@@ -80,6 +80,8 @@ func asToolSetError(err error) error {
 }
 
 // loadToolSet fetches and checks the host's active tool set (RUNTIME §3).
+// A set equal to the last one accepted, in what the check reads, is not
+// checked again (see [checkedToolSet]).
 func (s *session) loadToolSet(ctx context.Context) (*port.ToolSet, error) {
 	var ts port.ToolSet
 	err := safeCall(func() error {
@@ -95,8 +97,11 @@ func (s *session) loadToolSet(ctx context.Context) (*port.ToolSet, error) {
 		}
 		return nil, asToolSetError(err)
 	}
-	if _, err := effects.CheckToolSet(ts); err != nil {
-		return nil, asToolSetError(err)
+	if !s.checkedTools.same(ts) {
+		if _, err := effects.CheckToolSet(ts); err != nil {
+			return nil, asToolSetError(err)
+		}
+		s.checkedTools = newCheckedToolSet(ts)
 	}
 	return &ts, nil
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/port"
-	"github.com/galaxy-stack/conform/core/prompt"
 )
 
 // roundOutput is a validated model round (RUNTIME §12.2 "Output").
@@ -123,7 +122,7 @@ func (s *session) attempt(req port.RoundRequest) (*roundOutput, error) {
 		}
 		fwd := ev
 		if ev.Type == port.EventDone && ev.Identity != nil {
-			id := prompt.PublicModelIdentity(*ev.Identity)
+			id, _ := s.identities.forms(*ev.Identity)
 			fwd.Identity = &id
 		}
 		s.emitEvent(Event{Type: EventModel, Model: &fwd})
@@ -195,8 +194,10 @@ func (s *session) checkDone(done *port.RoundEvent, streamed, streamedThinking st
 			return nil, newError(CodeInvalidModelStream, "Model emitted tool calls but stopped with '%s'.", done.StopReason)
 		}
 	}
-	if done.Identity != nil && prompt.ModelIdentityKey(*done.Identity) != s.integrity.ModelIdentity {
-		return nil, newError(CodeCapabilityMismatch, "Model identity changed during the run.")
+	if done.Identity != nil {
+		if _, key := s.identities.forms(*done.Identity); key != s.integrity.ModelIdentity {
+			return nil, newError(CodeCapabilityMismatch, "Model identity changed during the run.")
+		}
 	}
 	if badCallIDs(calls) {
 		return nil, newError(CodeInvalidModelStream, "Model returned duplicate or empty toolCallId values.")

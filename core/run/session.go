@@ -54,6 +54,13 @@ type session struct {
 	fin             guard.Finalizer
 	ev              evidence
 
+	// checkedTools is the last tool set effects.CheckToolSet accepted.
+	checkedTools *checkedToolSet
+	// stamps formats the clock's readings.
+	stamps stampCache
+	// identities holds the model identity of the last done event.
+	identities identityMemo
+
 	modelTurns           int
 	toolCalls            int
 	activeToolCalls      int
@@ -132,7 +139,7 @@ func (s *session) currentState() string {
 	return s.sm.state
 }
 
-func (s *session) timestamp() string { return checkpoint.FormatTimestamp(s.deps.Clock.Now()) }
+func (s *session) timestamp() string { return s.stamps.format(s.deps.Clock.Now()) }
 
 // transition applies a runtime transition with its state_transition trace
 // event and state runtime event (RUNTIME §9).

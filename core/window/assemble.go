@@ -49,20 +49,21 @@ func (m *Manager) assemble(tools []port.ToolDefinition, turn int, vision VisionA
 	target := min(b.SoftInputTokens, b.HardInputTokens-1)
 	remaining := max(0, target-mandatoryTokens-fixed)
 
-	type candidate struct {
-		item     *Item
-		priority Priority
-		density  float64
+	type candidate struct { // small: the stable sort moves them
+		item    *Item
+		density float64
+		index   int32 // in unique
+		p1      bool  // P1, else P2
 	}
-	var candidates []candidate
-	for _, it := range unique {
+	candidates := make([]candidate, 0, len(unique))
+	for i, it := range unique {
 		if p := it.effectivePriority(turn); p == P1 || p == P2 {
-			candidates = append(candidates, candidate{it, p, it.utility(turn) / float64(max(1, it.TokenCount))})
+			candidates = append(candidates, candidate{it, it.utility(turn) / float64(max(1, it.TokenCount)), int32(i), p == P1})
 		}
 	}
 	slices.SortStableFunc(candidates, func(a, b candidate) int {
-		if a.priority != b.priority {
-			if a.priority == P1 {
+		if a.p1 != b.p1 {
+			if a.p1 {
 				return -1
 			}
 			return 1
@@ -78,21 +79,22 @@ func (m *Manager) assemble(tools []port.ToolDefinition, turn int, vision VisionA
 		}
 		return canon.CompareText(a.item.ID, b.item.ID)
 	})
-	selected := append([]*Item{}, mandatory...)
-	chosen := map[*Item]bool{}
+	selected := make([]*Item, 0, len(unique)+1)
+	selected = append(selected, mandatory...)
+	chosen := make([]bool, len(unique))
 	var out assembly
 	for _, c := range candidates {
 		if c.item.TokenCount <= remaining {
 			selected = append(selected, c.item)
-			chosen[c.item] = true
+			chosen[c.index] = true
 			remaining -= c.item.TokenCount
 		} else {
 			out.evicted = append(out.evicted, c.item.ID)
 		}
 	}
 	var unselectedP2 []*Item
-	for _, it := range unique {
-		if it.effectivePriority(turn) == P2 && !chosen[it] {
+	for i, it := range unique {
+		if it.effectivePriority(turn) == P2 && !chosen[i] {
 			unselectedP2 = append(unselectedP2, it)
 		}
 	}
@@ -120,6 +122,9 @@ func (m *Manager) assemble(tools []port.ToolDefinition, turn int, vision VisionA
 		return assembly{}, budgetError(CodeHardLimit, "Assembled context %d exceeds hard input %d.", out.tokens, b.HardInputTokens)
 	}
 	out.messages = make([]port.Message, 0, n)
+	if len(selected) > 0 {
+		out.selected = make([]string, 0, len(selected)) // nil when none, as append leaves it
+	}
 	for _, it := range selected {
 		out.messages = append(out.messages, it.Messages...)
 		out.selected = append(out.selected, it.ID)
@@ -132,7 +137,12 @@ func (m *Manager) assemble(tools []port.ToolDefinition, turn int, vision VisionA
 // their content hash (a stale earlier twin hides a later one, as in the
 // original).
 func (m *Manager) uniqueItems() []*Item {
-	first := make(map[string]int, len(m.items))
+	first := m.firstByHash // reused from round to round
+	if first == nil {
+		first = make(map[string]int, len(m.items))
+		m.firstByHash = first
+	}
+	clear(first)
 	for i := range m.items {
 		if _, ok := first[m.items[i].ContentHash]; !ok {
 			first[m.items[i].ContentHash] = i

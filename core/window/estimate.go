@@ -115,6 +115,7 @@ func isWordByte(c byte) bool {
 type Estimator struct {
 	factor   [4]float64 // 0 means 1 (uncalibrated)
 	observed [4]bool
+	tools    toolsMemo // the tool definitions last priced
 }
 
 func kindIndex(k ContentKind) int {
@@ -152,8 +153,14 @@ func (e *Estimator) TextAs(s string, k ContentKind) int {
 	if s == "" {
 		return 0
 	}
+	return e.price(canon.UTF16Len(s), k)
+}
+
+// price is the token estimate of a text of kind k that is units UTF-16
+// code units long; it marks the kind as observed.
+func (e *Estimator) price(units int, k ContentKind) int {
 	e.observed[kindIndex(k)] = true
-	return int(math.Ceil(float64(canon.UTF16Len(s)) / charsPerToken(k) * EstimateOverhead * e.Factor(k)))
+	return int(math.Ceil(float64(units) / charsPerToken(k) * EstimateOverhead * e.Factor(k)))
 }
 
 // Serializable estimates v: a string as itself, anything else as its JSON
@@ -197,21 +204,23 @@ func (e *Estimator) Messages(msgs []port.Message) int {
 			sum += e.Text(m.Thinking)
 		}
 		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
-			sum += e.Text("[]") // the JSON text of no tool calls
+			sum += e.TextAs("[]", KindJSON) // the JSON text of no tool calls, which Classify finds json
 			continue
 		}
-		sum += e.Serializable(normalizeCalls(m.ToolCalls))
+		sum += e.TextAs(jsonText(normalizeCalls(m.ToolCalls)), KindJSON) // an array: Classify finds json
 	}
 	return sum
 }
 
 // ToolDefinitions returns the token cost of tools: their JSON text priced
-// as json.
+// as json ([] for none). The text's length is remembered for the next call
+// with equal tools.
 func (e *Estimator) ToolDefinitions(tools []port.ToolDefinition) int {
-	if tools == nil {
-		tools = []port.ToolDefinition{}
+	units := e.toolUnits(tools)
+	if units == 0 {
+		return 0
 	}
-	return e.TextAs(jsonText(tools), KindJSON)
+	return e.price(units, KindJSON)
 }
 
 // normalizeCalls writes a nil argument map as {} like the original.

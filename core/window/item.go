@@ -89,7 +89,13 @@ type Item struct {
 // struct field order, sorted map keys) rather than canonical JSON: equal
 // content gives equal keys and the key never leaves the manager, and it
 // costs a fraction of canonicalizing every message.
+//
+// A message list, the common case, is written by [messagesJSON], which
+// gives the same text faster.
 func contentHash(v any) string {
+	if msgs, ok := v.([]port.Message); ok && msgs != nil {
+		return canon.ContextHashText(messagesJSON(msgs))
+	}
 	return canon.ContextHashText(jsonText(v))
 }
 

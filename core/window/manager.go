@@ -97,6 +97,8 @@ type Manager struct {
 	sequence   int
 	toolRounds int
 	latest     *checkpoint.Checkpoint
+	// firstByHash is uniqueItems' scratch map.
+	firstByHash map[string]int
 }
 
 // New returns a manager holding the system-policy and user-goal items, and
@@ -164,6 +166,11 @@ func (m *Manager) Items() []Item { return append([]Item{}, m.items...) }
 
 // AddItem adds an item, pricing its messages. An item whose content hash
 // equals that of a non-stale existing item is silently ignored.
+//
+// An item's messages are priced and hashed here, once: the item keeps its
+// own copy of the list, but the tool-call arguments in it are the
+// caller's, which must not change them afterwards (the controller never
+// writes to the arguments of a call it has recorded).
 func (m *Manager) AddItem(s ItemSpec) {
 	msgs := append([]port.Message{}, s.Messages...)
 	hash := contentHash(msgs)

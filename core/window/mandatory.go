@@ -76,6 +76,26 @@ type executionBudget struct {
 	TotalToolCalls      int `json:"totalToolCalls"`
 }
 
+// stateDocument is the RUNTIME §28 document. Its members are written in
+// canonical order, so the canonical encoding reorders nothing; a struct
+// rather than a map spares encoding/json sorting the keys every round.
+type stateDocument struct {
+	AcceptanceCriteria any                    `json:"acceptanceCriteria"`
+	Approvals          []string               `json:"approvals"`
+	Decisions          []string               `json:"decisions"`
+	EditedFiles        []any                  `json:"editedFiles"`
+	EditedFilesTotal   int                    `json:"editedFilesTotal"`
+	ExecutionBudget    executionBudget        `json:"executionBudget"`
+	NextAction         string                 `json:"nextAction"`
+	OpenProblems       []string               `json:"openProblems"`
+	PendingApprovals   []StatePendingApproval `json:"pendingApprovals"`
+	Phase              string                 `json:"phase"`
+	Plan               any                    `json:"plan"`
+	ResearchSources    []StateResearchSource  `json:"researchSources"`
+	Validation         []StateValidation      `json:"validation"`
+	WorkspaceRoot      string                 `json:"workspaceRoot"`
+}
+
 // MandatoryState returns the RUNTIME §28 document as stable (canonical)
 // JSON: the current evidence, the last 200 writes and their total, the
 // remaining budget, the next action (the finalization text in finalization
@@ -107,22 +127,22 @@ func MandatoryState(in StateInput) (string, error) {
 	if in.Finalizing {
 		next, phase = FinalizationNextAction, FinalizingPhase
 	}
-	doc := map[string]any{
-		"acceptanceCriteria": orEmpty(in.AcceptanceCriteria),
-		"approvals":          nonNil(in.Approvals),
-		"decisions":          nonNil(in.Decisions),
-		"editedFiles":        nonNil(writes),
-		"editedFilesTotal":   len(in.Writes),
-		"executionBudget": executionBudget{RemainingModelTurns: max(0, in.MaxTurns-in.ModelTurns),
+	doc := stateDocument{
+		AcceptanceCriteria: orEmpty(in.AcceptanceCriteria),
+		Approvals:          nonNil(in.Approvals),
+		Decisions:          nonNil(in.Decisions),
+		EditedFiles:        nonNil(writes),
+		EditedFilesTotal:   len(in.Writes),
+		ExecutionBudget: executionBudget{RemainingModelTurns: max(0, in.MaxTurns-in.ModelTurns),
 			RemainingToolCalls: max(0, in.MaxToolCalls-in.ToolCalls), TotalModelTurns: in.MaxTurns, TotalToolCalls: in.MaxToolCalls},
-		"nextAction":       next,
-		"openProblems":     shown,
-		"phase":            phase,
-		"pendingApprovals": nonNil(in.PendingApprovals),
-		"plan":             in.Plan,
-		"researchSources":  nonNil(in.ResearchSources),
-		"validation":       validation,
-		"workspaceRoot":    in.WorkspaceRoot,
+		NextAction:       next,
+		OpenProblems:     shown,
+		Phase:            phase,
+		PendingApprovals: nonNil(in.PendingApprovals),
+		Plan:             in.Plan,
+		ResearchSources:  nonNil(in.ResearchSources),
+		Validation:       validation,
+		WorkspaceRoot:    in.WorkspaceRoot,
 	}
 	b, err := canon.Marshal(doc)
 	if err != nil {

@@ -23,9 +23,9 @@ type Scripted struct {
 	capabilities port.ModelCapabilities
 	roundCursor  int
 	stepCursor   int
-	requests     []port.RoundRequest
+	requests     []recordedRequest
 	answers      []answer
-	countInputs  []CountInput
+	countInputs  []recordedCount
 	messages     messageCache
 }
 
@@ -269,7 +269,8 @@ func (s *Scripted) Requests() []port.RoundRequest {
 	defer s.mu.Unlock()
 	out := make([]port.RoundRequest, len(s.requests))
 	for i, r := range s.requests {
-		out[i] = cloneRequest(r)
+		out[i] = cloneRequest(r.req)
+		out[i].Messages = messages(r.msgs)
 	}
 	return out
 }
@@ -281,7 +282,7 @@ func (s *Scripted) CountInputs() []CountInput {
 	defer s.mu.Unlock()
 	out := make([]CountInput, len(s.countInputs))
 	for i, in := range s.countInputs {
-		out[i] = CountInput{Messages: cloneMessages(in.Messages), Tools: cloneTools(in.Tools)}
+		out[i] = CountInput{Messages: messages(in.msgs), Tools: cloneTools(in.tools)}
 	}
 	return out
 }

@@ -48,12 +48,13 @@ func (s *Scripted) Records(goal string) []RequestRecord {
 	quoted, _ := json.Marshal(goal)
 	inTask := strings.Trim(string(quoted), `"`)
 	out := make([]RequestRecord, len(s.requests))
-	for i, req := range s.requests {
+	for i, r := range s.requests {
+		req := r.req
 		rec := RequestRecord{
 			Request:          i + 1,
 			Outcome:          s.answers[i].outcome,
 			Round:            s.answers[i].round,
-			Messages:         len(req.Messages),
+			Messages:         len(r.msgs),
 			ToolNames:        make([]string, 0, len(req.Tools)),
 			ToolFree:         len(req.Tools) == 0,
 			Think:            req.Think,
@@ -62,7 +63,7 @@ func (s *Scripted) Records(goal string) []RequestRecord {
 		for _, t := range req.Tools {
 			rec.ToolNames = append(rec.ToolNames, t.Function.Name)
 		}
-		for _, m := range req.Messages {
+		for _, m := range r.msgs {
 			if strings.Contains(m.Content, goal) {
 				rec.ContainsTask = true
 			}
@@ -95,13 +96,13 @@ func (s *Scripted) Audit(goal string, savedHashes []string) ContextAudit {
 	defer s.mu.Unlock()
 	audit := ContextAudit{AllRequestsContainTask: len(s.requests) > 0, ObservedCheckpointHashes: []string{}}
 	for _, req := range s.requests {
-		if !anyContains(req.Messages, goal) {
+		if !anyContains(req.msgs, goal) {
 			audit.AllRequestsContainTask = false
 		}
 	}
 	for _, h := range savedHashes {
 		for _, req := range s.requests {
-			if anyContains(req.Messages, h) {
+			if anyContains(req.msgs, h) {
 				audit.ObservedCheckpointHashes = append(audit.ObservedCheckpointHashes, h)
 				break
 			}
@@ -110,7 +111,7 @@ func (s *Scripted) Audit(goal string, savedHashes []string) ContextAudit {
 	return audit
 }
 
-func anyContains(ms []port.Message, text string) bool {
+func anyContains(ms []*port.Message, text string) bool {
 	for _, m := range ms {
 		if strings.Contains(m.Content, text) {
 			return true

@@ -15,12 +15,14 @@ import (
 // The copies are never changed or handed out, so records share them. The
 // zero value is ready to use.
 type messageCache struct {
-	byContent map[string][]sizedMessage
+	byContent map[string][]*sizedMessage
 	// last is what record returned for the messages of its last call, by
 	// position: a history resent with one more message matches it
 	// message by message without hashing each message's content again.
 	// spare is the previous call's, reused for the next.
-	last, spare []sizedMessage
+	last, spare []*sizedMessage
+	// lastTools is the last tool list received (see [toolsMemo]).
+	lastTools toolsMemo
 }
 
 // A sizedMessage is a received message's deep copy and the lengths of the
@@ -37,20 +39,20 @@ type sizedMessage struct {
 // first sight. A message whose copy differs from it (values encoding/json
 // does not decode to) is copied and measured every time, and so is one
 // that does not encode (its lengths are then -1).
-func (c *messageCache) lookup(m port.Message) sizedMessage {
+func (c *messageCache) lookup(m port.Message) *sizedMessage {
 	for _, e := range c.byContent[m.Content] {
 		if messageEqual(e.msg, m) {
 			return e
 		}
 	}
-	e := sizedMessage{msg: cloneMessage(m), size: jsonSize(m)}
+	e := &sizedMessage{msg: cloneMessage(m), size: messageSize(m)}
 	if !messageEqual(e.msg, m) || e.size < 0 {
 		e.copySize = jsonSize(e.msg)
 		return e
 	}
 	e.copySize, e.cached = e.size, true
 	if c.byContent == nil {
-		c.byContent = map[string][]sizedMessage{}
+		c.byContent = map[string][]*sizedMessage{}
 	}
 	c.byContent[m.Content] = append(c.byContent[m.Content], e)
 	return e
@@ -66,26 +68,27 @@ func jsonSize(v any) int {
 	return len(b)
 }
 
-// record returns a copy of ms for the double's records, made of cached
-// message copies, with the length of the compact JSON of ms and that of
-// the copy (-1 when it does not encode).
-func (c *messageCache) record(ms []port.Message) (copied []port.Message, size, copySize int) {
+// record returns a copy of ms for the double's records, made of pointers
+// to cached message copies, with the length of the compact JSON of ms and
+// that of the copy (-1 when it does not encode). The copy is nil when ms
+// is.
+func (c *messageCache) record(ms []port.Message) (copied []*port.Message, size, copySize int) {
 	if ms == nil {
 		return nil, len("null"), len("null")
 	}
-	copied = make([]port.Message, len(ms))
+	copied = make([]*port.Message, len(ms))
 	size = len("[]") + max(0, len(ms)-1) // brackets and commas
 	copySize = size
 	last := slices.Grow(c.spare[:0], len(ms))[:len(ms)]
 	for i, m := range ms {
-		var e sizedMessage
+		var e *sizedMessage
 		if i < len(c.last) && c.last[i].cached && messageEqual(c.last[i].msg, m) {
 			e = c.last[i] // the entry lookup would find: the cache's copy equal to m
 		} else {
 			e = c.lookup(m)
 		}
 		last[i] = e
-		copied[i] = e.msg
+		copied[i] = &e.msg
 		size = addSize(size, e.size)
 		copySize = addSize(copySize, e.copySize)
 	}
@@ -101,39 +104,64 @@ func addSize(a, b int) int {
 	return a + b
 }
 
-// withMessages is the length of a document whose JSON without its messages
-// (which stand as null) is rest bytes long, once the messages, msgs bytes
-// long, replace the null; 0, the length of compactJSON's empty answer,
-// when either part does not encode.
-func withMessages(rest, msgs int) int {
-	if rest < 0 || msgs < 0 {
+// withParts is the length of a document whose JSON with its messages and
+// tools standing as null is rest bytes long, once the messages, msgs bytes
+// long, and the tools, tools bytes long, replace the nulls; 0, the length
+// of compactJSON's empty answer, when any part does not encode.
+func withParts(rest, msgs, tools int) int {
+	if rest < 0 || msgs < 0 || tools < 0 {
 		return 0
 	}
-	return rest - len("null") + msgs
+	return rest - 2*len("null") + msgs + tools
+}
+
+// A recordedRequest is the double's record of a round request: the request
+// without its messages, which are in msgs.
+type recordedRequest struct {
+	req  port.RoundRequest
+	msgs []*port.Message
+}
+
+// A recordedCount is the double's record of a token-count input.
+type recordedCount struct {
+	msgs  []*port.Message
+	tools []port.ToolDefinition
+}
+
+// messages returns a deep copy of recorded messages (nil for nil).
+func messages(ms []*port.Message) []port.Message {
+	if ms == nil {
+		return nil
+	}
+	out := make([]port.Message, len(ms))
+	for i, m := range ms {
+		out[i] = cloneMessage(*m)
+	}
+	return out
 }
 
 // recordRequest returns the double's record of req and the length of the
-// compact JSON of req: the JSON of req without its messages
-// ("messages":null) with the messages' own length in place of the null.
-func (c *messageCache) recordRequest(req port.RoundRequest) (port.RoundRequest, int) {
+// compact JSON of req: the JSON of req without its messages and tools
+// ("messages":null, "tools":null) with the lengths of the messages and the
+// tools in place of the nulls.
+func (c *messageCache) recordRequest(req port.RoundRequest) (recordedRequest, int) {
 	msgs, msgSize, _ := c.record(req.Messages)
+	tools, toolSize, _ := c.tools(req.Tools)
 	rest := req
-	rest.Messages = nil
-	size := withMessages(jsonSize(rest), msgSize)
-	rest.Messages = msgs
+	rest.Messages, rest.Tools = nil, nil
+	size := withParts(jsonSize(rest), msgSize, toolSize)
+	rest.Tools = tools
 	rest.Attachments = slices.Clone(req.Attachments)
-	rest.Tools = cloneTools(req.Tools)
-	return rest, size
+	return recordedRequest{req: rest, msgs: msgs}, size
 }
 
 // recordCount returns the double's record of a token-count input and the
 // length of the record's compact JSON, measured like recordRequest's.
-func (c *messageCache) recordCount(messages []port.Message, tools []port.ToolDefinition) (CountInput, int) {
+func (c *messageCache) recordCount(messages []port.Message, tools []port.ToolDefinition) (recordedCount, int) {
 	msgs, _, msgSize := c.record(messages)
-	in := CountInput{Tools: cloneTools(tools)}
-	size := withMessages(jsonSize(in), msgSize)
-	in.Messages = msgs
-	return in, size
+	copied, _, toolSize := c.tools(tools)
+	size := withParts(jsonSize(CountInput{}), msgSize, toolSize)
+	return recordedCount{msgs: msgs, tools: copied}, size
 }
 
 // messageEqual reports whether a and b are equal field by field, as

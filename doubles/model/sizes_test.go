@@ -46,9 +46,40 @@ func messageGen() *rapid.Generator[port.Message] {
 	})
 }
 
+// nextTools returns the tools of the next request from those of the last:
+// the same list, the list edited in place (a parameter changed, or 0 made
+// -0, an equal number with different JSON), a new equal list, another
+// list, an empty list or none.
+func nextTools(t *rapid.T, tools []port.ToolDefinition) []port.ToolDefinition {
+	fresh := func(n float64) []port.ToolDefinition {
+		return []port.ToolDefinition{{Type: "function", Function: port.FunctionSpec{Name: "probe", Description: "<probe & see>",
+			Parameters: map[string]any{"type": "object", "n": n}}}}
+	}
+	switch rapid.IntRange(0, 6).Draw(t, "tools") {
+	case 0, 1:
+		return tools
+	case 2:
+		if len(tools) > 0 {
+			if n, _ := tools[0].Function.Parameters["n"].(float64); n == 0 && rapid.Bool().Draw(t, "flip tool sign") {
+				tools[0].Function.Parameters["n"] = -n
+			} else {
+				tools[0].Function.Parameters["type"] = "edited in place"
+			}
+		}
+		return tools
+	case 3:
+		return fresh(0)
+	case 4:
+		return append(fresh(1), fresh(2)...)
+	case 5:
+		return []port.ToolDefinition{}
+	}
+	return nil
+}
+
 // TestPropertyEstimatesFollowTheConversation: over a conversation whose
-// history the caller resends, extends and edits in place between calls,
-// every estimate is that of the whole input's compact JSON at the time of
+// history and tools the caller resends, extends and edits in place between
+// calls, every estimate is that of the whole input's compact JSON at the time of
 // the call, and the records are the inputs as they were then.
 func TestPropertyEstimatesFollowTheConversation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -56,6 +87,7 @@ func TestPropertyEstimatesFollowTheConversation(t *testing.T) {
 			model.TextRound("d"), model.TextRound("e")})
 		ctx := context.Background()
 		var msgs []port.Message
+		var tools []port.ToolDefinition
 		var sentRequests, sentCounts []string
 		for i := range rapid.IntRange(1, 5).Draw(t, "requests") {
 			msgs = append(msgs, rapid.SliceOfN(messageGen(), 0, 3).Draw(t, "new")...)
@@ -72,8 +104,8 @@ func TestPropertyEstimatesFollowTheConversation(t *testing.T) {
 					msgs[k].Thinking += "more"
 				}
 			}
-			req := port.RoundRequest{Messages: msgs, Tools: []port.ToolDefinition{{Type: "function",
-				Function: port.FunctionSpec{Name: "probe", Parameters: map[string]any{"type": "object"}}}}, Think: i%2 == 0}
+			tools = nextTools(t, tools)
+			req := port.RoundRequest{Messages: msgs, Tools: tools, Think: i%2 == 0}
 			count, err := m.CountTokens(ctx, msgs, req.Tools)
 			if err != nil {
 				t.Fatalf("count: %v", err)
