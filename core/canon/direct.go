@@ -15,7 +15,6 @@ import (
 // would refuse, and [Marshal] then takes the general path, so that what the
 // walker writes is always what that path would have written.
 type walker struct {
-	buf   []byte   // output buffer kept between uses
 	depth int      // containers entered
 	keys  []mapKey // map members being ordered, a stack across nesting levels
 }
@@ -25,16 +24,18 @@ type walker struct {
 // does).
 const maxWalkDepth = 512
 
-// walkers holds walkers with their buffers grown by earlier calls.
-var walkers = sync.Pool{New: func() any { return &walker{buf: make([]byte, 0, 4096)} }}
+// walkers holds walkers with their key stacks grown by earlier calls.
+var walkers = sync.Pool{New: func() any { return new(walker) }}
 
 // lastPlan caches the plan of the type marshalled last, which saves the
-// lookup in plans when one type is marshalled again and again.
+// lookup in plans when one type is marshalled again and again, and the
+// size its output had, which sizes the next output buffer.
 var lastPlan atomic.Pointer[typePlan]
 
 type typePlan struct {
 	typ  reflect.Type
 	plan planFunc
+	size atomic.Int64
 }
 
 // marshalDirect returns the canonical JSON of v written by a walker, and
@@ -45,32 +46,25 @@ func marshalDirect(v any) ([]byte, bool) {
 		return []byte("null"), true
 	}
 	t := rv.Type()
-	var plan planFunc
-	if last := lastPlan.Load(); last != nil && last.typ == t {
-		plan = last.plan
-	} else {
-		plan = planOf(t)
-		lastPlan.Store(&typePlan{typ: t, plan: plan})
-	}
-	if rv.Kind() == reflect.Struct {
-		// A copy is addressable, so that its fields can be read in place.
-		c := reflect.New(t).Elem()
-		c.Set(rv)
-		rv = c
+	last := lastPlan.Load()
+	if last == nil || last.typ != t {
+		last = &typePlan{typ: t, plan: planOf(t)}
+		lastPlan.Store(last)
 	}
 	w := walkers.Get().(*walker)
 	w.depth = 0
-	b, ok := plan(w, w.buf[:0], rv)
-	var out []byte
-	if ok {
-		out = append([]byte(nil), b...)
+	// The output is written straight into the buffer returned, sized
+	// from the last output of this type: no copy at the end.
+	b, ok := last.plan(w, make([]byte, 0, max(last.size.Load(), 64)), rv)
+	if ok && int64(len(b)) > last.size.Load() {
+		last.size.Store(int64(len(b)) + 32)
 	}
-	if cap(b) <= 1<<20 && cap(w.keys) <= 1<<14 {
+	if cap(w.keys) <= 1<<14 {
 		clear(w.keys[:cap(w.keys)])
-		w.buf, w.keys = b[:0], w.keys[:0]
+		w.keys = w.keys[:0]
 		walkers.Put(w)
 	}
-	return out, ok
+	return b, ok
 }
 
 // enter counts one more level of nesting and reports whether the walker
@@ -86,13 +80,20 @@ func (w *walker) leave() { w.depth-- }
 // it: escaped as [appendString] escapes it, with each byte of invalid UTF-8
 // as U+FFFD (encoding/json writes \ufffd, which the rewrite decodes).
 func appendLossyString(b []byte, s string) []byte {
+	i := 0
+	for i+8 <= len(s) && plainWord(s[i:i+8]) {
+		i += 8
+	}
+	for i < len(s) && plainByte[s[i]] {
+		i++
+	}
 	b = append(b, '"')
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plainWord(s[i:i+8]) {
-			i += 8
-			continue
-		}
+	for i < len(s) {
 		c := s[i]
 		if plainByte[c] {
 			i++

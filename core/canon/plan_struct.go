@@ -13,14 +13,16 @@ import (
 // A fieldPlan is one member a struct type writes: its name (already
 // written as `,"name":`), the path of field indexes that reaches it through
 // embedded structs, when it is left out, and the plan of its type. When no
-// pointer is on the path, offset is where the field is in the struct.
+// pointer is on the path, offset is where the field is in the struct, and a
+// field of a plain kind is read there when the struct is addressable.
 type fieldPlan struct {
 	prefix    string
 	index     []int
-	direct    bool
+	inPlace   bool // kind is not otherKind and offset is known
 	offset    uintptr
 	omitEmpty bool
 	omitZero  bool
+	omit      bool // omitEmpty || omitZero
 	kind      fieldKind
 	typ       reflect.Type
 	plan      planFunc
@@ -46,10 +48,11 @@ func newStructPlan(t reflect.Type) planFunc {
 		plan[i] = fieldPlan{
 			prefix:    "," + string(appendString(nil, f.name)) + ":",
 			index:     f.index,
-			direct:    direct,
+			inPlace:   direct && kindOf(f.typ) != otherKind,
 			offset:    offset,
 			omitEmpty: f.omitEmpty,
 			omitZero:  f.omitZero,
+			omit:      f.omitEmpty || f.omitZero,
 			kind:      kindOf(f.typ),
 			typ:       f.typ,
 			plan:      planOf(f.typ),
@@ -72,9 +75,9 @@ func newStructPlan(t reflect.Type) planFunc {
 			var fv reflect.Value
 			ok := true
 			switch {
-			case base != nil && f.direct && f.kind != otherKind:
+			case base != nil && f.inPlace:
 				p := unsafe.Add(base, f.offset)
-				switch omit := f.omitEmpty || f.omitZero; f.kind {
+				switch omit := f.omit; f.kind {
 				case plainString:
 					s := *(*string)(p)
 					if omit && s == "" {
