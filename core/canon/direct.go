@@ -55,8 +55,8 @@ func marshalDirect(v any) ([]byte, bool) {
 	w.depth = 0
 	// The output is written straight into the buffer returned, sized
 	// from the last output of this type: no copy at the end.
-	b, ok := last.plan(w, make([]byte, 0, max(last.size.Load(), 64)), rv)
-	if ok && int64(len(b)) > last.size.Load() {
+	b, ok := last.plan(w, make([]byte, 0, min(max(last.size.Load(), 64), 1<<16)), rv)
+	if ok {
 		last.size.Store(int64(len(b)) + 32)
 	}
 	if cap(w.keys) <= 1<<14 {
