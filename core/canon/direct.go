@@ -33,9 +33,10 @@ var walkers = sync.Pool{New: func() any { return new(walker) }}
 var lastPlan atomic.Pointer[typePlan]
 
 type typePlan struct {
-	typ  reflect.Type
-	plan planFunc
-	size atomic.Int64
+	typ   reflect.Type
+	plan  planFunc
+	size  atomic.Int64
+	spare sync.Pool // pointers to values of a struct typ, zero between uses
 }
 
 // marshalDirect returns the canonical JSON of v written by a walker, and
@@ -55,7 +56,24 @@ func marshalDirect(v any) ([]byte, bool) {
 	w.depth = 0
 	// The output is written straight into the buffer returned, sized
 	// from the last output of this type: no copy at the end.
-	b, ok := last.plan(w, make([]byte, 0, min(max(last.size.Load(), 64), 1<<16)), rv)
+	buf := make([]byte, 0, min(max(last.size.Load(), 64), 1<<16))
+	var b []byte
+	var ok bool
+	if rv.Kind() == reflect.Struct {
+		// A struct given by value is not addressable; a copy in a spare
+		// variable is, so that its fields can be read in place.
+		spare := last.spare.Get()
+		if spare == nil {
+			spare = reflect.New(t).Interface()
+		}
+		c := reflect.ValueOf(spare).Elem()
+		c.Set(rv)
+		b, ok = last.plan(w, buf, c)
+		c.SetZero()
+		last.spare.Put(spare)
+	} else {
+		b, ok = last.plan(w, buf, rv)
+	}
 	if ok {
 		last.size.Store(int64(len(b)) + 32)
 	}
