@@ -413,3 +413,37 @@ func TestWalkerWritesWhatItCan(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkerConcurrent marshals values of alternating types from several
+// goroutines, which share the plan cache, the last plan and its spare
+// variables (run with -race to check them).
+func TestWalkerConcurrent(t *testing.T) {
+	s := "x"
+	values := []any{edgeStruct{Str: "a", PStr: &s, Slice: []edgeInner{{A: "b"}}}, checkpoint.Checkpoint{ContentHash: "h"},
+		port.Message{}, edgeStruct{Int: 5, Map: map[string]int{"k": 1}}}
+	want := make([][]byte, len(values))
+	for i, v := range values {
+		var err error
+		if want[i], err = canon.MarshalGeneral(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			for i := range 200 {
+				at := (g + i) % len(values)
+				if got, err := canon.Marshal(values[at]); err != nil || !bytes.Equal(got, want[at]) {
+					errs <- fmt.Errorf("Marshal(%T) = %q, %v; want %q", values[at], got, err, want[at])
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
