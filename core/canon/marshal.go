@@ -13,10 +13,19 @@ import (
 // omitempty/omitzero rules decide which members exist), a map, a slice, a
 // [json.RawMessage] or a tree from [Parse]. Non-finite numbers are rejected
 // with an error wrapping [ErrNonFinite].
+//
+// Plain trees are written by writePlain and most other values by a walker
+// that follows encoding/json's rules with a plan cached per type (see
+// plan.go); whatever the walker does not cover, or would have to refuse,
+// takes the general path: encoding/json, then the one-pass rewrite. The
+// result is the same on all three (the package's differential properties).
 func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	if writePlain(&b, v, 0) {
 		return b.Bytes(), nil
+	}
+	if out, ok := marshalDirect(v); ok {
+		return out, nil
 	}
 	return canonicalEncoder.marshal(v)
 }

@@ -429,34 +429,42 @@ func hex4(s string) rune {
 	return r
 }
 
-// number writes the ECMAScript form of the number at pos. An integer of at
-// most 15 digits is exact in a float64 and already in that form (except
-// -0); anything else goes through strconv.ParseFloat and [appendNumber].
+// number writes the ECMAScript form of the number at pos.
 func (t *transformer) number() {
 	i := t.pos
-	if t.src[i] == '-' {
-		i++
-	}
-	digits := i
-	for i < len(t.src) && t.src[i] >= '0' && t.src[i] <= '9' {
-		i++
-	}
-	intEnd := i
 	for i < len(t.src) && isNumberByte(t.src[i]) {
 		i++
 	}
 	text := t.src[t.pos:i]
 	t.pos = i
-	if i == intEnd && intEnd-digits <= 15 && text != "-0" {
-		t.out = append(t.out, text...)
-		return
+	var ok bool
+	if t.out, ok = appendNumberText(t.out, text); !ok {
+		t.noteNumberError(text)
+	}
+}
+
+// appendNumberText appends the ECMAScript form of the JSON number text and
+// reports false, appending nothing, when it is not a finite float64. An
+// integer of at most 15 digits is exact in a float64 and already in that
+// form (except -0); anything else goes through strconv.ParseFloat and
+// [appendNumber].
+func appendNumberText(b []byte, text string) ([]byte, bool) {
+	digits := 0
+	if text != "" && text[0] == '-' {
+		digits = 1
+	}
+	i := digits
+	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+		i++
+	}
+	if i == len(text) && i-digits <= 15 && text != "-0" {
+		return append(b, text...), true
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		t.noteNumberError(text)
-		return
+		return b, false
 	}
-	t.out = appendNumber(t.out, f)
+	return appendNumber(b, f), true
 }
 
 // appendNumber appends the ECMAScript (JSON.stringify) form of the finite
