@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/galaxy-stack/conform/internal/rapidtest"
 	"github.com/galaxy-stack/conform/internal/suite"
 	"github.com/gowebpki/jcs"
 	. "github.com/onsi/ginkgo/v2"
@@ -233,11 +235,15 @@ var _ = Describe("the properties catch broken variants", func() {
 	utf8Order := encoder{compare: strings.Compare}
 	documentOrder := encoder{compare: nil}
 
+	// The UTF-8 variant differs only on keys that put a character of
+	// U+E000..U+FFFF and one beyond U+FFFF at the same position: rare in
+	// a hundred random values (it escaped one run in about seven), so
+	// these two run enough cases never to miss it.
 	It("sorting keys by UTF-8 bytes breaks JCS equality", func() {
-		suite.ExpectPropertyFails("utf8-order-jcs", 3*time.Second, propMatchesJCS(utf8Order))
+		expectFailsWithin("utf8-order-jcs", 2000, propMatchesJCS(utf8Order))
 	})
 	It("sorting keys by UTF-8 bytes breaks UTF-16 key order", func() {
-		suite.ExpectPropertyFails("utf8-order-sorted", 3*time.Second, propKeysSorted(utf8Order))
+		expectFailsWithin("utf8-order-sorted", 2000, propKeysSorted(utf8Order))
 	})
 	It("keeping document order breaks order independence", func() {
 		suite.ExpectPropertyFails("document-order", 3*time.Second, propOrderIndependent(documentOrder))
@@ -258,3 +264,11 @@ var _ = Describe("the properties catch broken variants", func() {
 		Expect(string(bad)).NotTo(Equal(string(good)))
 	})
 })
+
+// expectFailsWithin expects prop to fail within checks random cases.
+func expectFailsWithin(name string, checks int, prop func(*rapid.T)) {
+	failed, _ := rapidtest.Run(name, map[string]string{
+		"rapid.nofailfile": "true", "rapid.shrinktime": "3s", "rapid.checks": strconv.Itoa(checks),
+	}, prop)
+	ExpectWithOffset(1, failed).To(BeTrue(), "the property did not catch the broken variant %q in %d cases", name, checks)
+}
