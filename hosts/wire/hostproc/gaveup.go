@@ -12,7 +12,9 @@ import (
 // A NoAnswerError is a call the host never answered: it did not answer
 // within the call's bound, or it exited or closed its output first. It is
 // a *wire.ProtocolError (errors.As finds it) that says so by its type, for
-// a caller that counts a host's silences (see [Unanswered]).
+// a caller that counts a host's silences (see [Unanswered]). A call not
+// answered within its bound has its reason followed by what the harness
+// knew then (see the package doc); its durations are in whole seconds.
 type NoAnswerError struct{ *wire.ProtocolError }
 
 // Unwrap returns the protocol error.
