@@ -41,7 +41,13 @@ func (c *Client) call(ctx context.Context, method string, info callInfo, params 
 				}
 				return &NoAnswerError{&wire.ProtocolError{Method: method, Reason: reason}}
 			}
-			c.gaveUp(GaveUpCall{Method: method, ID: ce.ID, CallID: info.callID, Tool: info.tool, Outstanding: time.Since(start), Cause: context.Cause(ctx)})
+			g := GaveUpCall{Method: method, ID: ce.ID, CallID: info.callID, Tool: info.tool, Outstanding: time.Since(start), Cause: context.Cause(ctx)}
+			c.gaveUp(g)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				// The caller's deadline passed first: as much a silence
+				// as one past the call's own bound.
+				return &DeadlineError{Err: err, Call: g, Detail: c.diagnose(ce.ID, m)}
+			}
 			return err
 		}
 		var pe *wire.ProtocolError

@@ -27,6 +27,28 @@ func Unanswered(err error) bool {
 	return errors.As(err, &na)
 }
 
+// A DeadlineError is a call given up on because its caller's deadline
+// passed before the host answered it. It unwraps to the call's
+// *jsonrpc.CanceledError, and so to context.DeadlineExceeded; its text
+// follows the context's with the call and what the harness knew of the
+// host then, as a [NoAnswerError]'s does.
+type DeadlineError struct {
+	Err    error      // the call's *jsonrpc.CanceledError
+	Call   GaveUpCall // the call given up on, also kept by [Client.GaveUp]
+	Detail string     // what the harness knew of the host
+}
+
+func (e *DeadlineError) Error() string {
+	s := e.Err.Error() + ": no answer to " + e.Call.String()
+	if e.Detail != "" {
+		s += "; " + e.Detail
+	}
+	return s
+}
+
+// Unwrap returns the call's *jsonrpc.CanceledError.
+func (e *DeadlineError) Unwrap() error { return e.Err }
+
 // A GaveUpCall is a call the harness gave up on because its caller's
 // context ended while the host had not answered it.
 type GaveUpCall struct {

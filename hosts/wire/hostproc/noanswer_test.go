@@ -106,4 +106,21 @@ var _ = Describe("a call the host never answers", func() {
 			ContainSubstring("the harness has not read the host's output for"),
 		)))
 	})
+
+	It("says the same when the caller's deadline passes first", func() {
+		z := startZoo("hang", hostproc.StartOptions{})
+		Expect(initialize(z)).To(Succeed())
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		_, err := z.c.TraceFlush(ctx)
+		Expect(err).To(MatchError(context.DeadlineExceeded))
+		Expect(hostproc.Unanswered(err)).To(BeFalse(), "the caller gave up before the call's own bound")
+		Expect(err).To(MatchError(And(
+			HavePrefix(`context deadline exceeded: no answer to "trace/flush" (request 2), outstanding for under 1s; `),
+			ContainSubstring("the request was written to the host's input under 1s after the call began"),
+			ContainSubstring("the harness read no line from the host since"),
+			MatchRegexp(`the host process is alive, [a-z ]+ \([A-Z]\)`),
+		)))
+		Expect(z.c.GaveUp()).To(HaveLen(1))
+	})
 })
