@@ -192,6 +192,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 		return nil, err
 	}
 	register(c)
+	watchStalls()
 	go c.stderr.drain(errR, c.errDone)
 	c.outPipe = stdout
 	c.watch = newWatch(jsonrpc.NewLineFramer(out, in).Limit(opts.MaxMessage))
@@ -230,6 +231,7 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 // process (tests, and the core's own unit tests using the reference host
 // as a library). Closing the client closes w; the host should then end.
 func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
+	watchStalls()
 	done := make(chan struct{}) // no process: the host has exited when its connection ends
 	c := &Client{stdin: w, stderr: &tail{max: stderrKeep}, opts: opts, exited: done, waited: done, runErr: make(chan error, 1)}
 	c.watch = newWatch(jsonrpc.NewLineFramer(r, w).Limit(opts.MaxMessage))

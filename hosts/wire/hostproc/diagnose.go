@@ -20,6 +20,9 @@ import (
 // host did not answer.
 func (c *Client) diagnose(id int64, m mark) string {
 	var facts []string
+	if d := stalledBetween(m.at, time.Now()); d >= stallLate {
+		facts = append(facts, fmt.Sprintf("the harness itself did not run for %s of the wait (its timers fired late: the machine paused or starved it)", seconds(d)))
+	}
 	if c.watch != nil {
 		facts = append(facts, c.watch.state(id).describe(m)...)
 	}
