@@ -99,7 +99,7 @@ func (c *Client) processFact() string {
 		return "the host process has exited (exit status 0)"
 	default:
 	}
-	ps := readProcState(c.cmd.Process.Pid, c.token)
+	ps := readProcState(c.cmd.Process.Pid)
 	if !ps.known {
 		return "the host process is alive"
 	}

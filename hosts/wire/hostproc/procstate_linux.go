@@ -26,9 +26,9 @@ type procState struct {
 // maxOthers bounds the other processes of the tree a diagnosis names.
 const maxOthers = 4
 
-// readProcState reads the state of the host process pid and of the rest of
-// its tree (see treeOf).
-func readProcState(pid int, token string) procState {
+// readProcState reads the state of the host process pid and of the
+// processes below it.
+func readProcState(pid int) procState {
 	dir := "/proc/" + strconv.Itoa(pid)
 	_, state, ok := statOf(dir + "/stat")
 	if !ok {
@@ -67,7 +67,7 @@ func readProcState(pid int, token string) procState {
 			ps.threads += " (D in " + strings.Join(slices.Compact(blocked), ", ") + ")"
 		}
 	}
-	for _, p := range treeOf(pid, token, nil) {
+	for _, p := range descendants(pid) {
 		if len(ps.others) == maxOthers {
 			ps.others = append(ps.others, "…")
 			break
@@ -78,6 +78,31 @@ func readProcState(pid int, token string) procState {
 		}
 	}
 	return ps
+}
+
+// descendants returns the processes below pid by parent links, and those
+// of its process group, in PID order. Unlike treeOf it reads no process's
+// environment, which waits for a process that holds its memory map locked:
+// a diagnosis must not hang on an unrelated process.
+func descendants(pid int) []proc {
+	all := allProcs()
+	in := map[int]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, p := range all {
+			if p.pid != pid && !in[p.pid] && (p.ppid == pid || p.pgrp == pid || in[p.ppid]) {
+				in[p.pid] = true
+				changed = true
+			}
+		}
+	}
+	var out []proc
+	for _, p := range all {
+		if in[p.pid] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // statOf returns the command name and state letter of a /proc stat file.

@@ -14,7 +14,7 @@ type procState struct {
 	others  []string
 }
 
-func readProcState(pid int, token string) procState { return procState{} }
+func readProcState(pid int) procState { return procState{} }
 
 // pendingBytes reports nothing outside Linux.
 func pendingBytes(f *os.File) int { return 0 }
