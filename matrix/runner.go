@@ -18,8 +18,10 @@ import (
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/hostcmd"
 	"github.com/galaxy-stack/conform/hosts/wire"
+	"github.com/galaxy-stack/conform/matrix/failure"
 	"github.com/galaxy-stack/conform/matrix/kit"
 	"github.com/galaxy-stack/conform/matrix/lab"
+	"github.com/galaxy-stack/conform/matrix/progress"
 	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 	. "github.com/onsi/ginkgo/v2"
@@ -86,7 +88,7 @@ type target struct {
 	order []int
 
 	started time.Time
-	prog    *progress
+	prog    *progress.Printer
 }
 
 // current is the certification of this process, and bench what its items
@@ -107,12 +109,13 @@ func newTarget(cfg Config) (*target, error) {
 	t := &target{cfg: cfg, items: map[int]*reports.Item{}, started: time.Now()}
 	t.host = &kit.Host{Name: cfg.Host, Mutant: cfg.Mutant, Variant: cfg.Variant, CoreFault: cfg.CoreFault, Argv: argv, Env: cfg.HostEnv, OnInit: t.sawHost, RunContext: runContext}
 	if cfg.Out != nil {
-		t.prog = &progress{w: cfg.Out, color: cfg.Color, tty: cfg.TTY}
+		total := 0
 		for _, it := range registry {
 			if t.selected(it) {
-				t.prog.total++
+				total++
 			}
 		}
+		t.prog = progress.New(cfg.Out, cfg.Color, cfg.TTY, total)
 	}
 	return t, nil
 }
@@ -212,11 +215,11 @@ func Run(ctx context.Context, cfg Config) (*reports.Document, error) {
 	suite.Timeout = 0
 	rep.NoColor = true
 	formatter.ColorableStdOut = io.Discard // conform prints its own lines
-	format.TruncatedDiff = false           // failureReason clips values itself
+	format.TruncatedDiff = false           // failure.Reason clips values itself
 	RegisterFailHandler(Fail)
 	buildTree()
 	RunSpecs(&failRecorder{}, "conform host-conformance matrix", suite, rep)
-	t.prog.finish()
+	t.prog.Finish()
 	d := t.document()
 	if words, err := builtin.Words(cfg.Host); err == nil && !builtin.IsBuiltin(cfg.Host) {
 		id := hostcmd.Identify(words, t.host.Argv)
@@ -243,7 +246,7 @@ var _ = ReportBeforeEach(func(r SpecReport) {
 		return
 	}
 	if id, ok := itemOf(r.Labels()); ok && current.selected(registry[id]) {
-		current.prog.starting(id, registry[id].Title)
+		current.prog.Starting(id, RefOf(id), registry[id].Title)
 	}
 })
 
@@ -291,7 +294,7 @@ func (t *target) collect(r SpecReport) {
 		status, reason = reports.Skipped, InterruptedReason
 	case r.State.Is(types.SpecStateFailureStates):
 		status = reports.Failed
-		reason = failureReason(r.Failure.Message)
+		reason = failure.Reason(r.Failure.Message)
 		if r.Failure.ForwardedPanic != "" {
 			reason = strings.TrimSpace(reason + ": " + r.Failure.ForwardedPanic)
 		}
@@ -368,7 +371,7 @@ func (t *target) collect(r SpecReport) {
 	}
 	snapshot := *it
 	t.mu.Unlock()
-	t.prog.update(snapshot)
+	t.prog.Update(snapshot)
 }
 
 // dropSaid returns reason without its allowance and not-checked lines

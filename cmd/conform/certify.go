@@ -13,6 +13,7 @@ import (
 	"github.com/galaxy-stack/conform/internal/termsafe"
 	"github.com/galaxy-stack/conform/matrix"
 	"github.com/galaxy-stack/conform/matrix/expect"
+	"github.com/galaxy-stack/conform/matrix/progress"
 	"github.com/galaxy-stack/conform/matrix/session"
 	"github.com/galaxy-stack/conform/reports"
 	"golang.org/x/term"
@@ -158,13 +159,13 @@ func runCertify(f *certifyFlags, _ []string, out streams) error {
 		return err
 	}
 	f.env.redactSecrets()
-	progress := out.stdout
+	progressOut := out.stdout
 	if f.asJSON {
-		progress = out.stderr
+		progressOut = out.stderr
 	}
 	cfg := matrix.Config{
 		Host: f.host, Mutant: f.mutant, Variant: f.variant, CoreFault: f.coreFault, Only: ids, Area: f.area, Skip: skip, HostEnv: *f.env,
-		Out: progress, Color: colorOK(progress), TTY: isTerminal(progress),
+		Out: progressOut, Color: colorOK(progressOut), TTY: isTerminal(progressOut),
 		Repro: certifyRepro(f.repro),
 	}
 	p, err := f.scale.plan(cfg)
@@ -176,7 +177,7 @@ func runCertify(f *certifyFlags, _ []string, out streams) error {
 		return err
 	}
 	defer j.close()
-	doc, err := certifyItems(j.ctx, f, cfg, p, progress)
+	doc, err := certifyItems(j.ctx, f, cfg, p, progressOut)
 	if err != nil {
 		return err
 	}
@@ -215,7 +216,7 @@ func runCertify(f *certifyFlags, _ []string, out streams) error {
 		}
 		fmt.Fprintln(out.stdout)
 		printNotRun(out.stdout, doc)
-		matrix.Recap(out.stdout, doc)
+		progress.Recap(out.stdout, doc)
 		printProblems(out.stdout, problems)
 		printWritten(out.stdout, f.reports, f.cert.path)
 	}

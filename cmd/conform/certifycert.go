@@ -4,8 +4,8 @@ import (
 	"errors"
 	"flag"
 
+	"github.com/galaxy-stack/conform/matrix/certificate"
 	"github.com/galaxy-stack/conform/reports"
-	"github.com/galaxy-stack/conform/reports/certificate"
 )
 
 // certHelp is the part of `conform help certify` about --certificate.
@@ -18,7 +18,7 @@ serves it), conform's version and commit, the matrix version and a digest of
 each certified item's definition (its metadata and scenario files), the
 expectations file's digest (or "strict" without --expect), and the OS and
 architecture. It is canonical JSON (RFC 8785) that follows
-reports/certificate/schema/certificate.schema.json, and carries a digest of
+matrix/certificate/schema/certificate.schema.json, and carries a digest of
 its own content; it is not signed, so it shows that nothing it binds
 changed, not who wrote it. --certificate refuses --skip: items skipped by
 request are never certified. conform verify FILE checks every binding.`

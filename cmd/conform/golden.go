@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/galaxy-stack/conform/golden"
 	"github.com/galaxy-stack/conform/hosts/builtin"
+	"github.com/galaxy-stack/conform/matrix/golden"
 	"github.com/galaxy-stack/conform/matrix/lab"
 )
 
@@ -22,7 +22,7 @@ fixtures/scenarios/**, .json and .txtar) against the reference host and
 rewrites its golden transcript, golden/X/Y.json for fixtures/X/Y.*; golden
 files whose scenario is gone are removed. Run it from the repository root (or
 name it with --root) after adding or changing a scenario, and review the diff:
-'go test ./golden' checks the files, and fails with "run conform golden update"
+'go test ./matrix/golden' checks the files, and fails with "run conform golden update"
 for a scenario without one. Flags may come before or after update.
 
 No symbolic link under the root is followed: a golden/ or fixtures/ that is a

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -209,12 +208,7 @@ func runHostMutants(f *hostMutantsFlags, _ []string, out streams) error {
 		for i, m := range all {
 			entries[i] = entry{m.Name, m.Guarantee, m.Description}
 		}
-		b, err := json.MarshalIndent(entries, "", "  ")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out.stdout, "%s\n", b)
-		return nil
+		return writeJSON(out.stdout, entries)
 	}
 	rows := make([][2]string, len(all))
 	for i, m := range all {

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 
 	"github.com/galaxy-stack/conform/internal/termsafe"
-	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/progress"
 	"github.com/galaxy-stack/conform/reports"
 )
 
@@ -161,7 +161,7 @@ func mergeReports(f *reportCmdFlags, inputs []reports.MergeInput, out streams) e
 			fmt.Fprintf(w, " (%d scenarios not applicable)", s.NotApplicableScenarios)
 		}
 		fmt.Fprintln(w)
-		matrix.Recap(w, d)
+		progress.Recap(w, d)
 	}
 	if err := w.Flush(); err != nil {
 		return err

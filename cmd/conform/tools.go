@@ -84,12 +84,7 @@ func runTools(f *toolsFlags, _ []string, out streams) error {
 	}
 	rows := toolRows(f.schemas)
 	if f.asJSON {
-		b, err := json.MarshalIndent(rows, "", "  ")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out.stdout, "%s\n", b)
-		return nil
+		return writeJSON(out.stdout, rows)
 	}
 	tw := tabwriter.NewWriter(out.stdout, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tMODEL NAME\tKIND\tRISK\tACTIVATION\tALLOWED EFFECTS")

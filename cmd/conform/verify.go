@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/galaxy-stack/conform/internal/termsafe"
-	"github.com/galaxy-stack/conform/reports/certificate"
+	"github.com/galaxy-stack/conform/matrix/certificate"
 )
 
 var _ = register(def[verifyFlags]{
@@ -30,7 +30,7 @@ refuses --expect.
 Exit status: 0 every binding holds and the verdict is passed; 1 an input
 changed (each is listed), or every binding holds and the certified verdict
 is failed; 2 the certificate cannot be read or does not follow
-reports/certificate/schema/certificate.schema.json, or a flag does not fit
+matrix/certificate/schema/certificate.schema.json, or a flag does not fit
 it.`,
 	Interspersed: true,
 	Flags: func(fs *flag.FlagSet) *verifyFlags {

@@ -145,6 +145,20 @@ func (r *Registry) ResolveModelName(name string) (Descriptor, bool) {
 	return r.snapshot.Descriptors[i].Clone(), true
 }
 
+// LookupModelName answers as [Registry.ResolveModelName] does without
+// copying the descriptor: its schemas, permissions and modalities are the
+// registry's own, shared by every caller, and must not be modified. It is
+// for routing a call, which only reads the descriptor.
+func (r *Registry) LookupModelName(name string) (Descriptor, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i, ok := r.byModelName[name]
+	if !ok || !r.active[r.snapshot.Descriptors[i].ID] {
+		return Descriptor{}, false
+	}
+	return r.snapshot.Descriptors[i], true
+}
+
 // ResolveCanonicalID returns the snapshot descriptor with canonical ID id,
 // active or not.
 func (r *Registry) ResolveCanonicalID(id string) (Descriptor, bool) {

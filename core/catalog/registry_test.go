@@ -46,6 +46,29 @@ var _ = Describe("Registry (CONTRACTS §8.3)", func() {
 		Expect(d.ID).To(Equal("command.session"))
 	})
 
+	It("looks a model name up with the answer ResolveModelName gives, before and after activation", func() {
+		r := fullRegistry()
+		names := []string{"nope", "READ_FILE", "workspace.read"}
+		for _, id := range catalog.IDs() {
+			d, _ := r.ResolveCanonicalID(id)
+			names = append(names, d.ModelName)
+		}
+		same := func() {
+			for _, name := range names {
+				want, wantOK := r.ResolveModelName(name)
+				got, ok := r.LookupModelName(name)
+				Expect(ok).To(Equal(wantOK), name)
+				Expect(got).To(Equal(want), name)
+			}
+		}
+		same()
+		Expect(r.Activate("command.session")).To(BeTrue())
+		d, ok := r.LookupModelName("manage_session")
+		Expect(ok).To(BeTrue())
+		Expect(d.ID).To(Equal("command.session"))
+		same()
+	})
+
 	It("changes the active hash, not the catalog hash, when a lazy tool is activated", func() {
 		r := fullRegistry()
 		before, catalogHash := r.ActiveHash(), r.CatalogHash()

@@ -135,7 +135,7 @@ func (s *session) executeCall(ctx context.Context, p wire.ExecuteParams) (port.T
 		return errorResult(desc.ID, p.CallID, &toolError{Code: "INVALID_TOOL_ARGUMENTS", Message: "arguments must be a JSON object"}, nil), nil
 	}
 	if !s.faults.SkipArgumentValidation {
-		if err := s.validator.Validate(s.inputSchema(desc), args); err != nil {
+		if err := s.validateInput(desc, args); err != nil {
 			return errorResult(desc.ID, p.CallID, &toolError{Code: "INVALID_TOOL_ARGUMENTS", Message: violations(err)}, nil), nil
 		}
 	}
@@ -204,14 +204,14 @@ func (s *session) dispatch(ctx context.Context, c *call, approvalEffect string) 
 		}
 		return s.unknownResult(c, "the adapter failed after dispatch: "+err.Error())
 	}
+	content, encErr := compactJSON(out.Output)
 	if !s.faults.SkipOutputValidation && s.validatesOutput(c.desc) {
-		if err := s.validator.Validate(c.desc.OutputSchema, out.Output); err != nil {
+		if err := s.validateOutput(c.desc, out.Output, content, encErr); err != nil {
 			return port.ToolResult{}, wire.UnknownOutcomeError(id, "the output does not satisfy the output schema: "+violations(err))
 		}
 	}
-	content, err := compactJSON(out.Output)
-	if err != nil {
-		return port.ToolResult{}, wire.UnknownOutcomeError(id, "the output does not encode: "+err.Error())
+	if encErr != nil {
+		return port.ToolResult{}, wire.UnknownOutcomeError(id, "the output does not encode: "+encErr.Error())
 	}
 	eff := out.Effects
 	if eff == nil {

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/catalog"
+	"github.com/galaxy-stack/conform/core/schema"
 	"github.com/galaxy-stack/conform/hosts/hosttest"
 	"github.com/galaxy-stack/conform/hosts/reference"
 	"github.com/galaxy-stack/conform/hosts/wire"
@@ -42,6 +44,33 @@ var _ = Describe("argument validation", func() {
 		Expect(e.exists("a.txt")).To(BeTrue())
 	})
 
+	It("answers a tool's later calls as the validator answers each, once its schemas are held", func() {
+		e := start(setup{files: map[string]string{"a.txt": "hello\n"}})
+		desc, ok := catalog.ByID("workspace.read")
+		Expect(ok).To(BeTrue())
+		invalid := []map[string]any{
+			{"path": "a.txt", "extra": true},
+			{"path": "../a.txt", "startLine": 0},
+			{"startLine": "1", "maxBytes": 1},
+		}
+		want := func(args map[string]any) string {
+			var ve *schema.ValueError
+			Expect(errors.As(schema.NewValidator().Validate(desc.InputSchema, args), &ve)).To(BeTrue())
+			var parts []string
+			for _, v := range ve.Violations {
+				parts = append(parts, v.String()+".")
+			}
+			return strings.Join(parts, " ")
+		}
+		for round := range 2 {
+			for _, args := range invalid {
+				r := e.fails("read_file", args, "INVALID_TOOL_ARGUMENTS")
+				Expect(r.Error.Message).To(Equal(want(args)), "round %d: %v", round, args)
+			}
+			e.ok("read_file", map[string]any{"path": "a.txt"})
+		}
+	})
+
 	It("answers an inactive name with UNKNOWN_TOOL", func() {
 		e := start(setup{})
 		r := e.fails("no_such_tool", map[string]any{}, "UNKNOWN_TOOL")
@@ -57,8 +86,10 @@ func brokenListCatalog(p *wire.InitializeParams) { hosttest.ImpossibleOutput(p, 
 var _ = Describe("output validation", func() {
 	It("reports an output that breaks its schema as an unknown outcome, not a result", func() {
 		e := start(setup{params: brokenListCatalog})
-		_, err := e.call("list_files", map[string]any{"path": "."})
-		Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "%v", err)
+		for range 2 { // the first call compiles the schema, the second finds it held
+			_, err := e.call("list_files", map[string]any{"path": "."})
+			Expect(errors.Is(err, wire.ErrUnknownOutcome)).To(BeTrue(), "%v", err)
+		}
 	})
 
 	It("is what turns it into an unknown outcome: a host that skips it returns a result", func() {

@@ -157,9 +157,11 @@ func (s *session) statusFromOutput(status, output string) string {
 
 // resolve routes a model name to its active descriptor; under
 // CaseInsensitiveRouting and CanonicalIDAsModelName it also accepts the
-// name in another letter case, or an active tool's canonical ID.
+// name in another letter case, or an active tool's canonical ID. The
+// descriptor may be the registry's own ([catalog.Registry.LookupModelName]):
+// a call only reads it.
 func (s *session) resolve(name string) (catalog.Descriptor, bool) {
-	if d, ok := s.registry.ResolveModelName(name); ok {
+	if d, ok := s.registry.LookupModelName(name); ok {
 		return d, true
 	}
 	if s.faults.CaseInsensitiveRouting {

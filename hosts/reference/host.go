@@ -158,6 +158,7 @@ type session struct {
 	policy    *approval.Policy
 	strict    *approval.Policy // asks for every high-risk call
 	validator *schema.Validator
+	schemas   toolSchemas // the tools' compiled schemas, see schemas.go
 	profile   map[string][]string
 	backed    []string
 	git       string // git executable, "" when git.exec is not backed

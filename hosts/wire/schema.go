@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/schema"
@@ -215,11 +216,13 @@ func schemaNamed(name string) (*jsonschema.Schema, *Violation) {
 	return s, nil
 }
 
-// ParseTree parses one message into the generic tree [ValidateTree] reads.
-// It is the only parse of a message on the strict path: numbers become
-// float64 (exact for every integer the protocol uses; the typed decode
-// that follows rejects anything a field cannot hold), and the tree costs
-// about the line's size for string-heavy messages.
+// ParseTree parses one message into the generic tree [ValidateTree] reads,
+// with encoding/json: numbers become float64 (exact for every integer the
+// protocol uses; the typed decode that follows rejects anything a field
+// cannot hold), and every string is a copy, so the tree costs about the
+// line's size for string-heavy messages. [ViewTree] returns the same tree
+// with its plain strings left in the line; the strict path of a
+// connection uses that.
 func ParseTree(line []byte) (map[string]any, error) {
 	var v any
 	if err := json.Unmarshal(line, &v); err != nil {
@@ -258,7 +261,9 @@ func validateWith(s *jsonschema.Schema, inst any) *Violation {
 		}
 		return vs[i].Reason < vs[j].Reason
 	})
-	return &vs[0]
+	// A violation is kept in errors and reports, past the tree it was
+	// found in, whose strings may share a message's line: it owns its text.
+	return &Violation{Pointer: strings.Clone(vs[0].Pointer), Reason: strings.Clone(vs[0].Reason)}
 }
 
 var printer = message.NewPrinter(language.English)

@@ -3,7 +3,7 @@ package compare
 import (
 	"fmt"
 
-	"github.com/galaxy-stack/conform/golden"
+	"github.com/galaxy-stack/conform/matrix/golden"
 
 	"github.com/galaxy-stack/conform/reports"
 )

@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/galaxy-stack/conform/fixtures"
-	"github.com/galaxy-stack/conform/golden"
+	"github.com/galaxy-stack/conform/matrix/golden"
 	"github.com/galaxy-stack/conform/matrix/replay"
 	"github.com/galaxy-stack/conform/matrix/runs"
 )

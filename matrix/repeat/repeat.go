@@ -27,7 +27,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/galaxy-stack/conform/golden"
+	"github.com/galaxy-stack/conform/matrix/golden"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
 	"github.com/galaxy-stack/conform/matrix/runs"

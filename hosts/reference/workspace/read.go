@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -79,21 +78,17 @@ func (r *Root) ReadText(ctx context.Context, req ReadRequest) (ReadResult, error
 	if err := checkContext(ctx); err != nil {
 		return ReadResult{}, err
 	}
-	real, _, err := r.resolveExisting(req.Path)
+	real, fi, err := r.statExisting(req.Path)
 	if err != nil {
 		return ReadResult{}, err
 	}
-	fi, err := os.Lstat(real)
-	if err != nil {
-		return ReadResult{}, ioError(req.Path, err)
-	}
-	if !fi.Mode().IsRegular() {
+	if !fi.regular {
 		return ReadResult{}, fail(hosterr.InvalidInput, "readText requires a regular file.")
 	}
-	if fi.Size() > MaxReadFileBytes {
+	if fi.size > MaxReadFileBytes {
 		return ReadResult{}, fail(hosterr.LimitExceeded, "Text file exceeds the %d byte host limit.", MaxReadFileBytes)
 	}
-	data, err := os.ReadFile(real)
+	data, err := readSized(real, fi.size)
 	if err != nil {
 		return ReadResult{}, ioError(req.Path, err)
 	}

@@ -20,7 +20,8 @@ type ConnOptions struct {
 	// schemas of package wire; the harness's side of a connection is
 	// strict.
 	Strict bool
-	// OnRecv and OnSend observe every message, as sent on the wire.
+	// OnRecv and OnSend observe every message, as sent on the wire. They
+	// must not modify line, and must copy it to keep it.
 	OnRecv, OnSend func(line []byte)
 	// WriteStall bounds how long one write may block before the peer is
 	// declared to have stopped reading its input, and a peer that lets 256
@@ -150,7 +151,11 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 	if c.opts.Strict {
 		// One parse serves every check: the envelope, the params of a
 		// request and (in Call) the result are validated on this tree.
-		t, err := wire.ParseTree(line)
+		// Its strings share line, which nothing writes to: the framer
+		// hands line over for good, OnRecv observes it read-only, and
+		// the params and result that share it too reach a handler or a
+		// caller only after the checks that read the tree.
+		t, err := wire.ViewTree(line)
 		if err != nil {
 			return &wire.ProtocolError{Reason: "not a JSON object", Quote: wire.Quote(line)}
 		}

@@ -15,7 +15,8 @@ import (
 //
 // Read is called from one goroutine only, the Conn's reader; Write from
 // one goroutine only, the Conn's writer, and it may block while the peer
-// does not read. A Read error ends the connection; Read returns io.EOF at
+// does not read. The slice Read returns is the caller's: the framer never
+// writes to it again (a strict Conn's parsed tree shares its bytes). A Read error ends the connection; Read returns io.EOF at
 // a clean end of input and an error matching [ErrLineTooLong] for a
 // message over its limit.
 type Framer interface {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galaxy-stack/conform/golden"
+	"github.com/galaxy-stack/conform/matrix/golden"
 	"github.com/galaxy-stack/conform/matrix/lab"
 )
 

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/galaxy-stack/conform/golden"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/internal/suite"
+	"github.com/galaxy-stack/conform/matrix/golden"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
 )
@@ -20,7 +20,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden transcripts from the reference host's runs")
 
 // root is the repository root, seen from this package.
-const root = ".."
+const root = "../.."
 
 func TestMain(m *testing.M) { suite.Main(m, builtin.MaybeServeTest) }
 
@@ -46,7 +46,7 @@ func transcript(t *testing.T, s golden.Scenario, opts lab.Options) *replay.Trans
 	return tr
 }
 
-const hint = "run `conform golden update` (or `go test ./golden -update`) and review the diff"
+const hint = "run `conform golden update` (or `go test ./matrix/golden -update`) and review the diff"
 
 // TestGolden runs every shipped scenario twice in isolated temporary
 // directories and checks both transcripts against its golden file.
@@ -134,12 +134,12 @@ func TestGolden(t *testing.T) {
 // scenarios that are shipped.
 func TestExclusionsExist(t *testing.T) {
 	for p := range golden.Unreplayable {
-		if _, err := os.Stat("../" + p); err != nil {
+		if _, err := os.Stat(root + "/" + p); err != nil {
 			t.Errorf("golden.Unreplayable names %s, which is not shipped: %v", p, err)
 		}
 	}
 	for p := range golden.Volatile {
-		if _, err := os.Stat("../" + p); err != nil {
+		if _, err := os.Stat(root + "/" + p); err != nil {
 			t.Errorf("golden.Volatile names %s, which is not shipped: %v", p, err)
 		}
 	}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/galaxy-stack/conform/fixtures"
 	"github.com/galaxy-stack/conform/matrix"
+	"github.com/galaxy-stack/conform/matrix/certificate"
 	_ "github.com/galaxy-stack/conform/matrix/items" // registers the matrix items
 	"github.com/galaxy-stack/conform/reports"
-	"github.com/galaxy-stack/conform/reports/certificate"
 )
 
 // fixture is a certified run in a temporary directory: a small file

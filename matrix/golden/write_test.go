@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/galaxy-stack/conform/golden"
 	"github.com/galaxy-stack/conform/internal/wsfs"
+	"github.com/galaxy-stack/conform/matrix/golden"
 	"github.com/galaxy-stack/conform/matrix/replay"
 )
 

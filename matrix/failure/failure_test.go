@@ -1,4 +1,4 @@
-package matrix
+package failure
 
 import (
 	"errors"
@@ -66,8 +66,8 @@ func TestFailureReasonIsASentence(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			msg := gomegaMessage(t, c.assert)
-			if got := failureReason(msg); got != c.want {
-				t.Errorf("failureReason of\n%s\n= %s\nwant %s", msg, got, c.want)
+			if got := Reason(msg); got != c.want {
+				t.Errorf("Reason of\n%s\n= %s\nwant %s", msg, got, c.want)
 			}
 		})
 	}
@@ -75,15 +75,15 @@ func TestFailureReasonIsASentence(t *testing.T) {
 
 func TestFailureReasonOfALongStringHasNoTruncatedDiff(t *testing.T) {
 	a, b := strings.Repeat("a", 100)+"x", strings.Repeat("a", 100)+"y"
-	got := failureReason(gomegaMessage(t, func(g gomega.Gomega) { g.Expect(a).To(gomega.Equal(b), "the content") }))
+	got := Reason(gomegaMessage(t, func(g gomega.Gomega) { g.Expect(a).To(gomega.Equal(b), "the content") }))
 	if strings.Contains(got, "|") || !strings.HasPrefix(got, "the content: expected ") || strings.Contains(got, "<string>") {
-		t.Errorf("failureReason = %s", got)
+		t.Errorf("Reason = %s", got)
 	}
 }
 
 func TestFailureReasonKeepsOtherMessages(t *testing.T) {
 	msg := "fixtures/matrix/01-x/a.json: status failed\n  expected.status: Expected status completed, received failed."
-	if got := failureReason(msg); got != msg {
-		t.Errorf("failureReason = %q, want it unchanged", got)
+	if got := Reason(msg); got != msg {
+		t.Errorf("Reason = %q, want it unchanged", got)
 	}
 }

@@ -1,4 +1,6 @@
-package matrix
+// Package failure renders a failed spec's message as a report's reason:
+// a sentence about the host, never Gomega's layout of types and values.
+package failure
 
 import (
 	"regexp"
@@ -8,16 +10,13 @@ import (
 	"unicode/utf8"
 )
 
-// This file renders a failed spec's message as the report's reason: a
-// sentence about the host, never Gomega's layout of types and values.
-
-// failureReason renders the message of a failed spec. A Gomega assertion's
+// Reason renders the message of a failed spec. A Gomega assertion's
 // message is its description (which the item checks give) followed by the
 // matcher's "Expected\n    <type>: actual\nto equal\n    <type>: expected";
 // it becomes "description: expected X, got Y" (or "expected A to contain
 // substring B" for matchers that are not equalities). Anything else, such
 // as a scenario's list of oracle failures, is kept as it is.
-func failureReason(msg string) string {
+func Reason(msg string) string {
 	msg = strings.TrimSpace(msg)
 	lines := strings.Split(msg, "\n")
 	k := matcherStart(lines)

@@ -3,12 +3,12 @@
 // fixtures/ with .json for its extension>, holding the transcript that the
 // reference host's run of the scenario gives (package replay).
 //
-// `go test ./golden` runs every shipped scenario twice, in isolated
+// `go test ./matrix/golden` runs every shipped scenario twice, in isolated
 // temporary roots of different names, and checks that both runs give the
 // golden transcript, printing a go-cmp diff of the first divergent event
 // otherwise. A scenario without a golden file, or a golden file without a
 // scenario, fails with "run conform golden update". Golden files are
-// rewritten only by `go test ./golden -update` or `conform golden update`;
+// rewritten only by `go test ./matrix/golden -update` or `conform golden update`;
 // review the diff before committing it.
 package golden
 

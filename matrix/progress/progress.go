@@ -1,4 +1,6 @@
-package matrix
+// Package progress prints a certification's items on a terminal as they
+// finish, and the recap of what there is to fix after the counts line.
+package progress
 
 import (
 	"fmt"
@@ -22,10 +24,11 @@ var progressColors = map[string]string{
 	reports.Passed: "32", reports.Failed: "31", reports.NotApplicable: "33", reports.Skipped: "33",
 }
 
-// progress prints one line per item as it finishes — the item's mark, ID,
+// A Printer prints one line per item as it finishes — the item's mark, ID,
 // title and duration, then its reason and repro indented — and, on a
-// terminal, a running count it rewrites in place.
-type progress struct {
+// terminal, a running count it rewrites in place. A nil *Printer prints
+// nothing.
+type Printer struct {
 	w     io.Writer
 	color bool
 	tty   bool
@@ -36,9 +39,15 @@ type progress struct {
 	pending *reports.Item // the item whose specs are running
 }
 
-// starting is called when a spec of item id starts: the previous item, if
-// another, has finished.
-func (p *progress) starting(id int, title string) {
+// New returns a printer to w of a run of total items; color marks the
+// status in color, tty rewrites a running count in place.
+func New(w io.Writer, color, tty bool, total int) *Printer {
+	return &Printer{w: w, color: color, tty: tty, total: total}
+}
+
+// Starting is called when a spec of item id (ref, as in "39" or "R2")
+// starts: the previous item, if another, has finished.
+func (p *Printer) Starting(id int, ref, title string) {
 	if p == nil {
 		return
 	}
@@ -48,12 +57,12 @@ func (p *progress) starting(id int, title string) {
 		p.flushLocked()
 	}
 	if p.tty {
-		fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s %s …", p.done+1, p.total, RefOf(id), termsafe.Line(title))
+		fmt.Fprintf(p.w, "\r\x1b[K[%d/%d] %s %s …", p.done+1, p.total, ref, termsafe.Line(title))
 	}
 }
 
-// update records the item's state after one of its specs.
-func (p *progress) update(it reports.Item) {
+// Update records the item's state after one of its specs.
+func (p *Printer) Update(it reports.Item) {
 	if p == nil {
 		return
 	}
@@ -65,8 +74,8 @@ func (p *progress) update(it reports.Item) {
 	p.pending = &it
 }
 
-// finish prints the last item.
-func (p *progress) finish() {
+// Finish prints the last item.
+func (p *Printer) Finish() {
 	if p == nil {
 		return
 	}
@@ -78,7 +87,7 @@ func (p *progress) finish() {
 	}
 }
 
-func (p *progress) flushLocked() {
+func (p *Printer) flushLocked() {
 	it := p.pending
 	if it == nil {
 		return
@@ -99,7 +108,7 @@ func (p *progress) flushLocked() {
 	}
 	// A reason quotes the host (its stderr, its answers): escaped, as
 	// everything else of the item, before it reaches the terminal.
-	fmt.Fprintf(p.w, "%s %s %s %.2fs\n", mark, RefOf(it.ID), termsafe.Line(it.Title), float64(it.DurationMs)/1000)
+	fmt.Fprintf(p.w, "%s %s %s %.2fs\n", mark, reports.ItemRef(*it), termsafe.Line(it.Title), float64(it.DurationMs)/1000)
 	if it.Reason != "" {
 		for _, line := range strings.Split(it.Reason, "\n") {
 			fmt.Fprintf(p.w, "    %s\n", termsafe.String(line))

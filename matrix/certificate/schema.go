@@ -12,8 +12,8 @@ import (
 //go:embed schema/certificate.schema.json
 var SchemaJSON []byte
 
-var schema = schemadoc.New("reports/certificate/schema/certificate.schema.json",
-	"https://github.com/galaxy-stack/conform/reports/certificate/schema/certificate.schema.json", SchemaJSON)
+var schema = schemadoc.New("matrix/certificate/schema/certificate.schema.json",
+	"https://github.com/galaxy-stack/conform/matrix/certificate/schema/certificate.schema.json", SchemaJSON)
 
 // Validate checks data against the certificate schema; the error lists
 // every violation with its JSON location.

@@ -3,9 +3,9 @@ package golden_test
 import (
 	"testing"
 
-	"github.com/galaxy-stack/conform/golden"
 	"github.com/galaxy-stack/conform/hosts/builtin"
 	"github.com/galaxy-stack/conform/hosts/variants"
+	"github.com/galaxy-stack/conform/matrix/golden"
 	"github.com/galaxy-stack/conform/matrix/lab"
 	"github.com/galaxy-stack/conform/matrix/replay"
 )
