@@ -29,14 +29,25 @@ func (c *Client) call(ctx context.Context, method string, info callInfo, params 
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
+	m := c.watch.mark()
 	raw, err := c.conn.Call(tctx, method, params)
 	if err != nil {
 		var ce *jsonrpc.CanceledError
 		if errors.As(err, &ce) {
 			if tctx.Err() != nil && ctx.Err() == nil {
-				return &NoAnswerError{&wire.ProtocolError{Method: method, Reason: fmt.Sprintf("no answer to %s within %s", info.name(method, ce.ID), timeout)}}
+				reason := fmt.Sprintf("no answer to %s within %s", info.name(method, ce.ID), timeout)
+				if d := c.diagnose(ce.ID, m); d != "" {
+					reason += "; " + d
+				}
+				return &NoAnswerError{&wire.ProtocolError{Method: method, Reason: reason}}
 			}
-			c.gaveUp(GaveUpCall{Method: method, ID: ce.ID, CallID: info.callID, Tool: info.tool, Outstanding: time.Since(start), Cause: context.Cause(ctx)})
+			g := GaveUpCall{Method: method, ID: ce.ID, CallID: info.callID, Tool: info.tool, Outstanding: time.Since(start), Cause: context.Cause(ctx)}
+			c.gaveUp(g)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				// The caller's deadline passed first: as much a silence
+				// as one past the call's own bound.
+				return &DeadlineError{Err: err, Call: g, Detail: c.diagnose(ce.ID, m)}
+			}
 			return err
 		}
 		var pe *wire.ProtocolError

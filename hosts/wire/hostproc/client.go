@@ -93,6 +93,8 @@ const exitGrace = time.Second
 type Client struct {
 	cmd     *exec.Cmd
 	conn    *jsonrpc.Conn
+	watch   *watch   // the connection's framer, which says what a silence was
+	outPipe *os.File // the host's output pipe (nil for Connect)
 	stdin   io.Closer
 	stderr  *tail
 	opts    StartOptions
@@ -190,8 +192,11 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 		return nil, err
 	}
 	register(c)
+	watchStalls()
 	go c.stderr.drain(errR, c.errDone)
-	c.conn = jsonrpc.NewConn(jsonrpc.NewLineFramer(out, in).Limit(opts.MaxMessage), c.connOptions())
+	c.outPipe = stdout
+	c.watch = newWatch(jsonrpc.NewLineFramer(out, in).Limit(opts.MaxMessage))
+	c.conn = jsonrpc.NewConn(c.watch, c.connOptions())
 	go func() { c.runErr <- c.conn.Run(context.Background()) }()
 	go func() {
 		c.waitErr = cmd.Wait()
@@ -226,9 +231,11 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 // process (tests, and the core's own unit tests using the reference host
 // as a library). Closing the client closes w; the host should then end.
 func Connect(r io.Reader, w io.WriteCloser, opts StartOptions) *Client {
+	watchStalls()
 	done := make(chan struct{}) // no process: the host has exited when its connection ends
 	c := &Client{stdin: w, stderr: &tail{max: stderrKeep}, opts: opts, exited: done, waited: done, runErr: make(chan error, 1)}
-	c.conn = jsonrpc.NewConn(jsonrpc.NewLineFramer(r, w).Limit(opts.MaxMessage), c.connOptions())
+	c.watch = newWatch(jsonrpc.NewLineFramer(r, w).Limit(opts.MaxMessage))
+	c.conn = jsonrpc.NewConn(c.watch, c.connOptions())
 	go func() {
 		err := c.conn.Run(context.Background())
 		c.runErr <- err

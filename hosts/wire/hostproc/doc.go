@@ -27,7 +27,11 @@
 // with a home of its own, and [TokenEnv] marks every process of its tree;
 // the harness's cache directory ([CacheEnv]) goes to the hosts it trusts
 // only ([Trusted]). A call the host never answers fails with a
-// [NoAnswerError]; one the caller gave up on is kept ([Client.GaveUp]).
+// [NoAnswerError], which says what the harness knew when it gave up:
+// whether the request reached the host's input, what the harness read from
+// the host since and when, whether it was still reading, the host
+// process's state (on Linux) and the end of its standard error. A call the
+// caller gave up on is kept ([Client.GaveUp]).
 // What the harness had to do about a host beyond the protocol is reported
 // by [Client.Incidents]; the last of the host's standard error is kept
 // ([Client.Stderr]); text quoted from a host has its secrets redacted.

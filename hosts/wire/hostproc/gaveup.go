@@ -12,7 +12,9 @@ import (
 // A NoAnswerError is a call the host never answered: it did not answer
 // within the call's bound, or it exited or closed its output first. It is
 // a *wire.ProtocolError (errors.As finds it) that says so by its type, for
-// a caller that counts a host's silences (see [Unanswered]).
+// a caller that counts a host's silences (see [Unanswered]). A call not
+// answered within its bound has its reason followed by what the harness
+// knew then (see the package doc); its durations are in whole seconds.
 type NoAnswerError struct{ *wire.ProtocolError }
 
 // Unwrap returns the protocol error.
@@ -24,6 +26,28 @@ func Unanswered(err error) bool {
 	var na *NoAnswerError
 	return errors.As(err, &na)
 }
+
+// A DeadlineError is a call given up on because its caller's deadline
+// passed before the host answered it. It unwraps to the call's
+// *jsonrpc.CanceledError, and so to context.DeadlineExceeded; its text
+// follows the context's with the call and what the harness knew of the
+// host then, as a [NoAnswerError]'s does.
+type DeadlineError struct {
+	Err    error      // the call's *jsonrpc.CanceledError
+	Call   GaveUpCall // the call given up on, also kept by [Client.GaveUp]
+	Detail string     // what the harness knew of the host
+}
+
+func (e *DeadlineError) Error() string {
+	s := e.Err.Error() + ": no answer to " + e.Call.String()
+	if e.Detail != "" {
+		s += "; " + e.Detail
+	}
+	return s
+}
+
+// Unwrap returns the call's *jsonrpc.CanceledError.
+func (e *DeadlineError) Unwrap() error { return e.Err }
 
 // A GaveUpCall is a call the harness gave up on because its caller's
 // context ended while the host had not answered it.

@@ -81,6 +81,11 @@ func zooHost(mode string) {
 			}
 			return false
 		})
+	case "reference-hanging":
+		fmt.Fprintln(os.Stderr, "zoo: the reference host, hanging every tool/execute")
+		hosttest.ServeHanging(hosttest.Hanging{})
+	case "plain":
+		serve(nil)
 	case "hang":
 		serve(func(m zooMsg) bool { return m.Method == "trace/flush" || m.Method == "tool/execute" })
 	case "ignore-cancel":

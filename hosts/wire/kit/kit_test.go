@@ -32,7 +32,32 @@ func kitPairWith(h jsonrpc.Handler, opts hostproc.StartOptions) *hostproc.Client
 	return c
 }
 
+// brokenOutput is a host's output that fails every write.
+type brokenOutput struct{}
+
+func (brokenOutput) Write([]byte) (int, error) {
+	return 0, errors.New("write /dev/stdout: resource temporarily unavailable")
+}
+
 var _ = Describe("server kit", func() {
+	It("returns when it cannot write an answer, instead of reading on and answering nothing", func() {
+		mux := kit.NewMux()
+		mux.Register(wire.MethodTraceFlush, kit.Typed(func(ctx context.Context, _ struct{}) (wire.TraceFlushResult, error) {
+			return wire.TraceFlushResult{}, nil
+		}))
+		in, feed := io.Pipe()
+		DeferCleanup(feed.Close)
+		done := make(chan error, 1)
+		go func() { done <- kit.Serve(context.Background(), in, brokenOutput{}, mux) }()
+		_, err := io.WriteString(feed, `{"jsonrpc":"2.0","id":1,"method":"trace/flush","params":{}}`+"\n")
+		Expect(err).NotTo(HaveOccurred())
+		// The harness's input stays open: only the failed write can end
+		// the server.
+		var served error
+		Eventually(done).WithTimeout(5 * time.Second).Should(Receive(&served))
+		Expect(served).To(MatchError(ContainSubstring("resource temporarily unavailable")))
+	})
+
 	It("dispatches by method, decodes params against their schema and names unknown methods", func() {
 		mux := kit.NewMux()
 		mux.Register(wire.MethodTraceList, kit.Typed(func(ctx context.Context, p wire.TraceListParams) (wire.TraceListResult, error) {

@@ -18,7 +18,7 @@ import (
 // harness sends shutdown or closes r. Each request is answered by h; the
 // shutdown request is answered by h too, and then Serve returns nil once
 // every other handler has returned. Handlers may call the harness back
-// through ConnFrom(ctx).
+// through ConnFrom(ctx). A write to w that fails ends Serve with its error.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, h jsonrpc.Handler) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -49,6 +49,16 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, h jsonrpc.Handler) err
 			return nil
 		}
 		return err
+	case <-conn.Done():
+		// The connection broke without ending the input: a write to the
+		// harness failed. Every answer from here on would be dropped, so
+		// the host ends and its exit, not a silence, tells the harness.
+		cancel()
+		conn.Wait()
+		if err := conn.Err(); !errors.Is(err, io.EOF) {
+			return err
+		}
+		return nil
 	}
 }
 
