@@ -199,14 +199,19 @@ func Start(argv []string, opts StartOptions) (*Client, error) {
 	c.conn = jsonrpc.NewConn(c.watch, c.connOptions())
 	go func() { c.runErr <- c.conn.Run(context.Background()) }()
 	go func() {
-		c.waitErr = cmd.Wait()
-		close(c.waited)
 		// The session ends when the host exits: its tree goes with it.
+		// The host is killed with its group and tree before it is
+		// reaped, so that neither its PID nor its group's ID can have
+		// been given to another process when the signals are sent.
+		awaitExit(cmd.Process.Pid)
 		killProcessGroup(cmd)
 		c.mu.Lock()
 		known := c.known
 		c.mu.Unlock()
-		if n := killProcs(cmd.Process.Pid, c.token, known); n > 0 {
+		n := killProcs(cmd.Process.Pid, c.token, known)
+		c.waitErr = cmd.Wait()
+		close(c.waited)
+		if n > 0 {
 			c.incident(fmt.Sprintf("killed %d process(es) the host left running when it exited", n))
 		}
 		// What the host wrote before exiting is still read; a pipe some
