@@ -135,7 +135,9 @@ func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 			grace = 0 // nothing is owed to a host that never answered: it is killed at once
 		}
 		_ = client.Close(grace)
-		if s := client.Stderr(); s != "" {
+		// An unanswered call's error already ends with the host's stderr.
+		var late *hostproc.DeadlineError
+		if s := client.Stderr(); s != "" && !hostproc.Unanswered(err) && !errors.As(err, &late) {
 			err = fmt.Errorf("%w (host stderr: %q)", err, tailOf(s, 400))
 		}
 	}
