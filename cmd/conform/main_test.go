@@ -23,11 +23,32 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "testhost" {
+		shareTesthostProbeCache()
+	}
 	builtin.MaybeServeTest()
 	testscript.Main(m, map[string]func(){
 		"conform":  func() { setup(); os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr)) },
 		"testhost": testHost,
 	})
+}
+
+// shareTesthostProbeCache gives the testhost processes of a test run one
+// containment probe cache, unless the harness named one: conform passes its
+// cache only to built-in hosts, so each testhost process would otherwise
+// probe afresh (about a second each, most of the time of the scripts that
+// use it). The cache is beside testscript's bin directory, which holds this
+// program as testhost and goes when the run ends; it is not the scripts'
+// cache, so a script can still tell whether conform passed that.
+func shareTesthostProbeCache() {
+	if _, set := os.LookupEnv(hostproc.CacheEnv); set {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil || filepath.Base(filepath.Dir(exe)) != "bin" {
+		return
+	}
+	os.Setenv(hostproc.CacheEnv, filepath.Join(filepath.Dir(filepath.Dir(exe)), "testhost-probe-cache"))
 }
 
 // TestScripts runs the command-line scripts in testdata/script.
