@@ -23,7 +23,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) == "testhost" {
+	if name := filepath.Base(os.Args[0]); name == "testhost" || name == "conform" {
 		shareTesthostProbeCache()
 	}
 	builtin.MaybeServeTest()
@@ -33,13 +33,16 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// shareTesthostProbeCache gives the testhost processes of a test run one
-// containment probe cache, unless the harness named one: conform passes its
-// cache only to built-in hosts, so each testhost process would otherwise
-// probe afresh (about a second each, most of the time of the scripts that
-// use it). The cache is beside testscript's bin directory, which holds this
-// program as testhost and goes when the run ends; it is not the scripts'
-// cache, so a script can still tell whether conform passed that.
+// shareTesthostProbeCache gives the hosts the scripts start that are not
+// built in (testhost, or conform host serve behind a script of the
+// script's) one containment probe cache, unless the environment names one
+// (the scripts name theirs for conform itself): conform passes its cache
+// only to built-in hosts, so each such host process would otherwise probe
+// afresh (about a second each, most of the time of the scripts that use
+// them). The cache is beside testscript's bin directory, which holds this
+// program as testhost and conform and goes when the run ends; it is not
+// the scripts' cache, so a script can still tell whether conform passed
+// that.
 func shareTesthostProbeCache() {
 	if _, set := os.LookupEnv(hostproc.CacheEnv); set {
 		return
