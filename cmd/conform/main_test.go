@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +23,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if name := filepath.Base(os.Args[0]); name == "testhost" || name == "conform" {
+		shareTesthostProbeCache()
+	}
 	builtin.MaybeServeTest()
 	testscript.Main(m, map[string]func(){
 		"conform":  func() { setup(); os.Exit(main1(os.Args[1:], os.Stdout, os.Stderr)) },
@@ -28,15 +33,51 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// shareTesthostProbeCache gives the hosts the scripts start that are not
+// built in (testhost, or conform host serve behind a script of the
+// script's) one containment probe cache, unless the environment names one
+// (the scripts name theirs for conform itself): conform passes its cache
+// only to built-in hosts, so each such host process would otherwise probe
+// afresh (about a second each, most of the time of the scripts that use
+// them). The cache is beside testscript's bin directory, which holds this
+// program as testhost and conform and goes when the run ends; it is not
+// the scripts' cache, so a script can still tell whether conform passed
+// that.
+func shareTesthostProbeCache() {
+	if _, set := os.LookupEnv(hostproc.CacheEnv); set {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil || filepath.Base(filepath.Dir(exe)) != "bin" {
+		return
+	}
+	os.Setenv(hostproc.CacheEnv, filepath.Join(filepath.Dir(filepath.Dir(exe)), "testhost-probe-cache"))
+}
+
 // TestScripts runs the command-line scripts in testdata/script.
 func TestScripts(t *testing.T) {
 	// One cache directory for every script, as conform's own would be, so
 	// that the reference host's containment probe runs once, not per session.
+	// The probe cache is used only when nobody else can enter its directory
+	// (hosts/reference/command), and t.TempDir makes it 0755.
 	cache := t.TempDir()
+	if err := os.Chmod(cache, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// The scripts' work directories live in a directory the test owns:
+	// testscript removes a root of its own only once every script has run,
+	// so a run of some (-run TestScripts/NAME) would leave it in TMPDIR.
+	// Each script's directory goes when the script ends (testscript keeps
+	// them under a WorkdirRoot), unless -testwork asks to keep it.
+	root, keep := scriptWorkRoot(t)
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:         "testdata/script",
+		WorkdirRoot: root,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv(hostproc.CacheEnv, cache)
+			if !keep {
+				env.Defer(func() { removeTree(env.T(), env.WorkDir) })
+			}
 			return nil
 		},
 		Condition: scriptCondition,
@@ -52,6 +93,35 @@ func TestScripts(t *testing.T) {
 			"browsercheck": cmdBrowsercheck,
 		},
 	})
+}
+
+// scriptWorkRoot returns the WorkdirRoot for the scripts: a directory of
+// t's, emptied of whatever a script left read-only before t removes it, or
+// "" (testscript's own, kept) when -testwork asks to keep the work
+// directories; keep reports the latter.
+func scriptWorkRoot(t *testing.T) (root string, keep bool) {
+	if f := flag.Lookup("testwork"); f != nil && f.Value.String() == "true" {
+		return "", true
+	}
+	root = t.TempDir()
+	// Cleanups run last-registered first: this one before t.TempDir's.
+	t.Cleanup(func() { removeTree(t, root) })
+	return root, false
+}
+
+// removeTree removes dir and everything in it, first making every
+// directory in it writable (a script may leave one read-only, which would
+// stop the removal); a failure fails the test.
+func removeTree(t interface{ Fatal(...any) }, dir string) {
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(path, 0o700)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal("removing the script's work directory: ", err)
+	}
 }
 
 // testHost is a deliberately broken host used by the scripts: the reference
