@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/galaxy-stack/conform/hosts/builtin"
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 
 func referenceConfig(t *testing.T) Config {
 	t.Helper()
-	t.Setenv(hostproc.CacheEnv, t.TempDir())
+	t.Setenv(hostproc.CacheEnv, filepath.Join(t.TempDir(), "cache")) // created 0700 by the host: a cache it trusts
 	argv, err := builtin.Command("reference")
 	if err != nil {
 		t.Fatal(err)
