@@ -46,14 +46,27 @@ func ViewTree(line []byte) (map[string]any, error) {
 	return m, nil
 }
 
+// viewDocument parses raw, a JSON document json.Valid accepted, into the
+// tree jsonschema.UnmarshalJSON returns for it: numbers are json.Number
+// holding their text as sent (so no number is rounded, and none is too
+// large), and strings are decoded as encoding/json decodes them. Its
+// plain strings and its numbers share raw, as [ViewTree]'s strings share
+// a line: raw must not change while the tree is in use.
+func viewDocument(raw []byte) any {
+	p := treeParser{b: raw, numbers: true}
+	return p.value()
+}
+
 // A treeParser builds the tree of a text json.Valid accepted, so it
 // checks no syntax: every index it reads is known to be in range. err is
 // the first number that does not fit a float64, which encoding/json
-// reports after decoding the rest.
+// reports after decoding the rest. With numbers set, a number is a
+// json.Number, a view of its text, and never an error.
 type treeParser struct {
-	b   []byte
-	i   int
-	err error
+	b       []byte
+	i       int
+	err     error
+	numbers bool
 }
 
 // float64Type names the type a number decodes to, in errors.
@@ -136,7 +149,8 @@ func (p *treeParser) array() []any {
 
 // number decodes a number as encoding/json decodes one into an any: a
 // float64, and an error (kept, and the number taken as 0) when it does
-// not fit one.
+// not fit one; or, with p.numbers set, as a decoder that UseNumber was
+// called on does: a json.Number.
 func (p *treeParser) number() any {
 	start := p.i
 	for p.i < len(p.b) {
@@ -148,6 +162,9 @@ func (p *treeParser) number() any {
 		break
 	}
 	text := p.b[start:p.i]
+	if p.numbers {
+		return json.Number(unsafe.String(unsafe.SliceData(text), len(text)))
+	}
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
 	if err != nil {
 		if p.err == nil {
