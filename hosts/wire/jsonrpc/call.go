@@ -90,7 +90,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 					data = e["data"]
 				}
 				if v := wire.ValidateTree(name, data); v != nil {
-					return nil, &wire.ProtocolError{Method: method, Pointer: "/error/data" + v.Pointer, Reason: v.Reason, Quote: wire.Quote(r.head)}
+					return nil, &wire.ProtocolError{Method: method, Pointer: "/error/data" + v.Pointer, Reason: v.Reason, Quote: wire.Quote(r.line)}
 				}
 			}
 		}
@@ -99,7 +99,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	if c.opts.Strict {
 		if name := wire.ResultSchema(method); name != "" {
 			if v := wire.ValidateTree(name, r.tree["result"]); v != nil {
-				return nil, &wire.ProtocolError{Method: method, Pointer: "/result" + v.Pointer, Reason: v.Reason, Quote: wire.Quote(r.head)}
+				return nil, &wire.ProtocolError{Method: method, Pointer: "/result" + v.Pointer, Reason: v.Reason, Quote: wire.Quote(r.line)}
 			}
 		}
 	}

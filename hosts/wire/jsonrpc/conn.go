@@ -71,12 +71,13 @@ type pendingCall struct {
 
 // A reply is a response read for a pending call: the message, the parsed
 // tree of the line on a strict connection (so the result is validated
-// without parsing it again) and the start of the line, quoted (redacted)
-// only when an error needs it.
+// without parsing it again) and the line, quoted (redacted) only when an
+// error needs it. The line is not copied: the framer hands it over for
+// good, and the result and the tree share it anyway.
 type reply struct {
 	msg  *Response
 	tree map[string]any
-	head []byte
+	line []byte
 }
 
 // NewConn returns a connection over f. Call Run to start reading.
@@ -205,7 +206,7 @@ func (c *Conn) answer(msg *Response, tree map[string]any, line []byte) error {
 	if err != nil || !ok {
 		return &wire.ProtocolError{Reason: fmt.Sprintf("response to unknown request id %s", msg.ID), Quote: wire.Quote(line)}
 	}
-	pc.ch <- reply{msg: msg, tree: tree, head: wire.QuoteSource(line)}
+	pc.ch <- reply{msg: msg, tree: tree, line: line}
 	if c.opts.OnAnswered != nil {
 		c.opts.OnAnswered(pc.method)
 	}
