@@ -148,16 +148,22 @@ func (c *Conn) fail(err error) error {
 }
 
 func (c *Conn) dispatch(ctx context.Context, line []byte) error {
-	var tree map[string]any
+	var (
+		tree    map[string]any
+		msg     Message
+		err     error
+		members envelopeMembers
+	)
 	if c.opts.Strict {
 		// One parse serves every check: the envelope, the params of a
 		// request and (in Call) the result are validated on this tree.
 		// Its strings share line, which nothing writes to: the framer
 		// hands line over for good, OnRecv observes it read-only, and
 		// the params and result that share it too reach a handler or a
-		// caller only after the checks that read the tree.
-		t, err := wire.ViewTree(line)
-		if err != nil {
+		// caller only after the checks that read the tree. The same
+		// parse finds the members the message is made of.
+		t, perr := wire.ViewTreeMembers(line, members.add)
+		if perr != nil {
 			return &wire.ProtocolError{Reason: "not a JSON object", Quote: wire.Quote(line)}
 		}
 		tree = t
@@ -174,7 +180,14 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 			}
 		}
 	}
-	msg, err := DecodeMessage(line)
+	if tree != nil {
+		// What DecodeMessage would return, without reading the line
+		// again; a line it cannot be sure of is left to DecodeMessage.
+		msg, err = members.message(tree)
+	}
+	if tree == nil || err == errUndecided {
+		msg, err = DecodeMessage(line)
+	}
 	if errors.Is(err, errNoID) {
 		return &wire.ProtocolError{Reason: "response without an id", Quote: wire.Quote(line)}
 	}
