@@ -12,8 +12,10 @@ import (
 	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
+// send writes m, whose params or result json.Marshal produced (see
+// encodeMarshaled).
 func (c *Conn) send(m Message) error {
-	b, err := EncodeMessage(m)
+	b, err := encodeMarshaled(m)
 	if err != nil {
 		return err
 	}

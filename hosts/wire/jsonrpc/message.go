@@ -211,3 +211,81 @@ func (m *envelopeMembers) message(tree map[string]any) (Message, error) {
 	}
 	return &Response{ID: id, Result: json.RawMessage(m.result), Error: e}, nil
 }
+
+// encodeMarshaled is EncodeMessage for a message whose params or result
+// json.Marshal produced, as every message a Conn sends: such text is
+// compact and has its HTML characters escaped already, so it is what
+// json.Marshal would write for it again, and it is copied rather than
+// compacted a second time. A message with anything else to encode (an
+// error, an id or a method that escaping or checking could change) is
+// left to EncodeMessage.
+func encodeMarshaled(m Message) ([]byte, error) {
+	var (
+		id     json.RawMessage
+		method string
+		raw    json.RawMessage
+		member string
+	)
+	switch m := m.(type) {
+	case *Request:
+		id, method, raw, member = m.ID, m.Method, m.Params, `,"params":`
+	case *Response:
+		if m.Error != nil || m.ID == nil {
+			return EncodeMessage(m)
+		}
+		id, raw, member = m.ID, m.Result, `,"result":`
+	default:
+		return EncodeMessage(m)
+	}
+	if (id != nil && !plainID(id)) || !plainText(method) {
+		return EncodeMessage(m)
+	}
+	const head = `{"jsonrpc":"` + version + `"`
+	b := make([]byte, 0, len(head)+len(`,"id":`)+len(id)+len(`,"method":""`)+len(method)+len(member)+len(raw)+1)
+	b = append(b, head...)
+	if id != nil {
+		b = append(append(b, `,"id":`...), id...)
+	}
+	if method != "" {
+		b = append(append(append(b, `,"method":"`...), method...), '"')
+	}
+	if len(raw) > 0 {
+		b = append(append(b, member...), raw...)
+	}
+	return append(b, '}'), nil
+}
+
+// plainID reports whether id is an integer without a sign other than
+// minus and without leading zeros, or a string of plainText: JSON text
+// that json.Marshal writes as it is.
+func plainID(id []byte) bool {
+	if len(id) >= 2 && id[0] == '"' && id[len(id)-1] == '"' {
+		return plainText(string(id[1 : len(id)-1]))
+	}
+	digits := id
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || (digits[0] == '0' && len(digits) > 1) {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainText reports whether json.Marshal writes s between quotes as it
+// is: printable ASCII without a quote, a backslash or a character it
+// escapes for HTML.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
