@@ -57,6 +57,7 @@ type Conn struct {
 	inflight map[string]context.CancelFunc
 	err      error // set once the connection is broken
 	done     chan struct{}
+	idle     chan func() // handed to a handler goroutine waiting for work (see spawn)
 	handlers sync.WaitGroup
 	out      *writer
 	running  int // peer requests being handled
@@ -89,6 +90,7 @@ func NewConn(f Framer, opts ConnOptions) *Conn {
 		given:    map[int64]bool{},
 		inflight: map[string]context.CancelFunc{},
 		done:     make(chan struct{}),
+		idle:     make(chan func()),
 	}
 	c.out = newWriter(c, opts.WriteStall)
 	return c
