@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -120,12 +119,6 @@ func (e *ProtocolError) Error() string {
 
 // quoteLimit bounds how much of a host's output a ProtocolError quotes.
 const quoteLimit = 200
-
-// QuoteSource returns a copy of the start of b that [Quote] reads, so that
-// a caller can quote b later, only if it has to, without keeping all of b.
-func QuoteSource(b []byte) []byte {
-	return bytes.Clone(b[:min(len(b), 4*quoteLimit)])
-}
 
 // Quote returns the start of what a host sent, at most 200 bytes with its
 // secrets redacted, for the Quote of a ProtocolError.

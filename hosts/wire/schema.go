@@ -191,11 +191,27 @@ type Violation struct {
 // Validate checks raw, a JSON document, against the named schema. It returns
 // nil or the first violation in pointer order, so the report is
 // deterministic.
+//
+// The document is validated as jsonschema.UnmarshalJSON decodes it
+// (numbers as json.Number, so none is rounded), but parsed without
+// copying its plain strings or its numbers out of raw; raw that is not
+// JSON is left to jsonschema.UnmarshalJSON, whose error the violation
+// quotes.
 func Validate(name string, raw []byte) *Violation {
 	s, v := schemaNamed(name)
 	if v != nil {
 		return v
 	}
+	if !json.Valid(raw) {
+		return validateDecoded(s, raw)
+	}
+	return validateWith(s, viewDocument(raw))
+}
+
+// validateDecoded is Validate with the document decoded by
+// jsonschema.UnmarshalJSON, the reference that the view Validate
+// parses must equal.
+func validateDecoded(s *jsonschema.Schema, raw []byte) *Violation {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return &Violation{Reason: "not JSON: " + err.Error()}

@@ -25,6 +25,12 @@ import (
 // tree, or any string taken from it, is in use. A [jsonrpc.Conn] gives it
 // the line its framer handed over, which nothing writes to again.
 func ViewTree(line []byte) (map[string]any, error) {
+	p := treeParser{b: line}
+	return viewTree(&p)
+}
+
+func viewTree(p *treeParser) (map[string]any, error) {
+	line := p.b
 	if !json.Valid(line) {
 		// The syntax error encoding/json reports (it checks the whole
 		// text before it decodes any of it, so nothing is built here).
@@ -34,8 +40,12 @@ func ViewTree(line []byte) (map[string]any, error) {
 		}
 		return nil, errors.New("not JSON")
 	}
-	p := treeParser{b: line}
-	v := p.value()
+	var v any
+	if p.space(); p.b[p.i] == '{' {
+		v = p.object(p.member)
+	} else {
+		v = p.value()
+	}
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -46,14 +56,39 @@ func ViewTree(line []byte) (map[string]any, error) {
 	return m, nil
 }
 
+// ViewTreeMembers is [ViewTree], and it also calls member with the name
+// and the text (a slice of line) of each member of the line's object as
+// it is parsed, in the order sent: a repeated name is reported each time.
+// So a reader that needs some members as raw JSON finds them without
+// scanning the line again.
+func ViewTreeMembers(line []byte, member func(name string, raw []byte)) (map[string]any, error) {
+	p := treeParser{b: line, member: member}
+	return viewTree(&p)
+}
+
+// viewDocument parses raw, a JSON document json.Valid accepted, into the
+// tree jsonschema.UnmarshalJSON returns for it: numbers are json.Number
+// holding their text as sent (so no number is rounded, and none is too
+// large), and strings are decoded as encoding/json decodes them. Its
+// plain strings and its numbers share raw, as [ViewTree]'s strings share
+// a line: raw must not change while the tree is in use.
+func viewDocument(raw []byte) any {
+	p := treeParser{b: raw, numbers: true}
+	return p.value()
+}
+
 // A treeParser builds the tree of a text json.Valid accepted, so it
 // checks no syntax: every index it reads is known to be in range. err is
 // the first number that does not fit a float64, which encoding/json
-// reports after decoding the rest.
+// reports after decoding the rest. With numbers set, a number is a
+// json.Number, a view of its text, and never an error.
+// member, when set, is told each member of the top-level object.
 type treeParser struct {
-	b   []byte
-	i   int
-	err error
+	b       []byte
+	i       int
+	err     error
+	numbers bool
+	member  func(name string, raw []byte)
 }
 
 // float64Type names the type a number decodes to, in errors.
@@ -74,7 +109,7 @@ func (p *treeParser) value() any {
 	p.space()
 	switch p.b[p.i] {
 	case '{':
-		return p.object()
+		return p.object(nil)
 	case '[':
 		return p.array()
 	case '"':
@@ -92,7 +127,9 @@ func (p *treeParser) value() any {
 	return p.number()
 }
 
-func (p *treeParser) object() map[string]any {
+// object parses the object at p.i and tells member, if set, the text of
+// each of its members.
+func (p *treeParser) object(member func(name string, raw []byte)) map[string]any {
 	m := map[string]any{}
 	p.i++ // {
 	p.space()
@@ -104,8 +141,13 @@ func (p *treeParser) object() map[string]any {
 		p.space()
 		k := p.str()
 		p.space()
-		p.i++            // :
+		p.i++ // :
+		p.space()
+		start := p.i
 		m[k] = p.value() // a repeated name keeps its last value, as encoding/json does
+		if member != nil {
+			member(k, p.b[start:p.i:p.i])
+		}
 		p.space()
 		c := p.b[p.i]
 		p.i++ // , or }
@@ -136,7 +178,8 @@ func (p *treeParser) array() []any {
 
 // number decodes a number as encoding/json decodes one into an any: a
 // float64, and an error (kept, and the number taken as 0) when it does
-// not fit one.
+// not fit one; or, with p.numbers set, as a decoder that UseNumber was
+// called on does: a json.Number.
 func (p *treeParser) number() any {
 	start := p.i
 	for p.i < len(p.b) {
@@ -148,6 +191,9 @@ func (p *treeParser) number() any {
 		break
 	}
 	text := p.b[start:p.i]
+	if p.numbers {
+		return json.Number(unsafe.String(unsafe.SliceData(text), len(text)))
+	}
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
 	if err != nil {
 		if p.err == nil {

@@ -12,8 +12,10 @@ import (
 	"github.com/galaxy-stack/conform/hosts/wire"
 )
 
+// send writes m, whose params or result json.Marshal produced (see
+// encodeMarshaled).
 func (c *Conn) send(m Message) error {
-	b, err := EncodeMessage(m)
+	b, err := encodeMarshaled(m)
 	if err != nil {
 		return err
 	}
@@ -90,7 +92,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 					data = e["data"]
 				}
 				if v := wire.ValidateTree(name, data); v != nil {
-					return nil, &wire.ProtocolError{Method: method, Pointer: "/error/data" + v.Pointer, Reason: v.Reason, Quote: wire.Quote(r.head)}
+					return nil, &wire.ProtocolError{Method: method, Pointer: "/error/data" + v.Pointer, Reason: v.Reason, Quote: wire.Quote(r.line)}
 				}
 			}
 		}
@@ -99,7 +101,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	if c.opts.Strict {
 		if name := wire.ResultSchema(method); name != "" {
 			if v := wire.ValidateTree(name, r.tree["result"]); v != nil {
-				return nil, &wire.ProtocolError{Method: method, Pointer: "/result" + v.Pointer, Reason: v.Reason, Quote: wire.Quote(r.head)}
+				return nil, &wire.ProtocolError{Method: method, Pointer: "/result" + v.Pointer, Reason: v.Reason, Quote: wire.Quote(r.line)}
 			}
 		}
 	}

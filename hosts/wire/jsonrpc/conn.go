@@ -57,6 +57,7 @@ type Conn struct {
 	inflight map[string]context.CancelFunc
 	err      error // set once the connection is broken
 	done     chan struct{}
+	idle     chan func() // handed to a handler goroutine waiting for work (see spawn)
 	handlers sync.WaitGroup
 	out      *writer
 	running  int // peer requests being handled
@@ -71,12 +72,13 @@ type pendingCall struct {
 
 // A reply is a response read for a pending call: the message, the parsed
 // tree of the line on a strict connection (so the result is validated
-// without parsing it again) and the start of the line, quoted (redacted)
-// only when an error needs it.
+// without parsing it again) and the line, quoted (redacted) only when an
+// error needs it. The line is not copied: the framer hands it over for
+// good, and the result and the tree share it anyway.
 type reply struct {
 	msg  *Response
 	tree map[string]any
-	head []byte
+	line []byte
 }
 
 // NewConn returns a connection over f. Call Run to start reading.
@@ -88,6 +90,7 @@ func NewConn(f Framer, opts ConnOptions) *Conn {
 		given:    map[int64]bool{},
 		inflight: map[string]context.CancelFunc{},
 		done:     make(chan struct{}),
+		idle:     make(chan func()),
 	}
 	c.out = newWriter(c, opts.WriteStall)
 	return c
@@ -147,16 +150,22 @@ func (c *Conn) fail(err error) error {
 }
 
 func (c *Conn) dispatch(ctx context.Context, line []byte) error {
-	var tree map[string]any
+	var (
+		tree    map[string]any
+		msg     Message
+		err     error
+		members envelopeMembers
+	)
 	if c.opts.Strict {
 		// One parse serves every check: the envelope, the params of a
 		// request and (in Call) the result are validated on this tree.
 		// Its strings share line, which nothing writes to: the framer
 		// hands line over for good, OnRecv observes it read-only, and
 		// the params and result that share it too reach a handler or a
-		// caller only after the checks that read the tree.
-		t, err := wire.ViewTree(line)
-		if err != nil {
+		// caller only after the checks that read the tree. The same
+		// parse finds the members the message is made of.
+		t, perr := wire.ViewTreeMembers(line, members.add)
+		if perr != nil {
 			return &wire.ProtocolError{Reason: "not a JSON object", Quote: wire.Quote(line)}
 		}
 		tree = t
@@ -173,7 +182,14 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) error {
 			}
 		}
 	}
-	msg, err := DecodeMessage(line)
+	if tree != nil {
+		// What DecodeMessage would return, without reading the line
+		// again; a line it cannot be sure of is left to DecodeMessage.
+		msg, err = members.message(tree)
+	}
+	if tree == nil || err == errUndecided {
+		msg, err = DecodeMessage(line)
+	}
 	if errors.Is(err, errNoID) {
 		return &wire.ProtocolError{Reason: "response without an id", Quote: wire.Quote(line)}
 	}
@@ -205,7 +221,7 @@ func (c *Conn) answer(msg *Response, tree map[string]any, line []byte) error {
 	if err != nil || !ok {
 		return &wire.ProtocolError{Reason: fmt.Sprintf("response to unknown request id %s", msg.ID), Quote: wire.Quote(line)}
 	}
-	pc.ch <- reply{msg: msg, tree: tree, head: wire.QuoteSource(line)}
+	pc.ch <- reply{msg: msg, tree: tree, line: line}
 	if c.opts.OnAnswered != nil {
 		c.opts.OnAnswered(pc.method)
 	}

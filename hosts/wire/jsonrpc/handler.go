@@ -69,7 +69,7 @@ func (c *Conn) serve(ctx context.Context, msg *Request) error {
 		c.mu.Unlock()
 	}
 	c.handlers.Add(1)
-	go func() {
+	c.spawn(func() {
 		defer c.handlers.Done()
 		defer cancel()
 		var result any
@@ -104,8 +104,33 @@ func (c *Conn) serve(ctx context.Context, msg *Request) error {
 			}
 		}
 		_ = c.send(&resp)
-	}()
+	})
 	return nil
+}
+
+// spawn runs f on a goroutine of c's that waits for work, or on a new one.
+// A handler's goroutine, once f returns, waits for the next request until
+// the connection ends: a new goroutine starts on a small stack, and a
+// handler that checks a message against a schema grows it several times
+// over, copying it each time.
+func (c *Conn) spawn(f func()) {
+	select {
+	case c.idle <- f:
+	default:
+		go c.work(f)
+	}
+}
+
+// work runs f, then whatever spawn hands it, until the connection ends.
+func (c *Conn) work(f func()) {
+	for {
+		f()
+		select {
+		case f = <-c.idle:
+		case <-c.done:
+			return
+		}
+	}
 }
 
 // connKey is the context key of the connection a handler serves.
