@@ -293,7 +293,7 @@ var _ = matrix.DescribeItem(matrix.Item{
 
 	c.It("ends a fetch of a slow source within the call's timeout", "R4 LR4", func() {
 		src, s := kit.RealResearch(c, kit.ResearchOptions{Allow: true})
-		const timeout = time.Second
+		const timeout = 500 * time.Millisecond
 		r, err := s.Call("fetch_url", map[string]any{"url": src.URL(researchsrc.SlowPath)}, timeout)
 		Expect(err).NotTo(HaveOccurred(), "fetch_url of a source that stalls was not answered within the call's %v timeout and 3 s of grace: %v", timeout, err)
 		Expect(r.Elapsed).To(BeNumerically("<", timeout+2*time.Second), "fetch_url of a stalled source took %v with a %v timeout", r.Elapsed, timeout)

@@ -68,7 +68,8 @@ func CanceledDuringCommand(c *TestContext) {
 			Fail(describeFailures(file, rep))
 		}
 		parent := filepath.Dir(rep.Workspace)
-		o := &Outcome{Report: rep, TestContext: c, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")}
+		o := &Outcome{Report: rep, TestContext: c, File: file, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store"),
+			uncontainedRun: forbidsContainment(fx, opts)}
 		Expect(o.Status).To(Equal("canceled"), "%s: a run canceled while its command runs must end canceled", file)
 		o.CommandGone("pids.txt", "late.txt")
 	})

@@ -27,6 +27,10 @@ import (
 // then; the process table catches the survivors that have not.
 const lateWindow = 800 * time.Millisecond
 
+// survivorPoll is how often CommandGone looks at the process table while
+// a run's survivors may still be on their way out.
+const survivorPoll = 20 * time.Millisecond
+
 // CommandGone asserts that no process of the scenario's command is left
 // and that its late write never happened. The command wrote the PIDs of
 // its interpreter and of its children to the workspace file pids, which
@@ -38,11 +42,22 @@ const lateWindow = 800 * time.Millisecond
 // so the certification leaves nothing running, and fails the spec. Call it
 // before the check starts any host process of its own: a host runs in the
 // workspace too.
+//
+// How long it waits depends on what it can see. A run whose host was told
+// to use no containment backend runs its commands in this system's
+// namespaces, where the process table shows every process of the command
+// with its working directory in the workspace; the commands' processes
+// stay alive until they make their late write. So an empty table and no
+// late file prove that no process survived: the check looks at the table
+// until it is empty (a killed process takes a moment to leave it), for at
+// most lateWindow, and then at the late file. Where the command may run
+// in a sandbox, whose processes show another working directory, or where
+// there is no process table, a survivor can only be seen by its late
+// write, so the check waits the whole lateWindow first.
 func (o *Outcome) CommandGone(pids, late string) {
 	GinkgoHelper()
-	time.Sleep(lateWindow)
+	live, table := o.survivors()
 	listed := o.pidsIn(pids)
-	live, table := processesUnder(o.Workspace)
 	if !table {
 		for _, pid := range listed {
 			if proc.Alive(pid) {
@@ -58,6 +73,31 @@ func (o *Outcome) CommandGone(pids, late string) {
 		o.File, len(live), lateWindow)
 	_, err := os.Lstat(filepath.Join(o.Workspace, late))
 	Expect(os.IsNotExist(err)).To(BeTrue(), "%s: %s appeared in the workspace after the run ended: a process of the canceled command outlived the call and made its late write", o.File, late)
+}
+
+// survivors returns the processes working in the run's workspace once
+// CommandGone's wait is over, and whether the system has a process table
+// to list them from: for an uncontained run with a table, as soon as the
+// table shows none (at most lateWindow after the call); otherwise after
+// the whole lateWindow.
+func (o *Outcome) survivors() (live []int, table bool) {
+	if !o.uncontainedRun {
+		time.Sleep(lateWindow)
+		return processesUnder(o.Workspace)
+	}
+	end := time.Now().Add(lateWindow)
+	for {
+		live, table = processesUnder(o.Workspace)
+		if !table {
+			// No table: only the late write can show a survivor.
+			time.Sleep(time.Until(end))
+			return nil, false
+		}
+		if len(live) == 0 || !time.Now().Before(end) {
+			return live, true
+		}
+		time.Sleep(survivorPoll)
+	}
 }
 
 // pidsIn reads the PIDs a command wrote to the workspace file rel, one a

@@ -41,6 +41,11 @@ type Outcome struct {
 	// uncontained is the fresh uncontained host the check's calls share,
 	// started on first use.
 	uncontained *session.Host
+	// uncontainedRun is set when the run's host was told to use no
+	// containment backend (the scenario's forbidContainmentBackends or the
+	// lab's ForbidContainment), so its commands ran in this system's
+	// namespaces and the process table shows them.
+	uncontainedRun bool
 }
 
 // Scenarios registers one spec per scenario file of the item being
@@ -162,7 +167,8 @@ func (c *TestContext) runScenario(rel string, chk Check, watch *answerWatch) {
 	}
 	if chk != nil {
 		parent := filepath.Dir(rep.Workspace)
-		chk(&Outcome{Report: rep, TestContext: c, File: file, Task: fx.Task, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store")})
+		chk(&Outcome{Report: rep, TestContext: c, File: file, Task: fx.Task, Workspace: rep.Workspace, Outside: filepath.Join(parent, fixture.OutsideDir), Store: filepath.Join(parent, "store"),
+			uncontainedRun: forbidsContainment(fx, opts)})
 	}
 }
 
@@ -233,4 +239,10 @@ func (o *Outcome) ReplacedInode(rel string) {
 	same, err := o.InitialFiles.SameFile(o.Workspace, rel)
 	Expect(err).NotTo(HaveOccurred(), "%s: the harness cannot compare %s with the file before the run", o.File, rel)
 	Expect(same).To(BeFalse(), "%s: %s keeps the inode it had before write_file replaced it; a replacement must be atomic, a temporary file renamed over the target, not the target rewritten in place", o.File, rel)
+}
+
+// forbidsContainment reports whether a run of fx with opts tells its host
+// to use no containment backend.
+func forbidsContainment(fx *fixture.Fixture, opts lab.Options) bool {
+	return opts.ForbidContainment || (fx.Conform != nil && fx.Conform.ForbidContainmentBackends)
 }
