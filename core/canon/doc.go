@@ -19,7 +19,8 @@
 //	// b == `{"a":[0.5,"<&>"],"b":1}`
 //
 // The output equals gowebpki/jcs's Transform of the same JSON text; the
-// package tests check that on random values.
+// package tests check that on random values. [MarshalTree] writes the same
+// bytes for a tree from [Parse] without going through encoding/json.
 //
 // # Hashes
 //

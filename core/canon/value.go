@@ -58,7 +58,20 @@ func (o Object) MarshalJSON() ([]byte, error) {
 // [json.Number], []any and [Object] values, keeping object members in
 // document order. It rejects invalid UTF-8, duplicate keys within one
 // object, and anything after the value except whitespace.
+//
+// Valid JSON is built into its tree in one pass over the text (see
+// parse.go); any other text takes the token-by-token decoding, which
+// words its error.
 func Parse(data []byte) (any, error) {
+	if utf8.Valid(data) && json.Valid(data) {
+		return buildTree(string(data))
+	}
+	return parseDecoding(data)
+}
+
+// parseDecoding is [Parse] with encoding/json's token decoder: the result
+// and the error for every text.
+func parseDecoding(data []byte) (any, error) {
 	if !utf8.Valid(data) {
 		return nil, errors.New("canon: JSON text is not valid UTF-8")
 	}

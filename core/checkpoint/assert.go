@@ -25,7 +25,7 @@ func (o options) assert(data []byte) (*Checkpoint, error) {
 	if issues := o.validateTree(tree); len(issues) > 0 {
 		return nil, newIssuesError(issues)
 	}
-	canonical, err := o.marshal(tree)
+	canonical, err := o.marshalTree(tree)
 	if err != nil {
 		return nil, &IntegrityError{Message: "Checkpoint cannot be snapshotted safely: " + err.Error()}
 	}

@@ -13,8 +13,8 @@ import (
 // one a rule that a one-token change of the implementation would break.
 var _ = Describe("checkpoint rules at their edges", func() {
 	It("accepts an integer of exactly Number.MAX_SAFE_INTEGER, and refuses the next one", func() {
-		Expect(Validate(mutated("executionBudget.persistenceGraceMs", json.Number("9007199254740991")))).To(Equal([]Issue{hashMismatch}))
-		Expect(Validate(mutated("executionBudget.persistenceGraceMs", json.Number("9007199254740992")))).To(Equal([]Issue{
+		Expect(validateBoth(mutated("executionBudget.persistenceGraceMs", json.Number("9007199254740991")))).To(Equal([]Issue{hashMismatch}))
+		Expect(validateBoth(mutated("executionBudget.persistenceGraceMs", json.Number("9007199254740992")))).To(Equal([]Issue{
 			inv("executionBudget.persistenceGraceMs", "persistenceGraceMs must be a positive integer."),
 		}))
 	})
@@ -27,7 +27,7 @@ var _ = Describe("checkpoint rules at their edges", func() {
 	})
 
 	It("accepts exactly 24 research sources", func() {
-		Expect(Validate(mutated("researchSources", researchList(24)))).To(Equal([]Issue{hashMismatch}))
+		Expect(validateBoth(mutated("researchSources", researchList(24)))).To(Equal([]Issue{hashMismatch}))
 	})
 
 	It("accepts a research source at its title, summary and URL bounds", func() {
@@ -36,8 +36,8 @@ var _ = Describe("checkpoint rules at their edges", func() {
 		data := mutated("researchSources[0].title", strings.Repeat("t", 512))
 		data = mutatedFrom(data, "researchSources[0].summary", strings.Repeat("s", 1200))
 		data = mutatedFrom(data, "researchSources[0].url", url)
-		Expect(Validate(data)).To(Equal([]Issue{hashMismatch}))
-		Expect(Validate(mutated("researchSources[0].title", strings.Repeat("t", 513)))).To(Equal([]Issue{
+		Expect(validateBoth(data)).To(Equal([]Issue{hashMismatch}))
+		Expect(validateBoth(mutated("researchSources[0].title", strings.Repeat("t", 513)))).To(Equal([]Issue{
 			inv("researchSources[0].title", "Research source title must contain at most 512 characters."),
 		}))
 	})
@@ -52,6 +52,6 @@ var _ = Describe("checkpoint rules at their edges", func() {
 		data = mutatedFrom(data, "noProgress.observationFamilies", families)
 		data = mutatedFrom(data, "noProgress.observationNudgeThresholds", []any{2, 3, 4, 5, 6, 7, 8, 9})
 		data = mutatedFrom(data, "noProgress.toolCycleSuffix", list(12, map[string]any{"argumentsHash": "a", "name": "n"}))
-		Expect(Validate(data)).To(Equal([]Issue{hashMismatch}))
+		Expect(validateBoth(data)).To(Equal([]Issue{hashMismatch}))
 	})
 })

@@ -128,5 +128,5 @@ func childPath(path, key string) string {
 
 // indexPath appends an array index.
 func indexPath(path string, i int) string {
-	return fmt.Sprintf("%s[%d]", path, i)
+	return path + "[" + strconv.Itoa(i) + "]"
 }

@@ -102,20 +102,23 @@ func (o options) validateTree(tree any) []Issue {
 
 // walkForbidden collects the paths of forbidden member names, not walking
 // below them. A parsed JSON tree has no shared or cyclic references, so the
-// original's cycle issue cannot arise.
+// original's cycle issue cannot arise. Paths are built only for what it
+// records or walks into.
 func walkForbidden(item any, path string, out *[]string) {
 	switch x := item.(type) {
 	case []any:
 		for i, child := range x {
-			walkForbidden(child, indexPath(path, i), out)
+			if isObjectLike(child) {
+				walkForbidden(child, indexPath(path, i), out)
+			}
 		}
 	case canon.Object:
 		for _, m := range x {
-			p := childPath(path, m.Key)
-			if forbiddenKeys[m.Key] {
-				*out = append(*out, p)
-			} else {
-				walkForbidden(m.Value, p, out)
+			switch {
+			case forbiddenKeys[m.Key]:
+				*out = append(*out, childPath(path, m.Key))
+			case isObjectLike(m.Value):
+				walkForbidden(m.Value, childPath(path, m.Key), out)
 			}
 		}
 	}

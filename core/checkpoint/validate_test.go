@@ -23,7 +23,7 @@ func validFull() []byte {
 	Expect(err).NotTo(HaveOccurred())
 	b, err := Serialize(cp)
 	Expect(err).NotTo(HaveOccurred())
-	Expect(Validate(b)).To(BeEmpty())
+	Expect(validateBoth(b)).To(BeEmpty())
 	return b
 }
 
@@ -98,24 +98,24 @@ func researchList(n int) []any {
 
 var _ = Describe("Validate", func() {
 	It("accepts a created checkpoint", func() {
-		Expect(Validate(validFull())).To(BeNil())
+		Expect(validateBoth(validFull())).To(BeNil())
 	})
 
 	It("rejects text that is not JSON", func() {
-		issues := Validate([]byte(`{"runId":`))
+		issues := validateBoth([]byte(`{"runId":`))
 		Expect(issues).To(HaveLen(1))
 		Expect(issues[0].Path).To(Equal("$"))
 		Expect(issues[0].Message).To(HavePrefix("Checkpoint cannot be snapshotted safely: "))
 	})
 
 	It("rejects a value that is not an object", func() {
-		Expect(Validate([]byte(`[]`))).To(Equal([]Issue{inv("$", "Checkpoint must be an object.")}))
-		Expect(Validate([]byte(`null`))).To(Equal([]Issue{inv("$", "Checkpoint must be an object.")}))
+		Expect(validateBoth([]byte(`[]`))).To(Equal([]Issue{inv("$", "Checkpoint must be an object.")}))
+		Expect(validateBoth([]byte(`null`))).To(Equal([]Issue{inv("$", "Checkpoint must be an object.")}))
 	})
 
 	DescribeTable("reports each rule with the original path and message",
 		func(path string, value any, want ...Issue) {
-			Expect(Validate(mutated(path, value))).To(Equal(want))
+			Expect(validateBoth(mutated(path, value))).To(Equal(want))
 		},
 		// unknown and forbidden members
 		Entry(nil, "extra", 1, inv("extra", "Unknown checkpoint field is not allowed.")),
@@ -349,31 +349,31 @@ var _ = Describe("Validate", func() {
 		relationIssue := inv("seenToolCallIds", "seenToolCallIds must not contain duplicates.")
 
 		It("runs the relational checks only when every field shape is valid", func() {
-			Expect(Validate(relationFault(validFull()))).To(Equal([]Issue{relationIssue}), "the relational fault alone is found")
-			Expect(Validate(shapeFault(relationFault(validFull())))).To(Equal([]Issue{shapeIssue}))
+			Expect(validateBoth(relationFault(validFull()))).To(Equal([]Issue{relationIssue}), "the relational fault alone is found")
+			Expect(validateBoth(shapeFault(relationFault(validFull())))).To(Equal([]Issue{shapeIssue}))
 		})
 
 		It("counts an unknown member as a shape fault that holds the relational checks back", func() {
 			b := mutatedFrom(relationFault(validFull()), "extra", 1)
-			Expect(Validate(b)).To(Equal([]Issue{inv("extra", "Unknown checkpoint field is not allowed.")}))
+			Expect(validateBoth(b)).To(Equal([]Issue{inv("extra", "Unknown checkpoint field is not allowed.")}))
 		})
 
 		It("checks sanitization and the content hash only when the relations hold", func() {
 			tampered := mutatedFrom(relationFault(validFull()), "goal", "password=hunter2")
-			Expect(Validate(tampered)).To(Equal([]Issue{relationIssue}))
+			Expect(validateBoth(tampered)).To(Equal([]Issue{relationIssue}))
 		})
 	})
 
 	It("reports duplicate criterion and approval request IDs", func() {
 		crit := fullPayload().AcceptanceCriteria[0]
-		Expect(Validate(mutated("acceptanceCriteria", list(2, crit)))).To(Equal([]Issue{inv("acceptanceCriteria", "Acceptance criterion ids must be unique.")}))
+		Expect(validateBoth(mutated("acceptanceCriteria", list(2, crit)))).To(Equal([]Issue{inv("acceptanceCriteria", "Acceptance criterion ids must be unique.")}))
 		ap := fullPayload().PendingApprovals[0]
-		Expect(Validate(mutated("pendingApprovals", list(2, ap)))).To(Equal([]Issue{inv("pendingApprovals", "Pending approval request ids must be unique.")}))
+		Expect(validateBoth(mutated("pendingApprovals", list(2, ap)))).To(Equal([]Issue{inv("pendingApprovals", "Pending approval request ids must be unique.")}))
 	})
 
 	It("does not let the caller's later changes reach the result", func() {
 		b := validFull()
-		issues := Validate(b)
+		issues := validateBoth(b)
 		b[10] = 'x'
 		Expect(issues).To(BeNil())
 	})
@@ -382,7 +382,7 @@ var _ = Describe("Validate", func() {
 var _ = Describe("Assert", func() {
 	It("returns a fresh checkpoint equal to the serialized one", func() {
 		b := validFull()
-		cp, err := Assert(b)
+		cp, err := assertBoth(b)
 		Expect(err).NotTo(HaveOccurred())
 		again, err := Serialize(cp)
 		Expect(err).NotTo(HaveOccurred())
@@ -391,23 +391,23 @@ var _ = Describe("Assert", func() {
 	})
 
 	It("joins the issues as \"<path>: <message>\" with spaces", func() {
-		_, err := Assert(mutated("goal", ""))
+		_, err := assertBoth(mutated("goal", ""))
 		var ie *IntegrityError
 		Expect(err).To(BeAssignableToTypeOf(ie))
 		Expect(err).To(MatchError("goal: goal must be a non-empty string."))
-		_, err = Assert(mutated("workspace.activeFiles[0].contentHash", ""))
+		_, err = assertBoth(mutated("workspace.activeFiles[0].contentHash", ""))
 		Expect(err).To(MatchError("workspace.activeFiles[0].contentHash: contentHash must be a non-empty string or null. " +
 			"workspace.activeFiles[0].contentHash: file entries require a content hash."))
 		Expect(err.(*IntegrityError).Issues).To(HaveLen(2))
 	})
 
 	It("rejects tampering", func() {
-		_, err := Assert(mutated("goal", "something else"))
+		_, err := assertBoth(mutated("goal", "something else"))
 		Expect(err).To(MatchError("contentHash: Checkpoint content hash does not match its payload."))
 	})
 
 	It("rejects text that is not JSON", func() {
-		_, err := Assert([]byte("{"))
+		_, err := assertBoth([]byte("{"))
 		Expect(err).To(MatchError(HavePrefix("Checkpoint cannot be snapshotted safely: ")))
 	})
 })

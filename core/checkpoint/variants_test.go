@@ -15,7 +15,7 @@ import (
 var _ = Describe("the properties catch broken variants", func() {
 	It("a plain encoding/json serializer (declaration order, HTML escapes) breaks canonical serialization", func() {
 		o := defaults()
-		o.marshal = json.Marshal
+		o.marshal, o.marshalTree, o.wrapPayload = json.Marshal, json.Marshal, nil
 		suite.ExpectPropertyFails("encoding-json", 500*time.Millisecond, propSerialization(o))
 	})
 
@@ -44,6 +44,7 @@ var _ = Describe("the properties catch broken variants", func() {
 		weak.envelope = func(_ string, payload Payload, reason Reason) any {
 			return map[string]any{"payload": payload, "reason": reason}
 		}
+		weak.wrapPayload = nil
 		cp, err := weak.create(minimalPayload(), ReasonPause, "2026-01-02T03:04:05.006Z")
 		Expect(err).NotTo(HaveOccurred())
 		b, err := weak.marshal(cp)
