@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -35,61 +34,41 @@ type Document struct {
 // against [RegistrySchema] (CONTRACTS §8.1 step 2). The error wraps the
 // [*schema.ValueError], whose violations point into the document
 // ("/tools/3/timeoutMs").
+//
+// The validator judges the document's JSON form. CheckDocument builds that
+// form from the descriptors directly ([documentValue]); only a document
+// holding a value that walk does not take (see [schema.Decoded]) is encoded
+// and decoded again, which gives the same answer.
 func CheckDocument(descriptors []Descriptor) error {
+	compiled, err := registryCompiled()
+	if err != nil {
+		return fmt.Errorf("tool registry document is invalid: %w", err)
+	}
+	if inst, ok := documentValue(descriptors); ok {
+		err = compiled.ValidateDecoded(inst)
+	} else {
+		err = checkDocumentText(compiled, descriptors)
+	}
+	if err != nil {
+		return fmt.Errorf("tool registry document is invalid: %w", err)
+	}
+	return nil
+}
+
+// checkDocumentText validates the document through its JSON text.
+func checkDocumentText(compiled *schema.Compiled, descriptors []Descriptor) error {
 	doc := Document{SchemaVersion: SchemaVersion, Tools: descriptors}
 	if doc.Tools == nil {
 		doc.Tools = []Descriptor{}
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
-		return fmt.Errorf("tool registry document is invalid: schema: value is not JSON: %w", err)
+		return fmt.Errorf("schema: value is not JSON: %w", err)
 	}
-	key := sha256.Sum256(raw)
-	if validDocuments.has(key) {
-		return nil
-	}
-	compiled, err := registryCompiled()
-	if err != nil {
-		return fmt.Errorf("tool registry document is invalid: %w", err)
-	}
-	if err := compiled.ValidateJSON(raw); err != nil {
-		return fmt.Errorf("tool registry document is invalid: %w", err)
-	}
-	validDocuments.add(key)
-	return nil
+	return compiled.ValidateJSON(raw)
 }
 
 // registryCompiled is RegistrySchema compiled once, on first use.
 var registryCompiled = sync.OnceValues(func() (*schema.Compiled, error) {
 	return schema.Compile(RegistrySchema())
 })
-
-// validDocuments remembers the SHA-256 of the JSON texts of the last
-// registry documents found valid. The validator judges exactly that text,
-// so a document whose encoding is the same is valid without validating it
-// again: a host checks the catalog of initialize once for the request and
-// once for its registry snapshot.
-var validDocuments = &documentMemo{seen: map[[sha256.Size]byte]bool{}}
-
-// documentMemoSize bounds the memo; it is emptied when full.
-const documentMemoSize = 16
-
-type documentMemo struct {
-	mu   sync.Mutex
-	seen map[[sha256.Size]byte]bool
-}
-
-func (m *documentMemo) has(key [sha256.Size]byte) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.seen[key]
-}
-
-func (m *documentMemo) add(key [sha256.Size]byte) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.seen) >= documentMemoSize {
-		clear(m.seen)
-	}
-	m.seen[key] = true
-}
