@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/schema"
@@ -70,5 +71,29 @@ func checkDocumentText(compiled *schema.Compiled, descriptors []Descriptor) erro
 
 // registryCompiled is RegistrySchema compiled once, on first use.
 var registryCompiled = sync.OnceValues(func() (*schema.Compiled, error) {
-	return schema.Compile(RegistrySchema())
+	s := RegistrySchema()
+	schemasByType = judgesSchemasByType(s)
+	return schema.Compile(s)
 })
+
+// schemasByType is set by registryCompiled: whether the registry schema
+// judges a descriptor's inputSchema and outputSchema by their JSON type
+// alone (see judgesSchemasByType).
+var schemasByType bool
+
+// judgesSchemasByType reports whether the registry schema s says of a
+// descriptor's inputSchema and outputSchema only that each is an object
+// ({"$ref":"#/$defs/schemaObject"}, which is {"type":"object"}). The
+// validator then never looks inside them, and documentValue hands it the
+// descriptor's own maps instead of building their decoded form.
+func judgesSchemasByType(s map[string]any) bool {
+	defs, _ := s["$defs"].(map[string]any)
+	if defs == nil {
+		return false
+	}
+	descriptor, _ := defs["descriptor"].(map[string]any)
+	props, _ := descriptor["properties"].(map[string]any)
+	ref := map[string]any{"$ref": "#/$defs/schemaObject"}
+	return reflect.DeepEqual(defs["schemaObject"], map[string]any{"type": "object"}) &&
+		reflect.DeepEqual(props["inputSchema"], ref) && reflect.DeepEqual(props["outputSchema"], ref)
+}

@@ -18,9 +18,15 @@ import (
 // TestDocumentValueIsTheDecodedText checks this walk against the round
 // trip.
 func documentValue(descriptors []Descriptor) (any, bool) {
+	return documentValueOf(descriptors, schemasByType)
+}
+
+// documentValueOf is documentValue, with the descriptors' schemas handed
+// over as they are when byType is set (see schemaValue).
+func documentValueOf(descriptors []Descriptor, byType bool) (any, bool) {
 	tools := make([]any, len(descriptors))
 	for i, d := range descriptors {
-		t, ok := descriptorValue(d)
+		t, ok := descriptorValue(d, byType)
 		if !ok {
 			return nil, false
 		}
@@ -29,15 +35,15 @@ func documentValue(descriptors []Descriptor) (any, bool) {
 	return map[string]any{"schemaVersion": SchemaVersion, "tools": tools}, true
 }
 
-func descriptorValue(d Descriptor) (map[string]any, bool) {
+func descriptorValue(d Descriptor, byType bool) (map[string]any, bool) {
 	for _, s := range [...]string{d.ID, d.ModelName, d.Version, d.Title, d.Description, d.Category,
 		d.Transport, d.Risk, d.Mutability, d.Idempotency, d.Source.Owner, d.Source.ExtensionID, d.Source.ServerID} {
 		if !utf8.ValidString(s) {
 			return nil, false
 		}
 	}
-	in, ok1 := schema.Decoded(d.InputSchema)
-	out, ok2 := schema.Decoded(d.OutputSchema)
+	in, ok1 := schemaValue(d.InputSchema, byType)
+	out, ok2 := schemaValue(d.OutputSchema, byType)
 	perms, ok3 := schema.Strings(d.Permissions)
 	accepts, ok4 := schema.Strings(d.Modalities.Accepts)
 	produces, ok5 := schema.Strings(d.Modalities.Produces)
@@ -85,3 +91,17 @@ func descriptorValue(d Descriptor) (map[string]any, bool) {
 }
 
 func intNumber(n int) json.Number { return json.Number(strconv.Itoa(n)) }
+
+// schemaValue is a descriptor's input or output schema as the validator is
+// to see it: its decoded form or, when the registry schema judges it by
+// its JSON type alone, the map itself (or null for a nil map), once
+// [schema.Takes] finds that it encodes.
+func schemaValue(m map[string]any, byType bool) (any, bool) {
+	if !byType {
+		return schema.Decoded(m)
+	}
+	if m == nil {
+		return nil, true
+	}
+	return m, schema.Takes(m)
+}

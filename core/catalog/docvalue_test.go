@@ -72,6 +72,9 @@ func jsonish(depth int) *rapid.Generator[any] {
 // field for field, and CheckDocument answers as validating the text does,
 // to the error message.
 func TestDocumentValueIsTheDecodedText(t *testing.T) {
+	if !catalog.JudgesSchemasByType() {
+		t.Error("the registry schema no longer judges inputSchema and outputSchema by their type alone: CheckDocument builds their decoded form, the slower way")
+	}
 	core := catalog.Core()
 	if _, ok := catalog.DocumentValue(core); !ok {
 		t.Fatal("the core catalog is not taken by documentValue: the validator would encode it")
@@ -136,4 +139,32 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestSchemasByTypeOnlyWhileTheRegistrySchemaSaysSo checks the guard of
+// the shortcut that hands the validator a descriptor's own schema maps: it
+// holds for the registry schema and fails as soon as the registry schema
+// would look inside a tool's schema.
+func TestSchemasByTypeOnlyWhileTheRegistrySchemaSaysSo(t *testing.T) {
+	if !catalog.JudgesSchemasByTypeOf(catalog.RegistrySchema()) {
+		t.Fatal("the registry schema is not judged to check tool schemas by type alone")
+	}
+	for name, change := range map[string]func(s map[string]any){
+		"schemaObject requires a member": func(s map[string]any) {
+			s["$defs"].(map[string]any)["schemaObject"].(map[string]any)["required"] = []any{"type"}
+		},
+		"inputSchema has its own schema": func(s map[string]any) {
+			s["$defs"].(map[string]any)["descriptor"].(map[string]any)["properties"].(map[string]any)["inputSchema"] = map[string]any{"type": "object", "maxProperties": 3}
+		},
+		"outputSchema refers elsewhere": func(s map[string]any) {
+			s["$defs"].(map[string]any)["descriptor"].(map[string]any)["properties"].(map[string]any)["outputSchema"] = map[string]any{"$ref": "#/$defs/descriptor"}
+		},
+		"no definitions": func(s map[string]any) { delete(s, "$defs") },
+	} {
+		s := catalog.RegistrySchema()
+		change(s)
+		if catalog.JudgesSchemasByTypeOf(s) {
+			t.Errorf("%s: still judged to check tool schemas by type alone", name)
+		}
+	}
 }

@@ -1,8 +1,16 @@
 package catalog
 
-// DocumentValue is documentValue, for the tests that check it against the
-// JSON round trip it replaces.
-var DocumentValue = documentValue
+// DocumentValue is documentValue building the decoded form of the
+// descriptors' schemas too, for the tests that check it against the JSON
+// round trip it replaces.
+func DocumentValue(ds []Descriptor) (any, bool) { return documentValueOf(ds, false) }
+
+// JudgesSchemasByType reports whether CheckDocument hands the validator
+// the descriptors' own schema maps (see judgesSchemasByType).
+func JudgesSchemasByType() bool {
+	_, _ = registryCompiled()
+	return schemasByType
+}
 
 // CheckDocumentText validates the registry document through its JSON
 // text, as CheckDocument does for a document documentValue does not take.
@@ -13,3 +21,6 @@ func CheckDocumentText(descriptors []Descriptor) error {
 	}
 	return checkDocumentText(compiled, descriptors)
 }
+
+// JudgesSchemasByTypeOf is judgesSchemasByType.
+var JudgesSchemasByTypeOf = judgesSchemasByType

@@ -117,6 +117,49 @@ func decodedSlice(x []any, depth int) (any, bool, bool) {
 	return out, true, true
 }
 
+// Takes reports whether [Decoded] takes v, without building v's form: for
+// a caller whose schema judges v by its JSON type alone, v itself then
+// stands for its form.
+func Takes(v any) bool {
+	return takes(v, 0)
+}
+
+func takes(v any, depth int) bool {
+	if depth > maxDecodedDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, bool, int, int64, int32, uint64:
+		return true
+	case string:
+		return utf8.ValidString(x)
+	case float64:
+		return !math.IsInf(x, 0) && !math.IsNaN(x)
+	case map[string]any:
+		for k, e := range x {
+			if !utf8.ValidString(k) || !takes(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !takes(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []string:
+		for _, e := range x {
+			if !utf8.ValidString(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // Strings is [Decoded] for a []string: nil stays nil (JSON null).
 func Strings(ss []string) (any, bool) {
 	if ss == nil {

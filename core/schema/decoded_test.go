@@ -77,6 +77,9 @@ func TestDecodedIsTheDecodedText(t *testing.T) {
 		v := jsonValue(3).Draw(t, "value")
 		want, encErr := decodedText(t, v)
 		got, ok := schema.Decoded(v)
+		if takes := schema.Takes(v); takes != ok {
+			t.Fatalf("Takes: %v, Decoded: %v", takes, ok)
+		}
 		if !ok {
 			return
 		}
