@@ -1,10 +1,10 @@
 package catalog
 
 import (
-	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sync"
 
 	"github.com/galaxy-stack/conform/core/schema"
@@ -35,61 +35,65 @@ type Document struct {
 // against [RegistrySchema] (CONTRACTS §8.1 step 2). The error wraps the
 // [*schema.ValueError], whose violations point into the document
 // ("/tools/3/timeoutMs").
+//
+// The validator judges the document's JSON form. CheckDocument builds that
+// form from the descriptors directly ([documentValue]); only a document
+// holding a value that walk does not take (see [schema.Decoded]) is encoded
+// and decoded again, which gives the same answer.
 func CheckDocument(descriptors []Descriptor) error {
+	compiled, err := registryCompiled()
+	if err != nil {
+		return fmt.Errorf("tool registry document is invalid: %w", err)
+	}
+	if inst, ok := documentValue(descriptors); ok {
+		err = compiled.ValidateDecoded(inst)
+	} else {
+		err = checkDocumentText(compiled, descriptors)
+	}
+	if err != nil {
+		return fmt.Errorf("tool registry document is invalid: %w", err)
+	}
+	return nil
+}
+
+// checkDocumentText validates the document through its JSON text.
+func checkDocumentText(compiled *schema.Compiled, descriptors []Descriptor) error {
 	doc := Document{SchemaVersion: SchemaVersion, Tools: descriptors}
 	if doc.Tools == nil {
 		doc.Tools = []Descriptor{}
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
-		return fmt.Errorf("tool registry document is invalid: schema: value is not JSON: %w", err)
+		return fmt.Errorf("schema: value is not JSON: %w", err)
 	}
-	key := sha256.Sum256(raw)
-	if validDocuments.has(key) {
-		return nil
-	}
-	compiled, err := registryCompiled()
-	if err != nil {
-		return fmt.Errorf("tool registry document is invalid: %w", err)
-	}
-	if err := compiled.ValidateJSON(raw); err != nil {
-		return fmt.Errorf("tool registry document is invalid: %w", err)
-	}
-	validDocuments.add(key)
-	return nil
+	return compiled.ValidateJSON(raw)
 }
 
 // registryCompiled is RegistrySchema compiled once, on first use.
 var registryCompiled = sync.OnceValues(func() (*schema.Compiled, error) {
-	return schema.Compile(RegistrySchema())
+	s := RegistrySchema()
+	schemasByType = judgesSchemasByType(s)
+	return schema.Compile(s)
 })
 
-// validDocuments remembers the SHA-256 of the JSON texts of the last
-// registry documents found valid. The validator judges exactly that text,
-// so a document whose encoding is the same is valid without validating it
-// again: a host checks the catalog of initialize once for the request and
-// once for its registry snapshot.
-var validDocuments = &documentMemo{seen: map[[sha256.Size]byte]bool{}}
+// schemasByType is set by registryCompiled: whether the registry schema
+// judges a descriptor's inputSchema and outputSchema by their JSON type
+// alone (see judgesSchemasByType).
+var schemasByType bool
 
-// documentMemoSize bounds the memo; it is emptied when full.
-const documentMemoSize = 16
-
-type documentMemo struct {
-	mu   sync.Mutex
-	seen map[[sha256.Size]byte]bool
-}
-
-func (m *documentMemo) has(key [sha256.Size]byte) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.seen[key]
-}
-
-func (m *documentMemo) add(key [sha256.Size]byte) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.seen) >= documentMemoSize {
-		clear(m.seen)
+// judgesSchemasByType reports whether the registry schema s says of a
+// descriptor's inputSchema and outputSchema only that each is an object
+// ({"$ref":"#/$defs/schemaObject"}, which is {"type":"object"}). The
+// validator then never looks inside them, and documentValue hands it the
+// descriptor's own maps instead of building their decoded form.
+func judgesSchemasByType(s map[string]any) bool {
+	defs, _ := s["$defs"].(map[string]any)
+	if defs == nil {
+		return false
 	}
-	m.seen[key] = true
+	descriptor, _ := defs["descriptor"].(map[string]any)
+	props, _ := descriptor["properties"].(map[string]any)
+	ref := map[string]any{"$ref": "#/$defs/schemaObject"}
+	return reflect.DeepEqual(defs["schemaObject"], map[string]any{"type": "object"}) &&
+		reflect.DeepEqual(props["inputSchema"], ref) && reflect.DeepEqual(props["outputSchema"], ref)
 }

@@ -10,6 +10,10 @@ import (
 type Options struct {
 	// Descriptors is the catalog to filter; nil means [Core].
 	Descriptors []Descriptor
+	// Checked, when set, is the catalog to filter instead of Descriptors
+	// (nil descriptors again mean [Core]), whose registry document
+	// [CheckCatalog] has already validated.
+	Checked *CheckedCatalog
 	// AvailableToolIDs are the canonical IDs the host adapter can serve.
 	AvailableToolIDs []string
 	// GrantedPermissions are the permissions the host grants.
@@ -55,7 +59,8 @@ func (s Snapshot) Clone() Snapshot {
 
 // NewSnapshot builds a registry snapshot (CONTRACTS §8.1): it copies and
 // sorts the descriptors by canonical ID, validates the registry document
-// ([CheckDocument]) and the descriptor assertions ([CheckDescriptors]),
+// ([CheckDocument], unless [CheckCatalog] did) and the descriptor
+// assertions ([CheckDescriptors]),
 // then keeps each tool whose first failing reason, in this order, does not
 // exist: not allowed in the mode ([AllowedInMode]); its first permission,
 // in its own order, not granted; its ID not available; its first required
@@ -69,15 +74,21 @@ func NewSnapshot(opts Options) (Snapshot, error) {
 	if mode == "" {
 		mode = port.ModeAuto
 	}
+	source := opts.Descriptors
+	if opts.Checked != nil {
+		source = opts.Checked.descriptors
+	}
 	var descriptors []Descriptor
-	if opts.Descriptors == nil {
+	if source == nil {
 		descriptors = Core()
 	} else {
-		descriptors = cloneAll(opts.Descriptors)
+		descriptors = cloneAll(source)
 	}
 	sortByID(descriptors)
-	if err := CheckDocument(descriptors); err != nil {
-		return Snapshot{}, err
+	if opts.Checked == nil || source == nil {
+		if err := CheckDocument(descriptors); err != nil {
+			return Snapshot{}, err
+		}
 	}
 	if err := CheckDescriptors(descriptors); err != nil {
 		return Snapshot{}, err

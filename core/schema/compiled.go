@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -33,11 +32,11 @@ func Compile(schema map[string]any) (*Compiled, error) {
 // Validate checks value against the compiled schema, with the results of
 // [Validator.Validate].
 func (c *Compiled) Validate(value any) error {
-	raw, err := json.Marshal(value)
+	inst, err := instance(value)
 	if err != nil {
 		return fmt.Errorf("schema: value is not JSON: %w", err)
 	}
-	return c.ValidateJSON(raw)
+	return result(c.sch.Validate(inst))
 }
 
 // ValidateJSON checks the JSON text raw against the compiled schema: the

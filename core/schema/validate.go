@@ -49,11 +49,22 @@ func (v *Validator) Validate(schema map[string]any, value any) error {
 	if err != nil {
 		return err
 	}
-	inst, err := toJSONValue(value)
+	inst, err := instance(value)
 	if err != nil {
 		return fmt.Errorf("schema: value is not JSON: %w", err)
 	}
 	return result(sch.Validate(inst))
+}
+
+// instance is value in the form the validator takes: [Decoded]'s answer,
+// or, for a value Decoded leaves to the encoder, toJSONValue's. Decoded
+// shares the maps and slices of value that need no change; the validator
+// only reads them, and keeps nothing of an instance after answering.
+func instance(value any) (any, error) {
+	if inst, ok := Decoded(value); ok {
+		return inst, nil
+	}
+	return toJSONValue(value)
 }
 
 // result maps the validator library's answer to Validate's errors.
@@ -116,7 +127,8 @@ func (v *Validator) compile(schema map[string]any) (*jsonschema.Schema, error) {
 }
 
 // toJSONValue encodes v and decodes it the way the validator library
-// expects (numbers as json.Number).
+// expects (numbers as json.Number). A schema is compiled from this copy,
+// which shares nothing with the caller's maps.
 func toJSONValue(v any) (any, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {

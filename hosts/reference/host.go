@@ -155,6 +155,7 @@ type session struct {
 	runner    *command.Runner // nil when commands cannot run here
 	published prompt.HostEnvironment
 	registry  *catalog.Registry
+	catalog   *catalog.CheckedCatalog // the catalog of initialize, its document validated
 	policy    *approval.Policy
 	strict    *approval.Policy // asks for every high-risk call
 	validator *schema.Validator
@@ -192,7 +193,8 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	if p.ProtocolVersion != wire.ProtocolVersion {
 		return nil, invalidParams("protocolVersion %q is not %q", p.ProtocolVersion, wire.ProtocolVersion)
 	}
-	if err := catalog.CheckDocument(p.Catalog.Tools); err != nil {
+	checked, err := catalog.CheckCatalog(p.Catalog.Tools)
+	if err != nil {
 		return nil, invalidParams("catalog: %v", err)
 	}
 	if h.researchErr != nil {
@@ -213,6 +215,7 @@ func (h *Host) open(p wire.InitializeParams) (*session, error) {
 	s := &session{
 		h: h, params: p, faults: h.opts.Faults, root: root, storeDir: storeDir,
 		validator: schema.NewValidator(), profile: p.EffectProfile.Tools, now: h.opts.Now,
+		catalog: checked,
 	}
 	if s.now == nil {
 		s.now = func() time.Time { return time.Unix(0, 0).UTC() }
@@ -361,7 +364,7 @@ func (s *session) buildRegistry() error {
 		}
 	}
 	snap, err := catalog.NewSnapshot(catalog.Options{
-		Descriptors:        s.params.Catalog.Tools,
+		Checked:            s.catalog,
 		AvailableToolIDs:   s.backed,
 		GrantedPermissions: s.permissions(),
 		Mode:               s.activeMode(),
