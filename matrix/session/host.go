@@ -135,9 +135,7 @@ func StartHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 			grace = 0 // nothing is owed to a host that never answered: it is killed at once
 		}
 		_ = client.Close(grace)
-		// An unanswered call's error already ends with the host's stderr.
-		var late *hostproc.DeadlineError
-		if s := client.Stderr(); s != "" && !hostproc.Unanswered(err) && !errors.As(err, &late) {
+		if s := client.Stderr(); s != "" {
 			err = fmt.Errorf("%w (host stderr: %q)", err, tailOf(s, 400))
 		}
 	}
