@@ -60,7 +60,9 @@ func nodes(tree any, out []node) []node {
 func mutateTree(t *rapid.T, tree any) any {
 	all := nodes(tree, nil)
 	n := all[rapid.IntRange(0, len(all)-1).Draw(t, "node")]
-	value := rapid.SampledFrom(replacements).Draw(t, "value")
+	// A copy: later mutations change containers in place, and a shared
+	// replacement changed in place could come to hold itself.
+	value := copyTree(rapid.SampledFrom(replacements).Draw(t, "value"))
 	switch rapid.IntRange(0, 4).Draw(t, "op") {
 	case 0: // replace the value
 		switch p := n.parent.(type) {
@@ -99,6 +101,25 @@ func mutateTree(t *rapid.T, tree any) any {
 		}
 	}
 	return tree
+}
+
+// copyTree returns a deep copy of a JSON tree's containers.
+func copyTree(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = copyTree(item)
+		}
+		return out
+	case canon.Object:
+		out := make(canon.Object, len(x))
+		for i, m := range x {
+			out[i] = canon.Member{Key: m.Key, Value: copyTree(m.Value)}
+		}
+		return out
+	}
+	return v
 }
 
 func valueAt(n node) any {
