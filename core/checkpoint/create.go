@@ -22,7 +22,7 @@ func (o options) create(payload Payload, reason Reason, createdAt string) (*Chec
 		return nil, &IntegrityError{Message: "Checkpoint timestamp must be a canonical ISO-8601 timestamp."}
 	}
 	sanitized := o.sanitize(payload)
-	hash, err := o.hash(createdAt, sanitized, reason)
+	hash, err := o.hash(createdAt, &sanitized, reason)
 	if err != nil {
 		return nil, &IntegrityError{Message: err.Error()}
 	}

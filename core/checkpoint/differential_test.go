@@ -297,7 +297,7 @@ func TestWrapEnvelopeSameAsMarshal(t *testing.T) {
 		o := defaults()
 		gc := genCheckpointCase.Draw(t, "case")
 		p := o.sanitize(gc.payload)
-		want, err := o.marshal(o.envelope(gc.createdAt, p, gc.reason))
+		want, err := o.marshal(o.envelope(gc.createdAt, &p, gc.reason))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,14 +20,14 @@ func BenchmarkContentHash(b *testing.B) {
 	o := defaults()
 	p := o.sanitize(fullPayload())
 	const at = "2026-01-02T03:04:05.000Z"
-	data, err := o.marshal(o.envelope(at, p, ReasonMilestone))
+	data, err := o.marshal(o.envelope(at, &p, ReasonMilestone))
 	if err != nil {
 		b.Fatal(err)
 	}
 	var hashS, shaS floor.Samples
 	for b.Loop() {
 		start := time.Now()
-		if _, err := o.hash(at, p, ReasonMilestone); err != nil {
+		if _, err := o.hash(at, &p, ReasonMilestone); err != nil {
 			b.Fatal(err)
 		}
 		hashS = append(hashS, time.Since(start))

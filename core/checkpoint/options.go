@@ -17,7 +17,7 @@ type options struct {
 	// marshalTree is the canonical serializer of parsed checkpoint JSON.
 	marshalTree func(any) ([]byte, error)
 	// envelope builds the value whose hash is the content hash.
-	envelope func(createdAt string, payload Payload, reason Reason) any
+	envelope func(createdAt string, payload *Payload, reason Reason) any
 	// wrapPayload returns the canonical JSON of the hash envelope from the
 	// canonical JSON of its payload, which validation already has. It
 	// writes what marshal(envelope(…)) writes, so only the production
@@ -34,17 +34,20 @@ func defaults() options {
 }
 
 // hashEnvelope is the value whose canonical JSON is hashed (CONTRACTS
-// §11.5 step 4): {createdAt, payload, reason}.
-func hashEnvelope(createdAt string, payload Payload, reason Reason) any {
-	return struct {
-		CreatedAt string  `json:"createdAt"`
-		Payload   Payload `json:"payload"`
-		Reason    Reason  `json:"reason"`
+// §11.5 step 4): {createdAt, payload, reason}. It refers to the payload
+// rather than copying it into the envelope (a Payload is some 800 bytes,
+// and the canonical encoder reads a struct reached through a pointer in
+// place).
+func hashEnvelope(createdAt string, payload *Payload, reason Reason) any {
+	return &struct {
+		CreatedAt string   `json:"createdAt"`
+		Payload   *Payload `json:"payload"`
+		Reason    Reason   `json:"reason"`
 	}{createdAt, payload, reason}
 }
 
 // hash returns the content hash of a sanitized payload.
-func (o options) hash(createdAt string, payload Payload, reason Reason) (string, error) {
+func (o options) hash(createdAt string, payload *Payload, reason Reason) (string, error) {
 	b, err := o.marshal(o.envelope(createdAt, payload, reason))
 	if err != nil {
 		return "", err
@@ -72,7 +75,7 @@ func wrapEnvelope(createdAt string, payloadJSON []byte, reason Reason) ([]byte, 
 
 // sealedHash returns the content hash of a sanitized payload whose
 // canonical JSON (by o.marshal) is payloadJSON.
-func (o options) sealedHash(createdAt string, payload Payload, payloadJSON []byte, reason Reason) (string, error) {
+func (o options) sealedHash(createdAt string, payload *Payload, payloadJSON []byte, reason Reason) (string, error) {
 	if o.wrapPayload == nil {
 		return o.hash(createdAt, payload, reason)
 	}

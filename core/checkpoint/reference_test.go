@@ -159,7 +159,7 @@ func referenceIntegrity(o options, c *checker, tree any) {
 	}
 	createdAt, _ := obj.Get("createdAt")
 	reason, _ := obj.Get("reason")
-	want, err := o.hash(createdAt.(string), sanitized, Reason(reason.(string)))
+	want, err := o.hash(createdAt.(string), &sanitized, Reason(reason.(string)))
 	contentHash, _ := obj.Get("contentHash")
 	if err != nil || want != contentHash {
 		c.issues = append(c.issues, Issue{Code: CodeHashMismatch, Message: "Checkpoint content hash does not match its payload.", Path: "contentHash"})

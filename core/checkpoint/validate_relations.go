@@ -129,7 +129,7 @@ func (o options) checkIntegrity(c *checker, tree any) {
 		return
 	}
 	sanitized := o.sanitize(payload)
-	sanitizedJSON, err := o.marshal(sanitized)
+	sanitizedJSON, err := o.marshal(&sanitized)
 	if err != nil {
 		c.add("$", "Checkpoint cannot be snapshotted safely: "+err.Error())
 		return
@@ -143,7 +143,7 @@ func (o options) checkIntegrity(c *checker, tree any) {
 	}
 	createdAt, _ := obj.Get("createdAt")
 	reason, _ := obj.Get("reason")
-	want, err := o.sealedHash(createdAt.(string), sanitized, sanitizedJSON, Reason(reason.(string)))
+	want, err := o.sealedHash(createdAt.(string), &sanitized, sanitizedJSON, Reason(reason.(string)))
 	contentHash, _ := obj.Get("contentHash")
 	if err != nil || want != contentHash {
 		c.issues = append(c.issues, Issue{Code: CodeHashMismatch, Message: "Checkpoint content hash does not match its payload.", Path: "contentHash"})

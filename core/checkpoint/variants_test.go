@@ -41,7 +41,7 @@ var _ = Describe("the properties catch broken variants", func() {
 
 	It("a hash that leaves out createdAt misses a change of the creation time", func() {
 		weak := defaults()
-		weak.envelope = func(_ string, payload Payload, reason Reason) any {
+		weak.envelope = func(_ string, payload *Payload, reason Reason) any {
 			return map[string]any{"payload": payload, "reason": reason}
 		}
 		weak.wrapPayload = nil
