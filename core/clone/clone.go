@@ -1,7 +1,7 @@
 // Package clone makes deep copies of the values core passes around: an
 // optional scalar behind a pointer, and a JSON value tree as encoding/json
 // decodes it (tool arguments, schemas), so a copy handed out shares no
-// memory with the original.
+// memory with the original; and it compares such trees exactly ([Equal]).
 package clone
 
 import "encoding/json"

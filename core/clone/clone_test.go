@@ -2,6 +2,7 @@ package clone_test
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/galaxy-stack/conform/core/clone"
@@ -52,5 +53,32 @@ func TestJSONTurnsOtherTypesIntoTheGenericForm(t *testing.T) {
 	}
 	if clone.JSON(func() {}) != nil {
 		t.Fatal("a value that does not marshal is not copied as nil")
+	}
+}
+
+func TestEqualComparesJSONTreesExactly(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	cases := []struct {
+		a, b any
+		want bool
+	}{
+		{nil, nil, true},
+		{"x", "x", true},
+		{"x", "y", false},
+		{1.0, 1.0, true},
+		{0.0, negZero, false}, // 0 and -0 encode differently
+		{true, false, false},
+		{map[string]any{"a": []any{1.0, "b"}}, map[string]any{"a": []any{1.0, "b"}}, true},
+		{map[string]any{"a": 1.0}, map[string]any{"b": 1.0}, false},
+		{map[string]any(nil), map[string]any{}, false},
+		{[]any(nil), []any{}, false},
+		{[]any{1.0}, []any{1.0, 2.0}, false},
+		{"1", 1.0, false},
+		{json.Number("1"), json.Number("1"), true},
+	}
+	for _, c := range cases {
+		if got := clone.Equal(c.a, c.b); got != c.want {
+			t.Errorf("Equal(%#v, %#v) = %v, want %v", c.a, c.b, got, c.want)
+		}
 	}
 }

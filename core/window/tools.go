@@ -1,9 +1,6 @@
 package window
 
 import (
-	"math"
-	"reflect"
-
 	"github.com/galaxy-stack/conform/core/canon"
 	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/port"
@@ -63,51 +60,9 @@ func toolsEqual(a, b []port.ToolDefinition) bool {
 	for i := range a {
 		fa, fb := a[i].Function, b[i].Function
 		if a[i].Type != b[i].Type || fa.Name != fb.Name || fa.Description != fb.Description ||
-			!valueEqual(fa.Parameters, fb.Parameters) {
+			!clone.Equal(fa.Parameters, fb.Parameters) {
 			return false
 		}
 	}
 	return true
-}
-
-// valueEqual is [reflect.DeepEqual] with fast paths for the types
-// encoding/json decodes to; 0 and -0 differ, as their JSON does.
-func valueEqual(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && math.Float64bits(x) == math.Float64bits(y)
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !valueEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for i := range x {
-			if !valueEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
 }

@@ -1,10 +1,9 @@
 package model
 
 import (
-	"math"
-	"reflect"
 	"slices"
 
+	"github.com/galaxy-stack/conform/core/clone"
 	"github.com/galaxy-stack/conform/core/port"
 )
 
@@ -173,51 +172,9 @@ func messageEqual(a, b port.Message) bool {
 	}
 	for i, ca := range a.ToolCalls {
 		cb := b.ToolCalls[i]
-		if ca.ToolCallID != cb.ToolCallID || ca.Name != cb.Name || !valueEqual(ca.Arguments, cb.Arguments) {
+		if ca.ToolCallID != cb.ToolCallID || ca.Name != cb.Name || !clone.Equal(ca.Arguments, cb.Arguments) {
 			return false
 		}
 	}
 	return true
-}
-
-// valueEqual is [reflect.DeepEqual] with fast paths for the types
-// encoding/json decodes to.
-func valueEqual(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && math.Float64bits(x) == math.Float64bits(y) // -0 and 0 encode differently
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !valueEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for i := range x {
-			if !valueEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
 }

@@ -1,6 +1,9 @@
 package model
 
-import "github.com/galaxy-stack/conform/core/port"
+import (
+	"github.com/galaxy-stack/conform/core/clone"
+	"github.com/galaxy-stack/conform/core/port"
+)
 
 // A toolsMemo is the double's copy of the last tool list it received and
 // the length of that list's compact JSON. A controller offers the same
@@ -41,7 +44,7 @@ func toolsEqual(a, b []port.ToolDefinition) bool {
 	for i := range a {
 		fa, fb := a[i].Function, b[i].Function
 		if a[i].Type != b[i].Type || fa.Name != fb.Name || fa.Description != fb.Description ||
-			!valueEqual(fa.Parameters, fb.Parameters) {
+			!clone.Equal(fa.Parameters, fb.Parameters) {
 			return false
 		}
 	}
