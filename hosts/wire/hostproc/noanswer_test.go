@@ -38,7 +38,10 @@ var _ = Describe("a call the host never answers", func() {
 			ContainSubstring("the request was written to the host's input under 1s after the call began"),
 			ContainSubstring("the harness read no line from the host since"),
 			MatchRegexp(`the last line it read came [1-9]s ago`),
-			MatchRegexp(`the host process is alive, sleeping \(S\)( in [a-z_0-9]+)?(, threads [0-9A-Za-z ,]+)?(;|$)`),
+			// Waiting for its input, a Go host sleeps; on a busy machine
+			// its runtime (a collection, a timer, a write) may be running
+			// or in the kernel just then: alive, not stopped.
+			MatchRegexp(`the host process is alive, [a-z ]+ \([SRD]\)`),
 			ContainSubstring(`its stderr ends: "zoo: the reference host, hanging every tool/execute"`),
 		)))
 		Expect(err.Error()).NotTo(ContainSubstring("not read the host's output"))
