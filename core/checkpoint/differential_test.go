@@ -267,29 +267,6 @@ func TestPropertyValidateSameAsReference(t *testing.T) {
 	})
 }
 
-// referenceAssert is Assert as it was, on referenceValidate.
-func referenceAssert(data []byte) (*Checkpoint, error) {
-	tree, err := referenceParse(data)
-	if err != nil {
-		return nil, &IntegrityError{Message: "Checkpoint cannot be snapshotted safely: " + err.Error(),
-			Issues: []Issue{{Code: CodeInvalidField, Message: "Checkpoint cannot be snapshotted safely: " + err.Error(), Path: "$"}}}
-	}
-	if issues := referenceValidate(defaults(), data); len(issues) > 0 {
-		return nil, newIssuesError(issues)
-	}
-	canonical, err := canon.Marshal(tree)
-	if err != nil {
-		return nil, &IntegrityError{Message: "Checkpoint cannot be snapshotted safely: " + err.Error()}
-	}
-	var cp Checkpoint
-	dec := json.NewDecoder(bytes.NewReader(canonical))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cp); err != nil {
-		return nil, &IntegrityError{Message: "Checkpoint cannot be snapshotted safely: " + err.Error()}
-	}
-	return &cp, nil
-}
-
 // TestWrapEnvelopeSameAsMarshal: the envelope validation assembles around
 // the payload's canonical JSON is the one Create hashes.
 func TestWrapEnvelopeSameAsMarshal(t *testing.T) {
