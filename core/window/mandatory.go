@@ -104,6 +104,15 @@ type stateDocument struct {
 // approvals, plan, research sources, validations and the workspace root.
 // [Manager.ReplaceMandatoryState] places it in the context every turn.
 func MandatoryState(in StateInput) (string, error) {
+	b, err := canon.Marshal(stateDocumentOf(in))
+	if err != nil {
+		return "", fmt.Errorf("window: mandatory state: %w", err)
+	}
+	return string(b), nil
+}
+
+// stateDocumentOf builds the document [MandatoryState] writes.
+func stateDocumentOf(in StateInput) stateDocument {
 	writes := in.Writes
 	if len(writes) > StateEditedFilesMax {
 		writes = writes[len(writes)-StateEditedFilesMax:]
@@ -127,7 +136,7 @@ func MandatoryState(in StateInput) (string, error) {
 	if in.Finalizing {
 		next, phase = FinalizationNextAction, FinalizingPhase
 	}
-	doc := stateDocument{
+	return stateDocument{
 		AcceptanceCriteria: orEmpty(in.AcceptanceCriteria),
 		Approvals:          nonNil(in.Approvals),
 		Decisions:          nonNil(in.Decisions),
@@ -144,11 +153,6 @@ func MandatoryState(in StateInput) (string, error) {
 		Validation:       validation,
 		WorkspaceRoot:    in.WorkspaceRoot,
 	}
-	b, err := canon.Marshal(doc)
-	if err != nil {
-		return "", fmt.Errorf("window: mandatory state: %w", err)
-	}
-	return string(b), nil
 }
 
 func nonNil[T any](s []T) []T {

@@ -7,43 +7,18 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/galaxy-stack/conform/core/canon"
-	"github.com/galaxy-stack/conform/core/checkpoint"
 )
 
 // mandatoryStateMap is MandatoryState written with a map document, as it
-// was before the document became a struct: the reference the struct must
-// match byte for byte.
+// was before the document became a struct: the reference whose member
+// names and order the struct must match byte for byte.
 func mandatoryStateMap(in StateInput) string {
-	writes := in.Writes
-	if len(writes) > StateEditedFilesMax {
-		writes = writes[len(writes)-StateEditedFilesMax:]
-	}
-	problems := in.OpenProblems
-	if len(problems) > StateOpenProblemsMax {
-		problems = problems[len(problems)-StateOpenProblemsMax:]
-	}
-	shown := make([]string, len(problems))
-	for i, p := range problems {
-		shown[i] = canon.CutUTF16(checkpoint.Redact(p), StateOpenProblemChars)
-	}
-	validation := make([]StateValidation, len(in.Validation))
-	for i, v := range in.Validation {
-		if v.Paths == nil {
-			v.Paths = []string{}
-		}
-		validation[i] = v
-	}
-	next, phase := in.NextAction, in.State
-	if in.Finalizing {
-		next, phase = FinalizationNextAction, FinalizingPhase
-	}
+	d := stateDocumentOf(in)
 	doc := map[string]any{
-		"acceptanceCriteria": orEmpty(in.AcceptanceCriteria), "approvals": nonNil(in.Approvals), "decisions": nonNil(in.Decisions),
-		"editedFiles": nonNil(writes), "editedFilesTotal": len(in.Writes),
-		"executionBudget": executionBudget{RemainingModelTurns: max(0, in.MaxTurns-in.ModelTurns),
-			RemainingToolCalls: max(0, in.MaxToolCalls-in.ToolCalls), TotalModelTurns: in.MaxTurns, TotalToolCalls: in.MaxToolCalls},
-		"nextAction": next, "openProblems": shown, "phase": phase, "pendingApprovals": nonNil(in.PendingApprovals),
-		"plan": in.Plan, "researchSources": nonNil(in.ResearchSources), "validation": validation, "workspaceRoot": in.WorkspaceRoot,
+		"acceptanceCriteria": d.AcceptanceCriteria, "approvals": d.Approvals, "decisions": d.Decisions,
+		"editedFiles": d.EditedFiles, "editedFilesTotal": d.EditedFilesTotal, "executionBudget": d.ExecutionBudget,
+		"nextAction": d.NextAction, "openProblems": d.OpenProblems, "phase": d.Phase, "pendingApprovals": d.PendingApprovals,
+		"plan": d.Plan, "researchSources": d.ResearchSources, "validation": d.Validation, "workspaceRoot": d.WorkspaceRoot,
 	}
 	b, err := canon.Marshal(doc)
 	if err != nil {
