@@ -3,7 +3,6 @@ package kit
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,7 +34,7 @@ func SecondRunAgrees(o *Outcome) {
 	Expect(err).NotTo(HaveOccurred(), "the harness cannot make the second run's workspace and store")
 	opts := t.LabOptions()
 	opts.ClockStartMs = secondClockStartMs
-	opts.Env, err = variedHostEnv(parent, opts.HostEnv, trustedHost(opts.Argv))
+	opts.Env, err = variedHostEnv(parent, opts.HostEnv)
 	Expect(err).NotTo(HaveOccurred(), "the harness cannot build the second run's varied environment")
 	second, err := lab.RunFixture(o.Ctx(), fx, dirs, opts)
 	Expect(err).NotTo(HaveOccurred(), "%s: the second run could not happen", o.File)
@@ -71,14 +70,11 @@ func secondTZ() string {
 // variedHostEnv is the whole environment of the second run's host
 // processes: the variables the host would inherit (hostproc.DefaultEnv and
 // the certification's --host-env names) with TZ changed, HOME and TMPDIR
-// inside parent, in the reverse of the harness's order. A trusted host (one
-// of conform's built-in hosts, see hostproc.Trusted) also gets conform's
-// cache directory, as every session of it does: the reference host keeps
-// its verified containment probe there, which changes nothing a
-// transcript holds, and without it each second run would make the probe
-// again (most of a second). Any other host never gets it, not even when
-// --host-env names it, as hostproc gives it to no other host.
-func variedHostEnv(parent string, pass []string, trusted bool) ([]string, error) {
+// inside parent, in the reverse of the harness's order. hostproc adds
+// conform's cache directory for a trusted host, as to every session of it
+// (the reference host keeps its verified containment probe there, which
+// changes nothing a transcript holds), and drops it for any other.
+func variedHostEnv(parent string, pass []string) ([]string, error) {
 	home := filepath.Join(parent, "home")
 	tmp := filepath.Join(home, "tmp")
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
@@ -88,14 +84,11 @@ func variedHostEnv(parent string, pass []string, trusted bool) ([]string, error)
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name != "TZ" && !strings.EqualFold(name, hostproc.CacheEnv) && envNameAllowed(name, allowed) {
+		if name != "TZ" && envNameAllowed(name, allowed) {
 			env = append(env, kv)
 		}
 	}
 	env = append(env, "TZ="+secondTZ(), "HOME="+home, "TMPDIR="+tmp)
-	if dir, ok := os.LookupEnv(hostproc.CacheEnv); ok && trusted {
-		env = append(env, hostproc.CacheEnv+"="+dir)
-	}
 	slices.Reverse(env)
 	return env, nil
 }
@@ -109,14 +102,4 @@ func envNameAllowed(name string, allowed []string) bool {
 		}
 	}
 	return false
-}
-
-// trustedHost reports whether argv starts a host conform trusts with its
-// own state (hostproc.Trusted): its own executable serving a built-in host.
-func trustedHost(argv []string) bool {
-	if len(argv) == 0 {
-		return false
-	}
-	path, err := exec.LookPath(argv[0])
-	return err == nil && hostproc.Trusted(path, argv)
 }

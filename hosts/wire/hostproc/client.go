@@ -25,8 +25,10 @@ import (
 // StartOptions configure a host process. All fields are optional.
 type StartOptions struct {
 	Dir string // working directory of the host process
-	// Env, if not nil, is the host's whole environment (plus TokenEnv),
-	// overriding the default below; Home and PassEnv are then ignored.
+	// Env, if not nil, is the host's whole environment (plus TokenEnv, and
+	// CacheEnv for a trusted host; a CacheEnv in Env is dropped, as
+	// PassEnv cannot name it either), overriding the default below; Home
+	// and PassEnv are then ignored.
 	// By default a host inherits only the variables of DefaultEnv, HOME
 	// and TMPDIR pointing into Home, and the names in PassEnv.
 	Env []string

@@ -64,12 +64,17 @@ func DefaultEnv() []string {
 }
 
 // hostEnv builds the environment of a host process: the explicit Env when
-// the caller gave one, otherwise the allowlist, the session's home and
-// temporary directory, the names in PassEnv and, for a trusted host, the
-// harness's CacheEnv. Both end with the tree token.
+// the caller gave one (without any CacheEnv in it), otherwise the
+// allowlist, the session's home and temporary directory and the names in
+// PassEnv; then, for a trusted host, the harness's CacheEnv, and the tree
+// token.
 func hostEnv(opts StartOptions, home, token string, trusted bool) []string {
 	if opts.Env != nil {
-		return append(slices.Clone(opts.Env), TokenEnv+"="+token)
+		env := slices.DeleteFunc(slices.Clone(opts.Env), func(kv string) bool {
+			name, _, _ := strings.Cut(kv, "=")
+			return strings.EqualFold(name, CacheEnv)
+		})
+		return withCache(env, token, trusted)
 	}
 	var env []string
 	for _, kv := range os.Environ() {
@@ -84,6 +89,12 @@ func hostEnv(opts StartOptions, home, token string, trusted bool) []string {
 	} else {
 		env = append(env, "HOME="+home, "TMPDIR="+tmp)
 	}
+	return withCache(env, token, trusted)
+}
+
+// withCache ends env with the harness's CacheEnv, for a trusted host, and
+// the tree token.
+func withCache(env []string, token string, trusted bool) []string {
 	if dir, ok := os.LookupEnv(CacheEnv); ok && trusted {
 		env = append(env, CacheEnv+"="+dir)
 	}
